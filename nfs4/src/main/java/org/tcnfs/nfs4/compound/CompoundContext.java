@@ -1,0 +1,268 @@
+package org.tcnfs.nfs4.compound;
+
+import java.net.InetAddress;
+import java.util.Objects;
+import java.util.function.Consumer;
+import org.tcnfs.nfs4.state.NfsSession;
+import org.tcnfs.nfs4.state.StateId;
+import org.tcnfs.nfs4.status.NoFileHandleException;
+import org.tcnfs.nfs4.status.RestoreFhException;
+import org.tcnfs.nfs4.vfs.Credential;
+import org.tcnfs.nfs4.vfs.Inode;
+import org.tcnfs.nfs4.vfs.VirtualFileSystem;
+import org.tcnfs.nfs4.xdr.COMPOUND4res;
+
+/**
+ * The state of one COMPOUND while it runs: who sent it, the current and saved file handles and stateids,
+ * the session it runs in, and a place for layers above to keep their own per-compound data.
+ *
+ * <p>Belongs to one request and one thread; not thread-safe.
+ */
+public final class CompoundContext {
+    private final ServerContext server;
+    private final int minorVersion;
+    private final int procedure;
+    private final String tag;
+    private final Credential credential;
+    private final InetAddress clientAddress;
+    private final Object connection;
+    private final int requestBytes;
+    private final VirtualFileSystem fs;
+
+    private Inode currentFh;
+    private Inode savedFh;
+    private StateId currentStateId;
+    private StateId savedStateId;
+    private NfsSession session;
+    private COMPOUND4res replay;
+    private Consumer<COMPOUND4res> replyCache;
+    private int opIndex;
+    private int opCount;
+    private Object extension;
+
+    private CompoundContext(Builder b) {
+        this.server = Objects.requireNonNull(b.server, "server");
+        this.minorVersion = b.minorVersion;
+        this.procedure = b.procedure;
+        this.tag = Objects.requireNonNull(b.tag, "tag");
+        this.credential = Objects.requireNonNull(b.credential, "credential");
+        this.clientAddress = Objects.requireNonNull(b.clientAddress, "clientAddress");
+        this.connection = Objects.requireNonNull(b.connection, "connection");
+        this.requestBytes = b.requestBytes;
+        this.fs = server.fileSystems().forCaller(credential, clientAddress);
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public ServerContext server() {
+        return server;
+    }
+
+    public int minorVersion() {
+        return minorVersion;
+    }
+
+    /** The RPC procedure number: 1 for COMPOUND; the transaction flag sets its most significant bit. */
+    public int procedure() {
+        return procedure;
+    }
+
+    public String tag() {
+        return tag;
+    }
+
+    /** The caller's credential as sent (AUTH_SYS), before any export squashing. */
+    public Credential credential() {
+        return credential;
+    }
+
+    public InetAddress clientAddress() {
+        return clientAddress;
+    }
+
+    /** Identifies the transport connection the request came on (for BIND_CONN_TO_SESSION). */
+    public Object connection() {
+        return connection;
+    }
+
+    /** Size of the request as received, in bytes. */
+    public int requestBytes() {
+        return requestBytes;
+    }
+
+    /** The file systems this caller sees (exports under the pseudo root, with its rights applied). */
+    public VirtualFileSystem fs() {
+        return fs;
+    }
+
+    /**
+     * The current file handle.
+     *
+     * @throws NoFileHandleException if there is none
+     */
+    public Inode currentInode() throws NoFileHandleException {
+        if (currentFh == null) {
+            throw new NoFileHandleException();
+        }
+        return currentFh;
+    }
+
+    public boolean hasCurrentInode() {
+        return currentFh != null;
+    }
+
+    /** Sets the current file handle; the current stateid is cleared, as RFC 8881 16.2.3.1.2 requires. */
+    public void setCurrentInode(Inode inode) {
+        this.currentFh = Objects.requireNonNull(inode);
+        this.currentStateId = null;
+    }
+
+    /**
+     * The saved file handle.
+     *
+     * @throws NoFileHandleException if there is none
+     */
+    public Inode savedInode() throws NoFileHandleException {
+        if (savedFh == null) {
+            throw new NoFileHandleException("no saved filehandle");
+        }
+        return savedFh;
+    }
+
+    /** SAVEFH: the current file handle and stateid become the saved ones. */
+    public void saveCurrent() throws NoFileHandleException {
+        savedFh = currentInode();
+        savedStateId = currentStateId;
+    }
+
+    /** RESTOREFH: the saved file handle and stateid become the current ones. */
+    public void restoreSaved() throws RestoreFhException {
+        if (savedFh == null) {
+            throw new RestoreFhException();
+        }
+        currentFh = savedFh;
+        currentStateId = savedStateId;
+    }
+
+    /** The current stateid of NFSv4.1, or {@code null} if no operation set one since the last PUTFH. */
+    public StateId currentStateId() {
+        return currentStateId;
+    }
+
+    public void setCurrentStateId(StateId stateId) {
+        this.currentStateId = stateId;
+    }
+
+    /** The session of this compound (set by SEQUENCE), or {@code null}. */
+    public NfsSession session() {
+        return session;
+    }
+
+    public void setSession(NfsSession session) {
+        this.session = session;
+    }
+
+    /** A cached reply SEQUENCE found for a retransmission, or {@code null}. */
+    public COMPOUND4res replay() {
+        return replay;
+    }
+
+    /** SEQUENCE found this request to be a retransmission; the engine answers with {@code cached}. */
+    public void setReplay(COMPOUND4res cached) {
+        this.replay = Objects.requireNonNull(cached);
+    }
+
+    /** Where the engine stores the reply once it is complete (the SEQUENCE slot), or {@code null}. */
+    public Consumer<COMPOUND4res> replyCache() {
+        return replyCache;
+    }
+
+    public void setReplyCache(Consumer<COMPOUND4res> replyCache) {
+        this.replyCache = replyCache;
+    }
+
+    /** Index of the operation running now. */
+    public int opIndex() {
+        return opIndex;
+    }
+
+    /** Number of operations in the compound. */
+    public int opCount() {
+        return opCount;
+    }
+
+    void setPosition(int index, int count) {
+        this.opIndex = index;
+        this.opCount = count;
+    }
+
+    /** Data a compound hook keeps for this compound (a transaction, say), or {@code null}. */
+    public Object extension() {
+        return extension;
+    }
+
+    public void setExtension(Object extension) {
+        this.extension = extension;
+    }
+
+    /** Builder for a request's context; every setting but the request size is required. */
+    public static final class Builder {
+        private ServerContext server;
+        private int minorVersion;
+        private int procedure = 1;
+        private String tag = "";
+        private Credential credential;
+        private InetAddress clientAddress;
+        private Object connection;
+        private int requestBytes;
+
+        private Builder() {
+        }
+
+        public Builder server(ServerContext server) {
+            this.server = server;
+            return this;
+        }
+
+        public Builder minorVersion(int minorVersion) {
+            this.minorVersion = minorVersion;
+            return this;
+        }
+
+        public Builder procedure(int procedure) {
+            this.procedure = procedure;
+            return this;
+        }
+
+        public Builder tag(String tag) {
+            this.tag = tag;
+            return this;
+        }
+
+        public Builder credential(Credential credential) {
+            this.credential = credential;
+            return this;
+        }
+
+        public Builder clientAddress(InetAddress clientAddress) {
+            this.clientAddress = clientAddress;
+            return this;
+        }
+
+        public Builder connection(Object connection) {
+            this.connection = connection;
+            return this;
+        }
+
+        public Builder requestBytes(int requestBytes) {
+            this.requestBytes = requestBytes;
+            return this;
+        }
+
+        public CompoundContext build() {
+            return new CompoundContext(this);
+        }
+    }
+}

@@ -1,0 +1,144 @@
+package org.tcnfs.nfs4.compound;
+
+import static org.tcnfs.nfs4.xdr.nfs_opnum4.*;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import org.tcnfs.nfs4.status.NfsStatus;
+import org.tcnfs.nfs4.xdr.COMPOUND4args;
+import org.tcnfs.nfs4.xdr.COMPOUND4res;
+import org.tcnfs.nfs4.xdr.nfs_argop4;
+import org.tcnfs.nfs4.xdr.nfs_resop4;
+
+/**
+ * Runs a COMPOUND (RFC 8881 section 2.10.6 and 15.2): the operations in order, stopping at the first
+ * one that fails, with the compound's status that of the last operation run.
+ *
+ * <p>It enforces the NFSv4.1 session rules that concern the position of operations (SEQUENCE first;
+ * EXCHANGE_ID, CREATE_SESSION, DESTROY_SESSION, DESTROY_CLIENTID and BIND_CONN_TO_SESSION allowed without
+ * it only as the sole operation), answers a retransmission that SEQUENCE recognized with the cached reply,
+ * stores each new reply through {@link CompoundContext#replyCache()}, and calls the {@link CompoundHook}s.
+ */
+public final class CompoundEngine {
+    private static final Set<Integer> SESSIONLESS_OPS =
+            Set.of(OP_EXCHANGE_ID, OP_CREATE_SESSION, OP_DESTROY_SESSION, OP_DESTROY_CLIENTID, OP_BIND_CONN_TO_SESSION);
+
+    private final OperationExecutor executor;
+    private final List<CompoundHook> hooks;
+    private final Set<Integer> minorVersions;
+
+    /**
+     * @param executor runs single operations
+     * @param hooks called around the compound and each operation, in list order
+     * @param minorVersions the NFSv4 minor versions served; others get NFS4ERR_MINOR_VERS_MISMATCH
+     */
+    public CompoundEngine(OperationExecutor executor, List<CompoundHook> hooks, Set<Integer> minorVersions) {
+        this.executor = Objects.requireNonNull(executor);
+        this.hooks = List.copyOf(hooks);
+        this.minorVersions = Set.copyOf(minorVersions);
+    }
+
+    /** Runs {@code args}; never throws. */
+    public COMPOUND4res process(CompoundContext context, COMPOUND4args args) {
+        COMPOUND4res res = new COMPOUND4res();
+        res.tag = args.tag;
+        if (!minorVersions.contains(args.minorversion)) {
+            res.status = NfsStatus.MINOR_VERS_MISMATCH.code();
+            return res;
+        }
+        int count = args.argarray.length;
+        List<nfs_resop4> results = new ArrayList<>(Math.min(count, 1024));
+        NfsStatus early = beforeCompound(context, args);
+        if (early != null) {
+            res.status = early.code();
+            return res;
+        }
+        for (int i = 0; i < count; i++) {
+            nfs_argop4 op = args.argarray[i];
+            context.setPosition(i, count);
+            nfs_resop4 result = runOne(context, op, i, count, args);
+            results.add(result);
+            if (i == 0 && context.replay() != null) {
+                return context.replay();
+            }
+            if (result.status != NfsStatus.OK.code()) {
+                break;
+            }
+        }
+        res.resarray = results.toArray(new nfs_resop4[0]);
+        res.status = results.isEmpty() ? NfsStatus.OK.code() : results.get(results.size() - 1).status;
+        afterCompound(context, res);
+        if (context.replyCache() != null) {
+            context.replyCache().accept(res);
+        }
+        return res;
+    }
+
+    private nfs_resop4 runOne(CompoundContext context, nfs_argop4 op, int index, int count, COMPOUND4args args) {
+        NfsStatus refused = positionRule(args, op, index, count);
+        if (refused != null) {
+            return new nfs_resop4(op.argop, refused.code(), null);
+        }
+        for (CompoundHook hook : hooks) {
+            try {
+                hook.beforeOp(context, index, op);
+            } catch (Exception e) {
+                NfsStatus s = OperationExecutor.statusOf(e, "compound hook before " + name(op.argop));
+                return new nfs_resop4(op.argop, s.code(), null);
+            }
+        }
+        nfs_resop4 result = executor.execute(context, op);
+        for (CompoundHook hook : hooks) {
+            try {
+                hook.afterOp(context, index, op, result);
+            } catch (Exception e) {
+                OperationExecutor.fail(result, OperationExecutor.statusOf(e, "compound hook after " + name(op.argop)));
+            }
+        }
+        return result;
+    }
+
+    /** The NFSv4.1 rules on where operations may stand; {@code null} when {@code op} may run here. */
+    private static NfsStatus positionRule(COMPOUND4args args, nfs_argop4 op, int index, int count) {
+        if (args.minorversion == 0 || op.argop == OP_ILLEGAL) {
+            return null;
+        }
+        int first = args.argarray[0].argop;
+        if (index == 0) {
+            if (first == OP_SEQUENCE) {
+                return null;
+            }
+            if (SESSIONLESS_OPS.contains(first)) {
+                return count == 1 ? null : NfsStatus.NOT_ONLY_OP;
+            }
+            return NfsStatus.OP_NOT_IN_SESSION;
+        }
+        if (op.argop == OP_SEQUENCE) {
+            return NfsStatus.SEQUENCE_POS;
+        }
+        return null;
+    }
+
+    private NfsStatus beforeCompound(CompoundContext context, COMPOUND4args args) {
+        for (CompoundHook hook : hooks) {
+            try {
+                hook.beforeCompound(context, args);
+            } catch (Exception e) {
+                return OperationExecutor.statusOf(e, "compound hook before compound");
+            }
+        }
+        return null;
+    }
+
+    private void afterCompound(CompoundContext context, COMPOUND4res res) {
+        for (CompoundHook hook : hooks) {
+            try {
+                hook.afterCompound(context, res);
+            } catch (Exception e) {
+                res.status = OperationExecutor.statusOf(e, "compound hook after compound").code();
+            }
+        }
+    }
+}

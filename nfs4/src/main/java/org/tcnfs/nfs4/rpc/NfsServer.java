@@ -1,0 +1,183 @@
+package org.tcnfs.nfs4.rpc;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.dcache.oncrpc4j.rpc.OncRpcProgram;
+import org.dcache.oncrpc4j.rpc.OncRpcSvc;
+import org.dcache.oncrpc4j.rpc.OncRpcSvcBuilder;
+import org.dcache.oncrpc4j.rpc.net.IpProtocolType;
+import org.tcnfs.nfs4.compound.CompoundEngine;
+import org.tcnfs.nfs4.compound.CompoundHook;
+import org.tcnfs.nfs4.compound.NfsLimits;
+import org.tcnfs.nfs4.compound.NfsOperation;
+import org.tcnfs.nfs4.compound.OperationExecutor;
+import org.tcnfs.nfs4.compound.ServerContext;
+import org.tcnfs.nfs4.ops.Operations;
+import org.tcnfs.nfs4.state.StateHandler;
+import org.tcnfs.nfs4.vfs.FileSystemProvider;
+
+/**
+ * An NFSv4 server on TCP: the RPC service, the compound engine and the state, put together.
+ *
+ * <pre>{@code
+ * NfsServer server = NfsServer.builder()
+ *         .fileSystems(exports)
+ *         .bind("127.0.0.1", 0)
+ *         .build();
+ * server.start();
+ * int port = server.port();
+ * }</pre>
+ */
+public final class NfsServer implements AutoCloseable {
+    private final OncRpcSvc rpc;
+    private final StateHandler state;
+    private final ServerContext context;
+    private final String bindAddress;
+
+    private NfsServer(Builder b) {
+        this.state = b.state != null ? b.state : new StateHandler(b.limits, b.clock);
+        this.context = new ServerContext(b.fileSystems, state, b.limits, b.clock);
+        OperationExecutor executor = OperationExecutor.of(b.operations);
+        CompoundEngine engine = new CompoundEngine(executor, b.hooks, b.minorVersions);
+        NfsRpcService service = new NfsRpcService(context, engine, b.transactions);
+        this.bindAddress = b.bindAddress;
+        this.rpc = new OncRpcSvcBuilder()
+                .withTCP()
+                .withoutAutoPublish()
+                .withBindAddress(b.bindAddress)
+                .withPort(b.port)
+                .withWorkerThreadIoStrategy()
+                .withWorkerThreadPoolSize(b.workerThreads)
+                .withServiceName("tcnfs-" + b.port)
+                .withRpcService(new OncRpcProgram(NfsRpcService.NFS_PROGRAM, NfsRpcService.NFS_V4), service)
+                .build();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Starts listening. */
+    public void start() throws IOException {
+        rpc.start();
+    }
+
+    /** The TCP port the server listens on (the real one when 0 was asked for). */
+    public int port() {
+        InetSocketAddress a = rpc.getInetSocketAddress(IpProtocolType.TCP);
+        return a.getPort();
+    }
+
+    public String bindAddress() {
+        return bindAddress;
+    }
+
+    /** The server's state (clients, sessions, opens, locks). */
+    public StateHandler state() {
+        return state;
+    }
+
+    public ServerContext context() {
+        return context;
+    }
+
+    /** Stops listening and waits briefly for requests in flight. */
+    @Override
+    public void close() throws IOException {
+        rpc.stop(5, TimeUnit.SECONDS);
+    }
+
+    /** Settings of an {@link NfsServer}; only the file systems are required. */
+    public static final class Builder {
+        private FileSystemProvider fileSystems;
+        private NfsLimits limits = NfsLimits.DEFAULTS;
+        private Clock clock = Clock.systemUTC();
+        private String bindAddress = "127.0.0.1";
+        private int port = 2049;
+        private int workerThreads = Math.max(4, Runtime.getRuntime().availableProcessors() * 2);
+        private final List<CompoundHook> hooks = new ArrayList<>();
+        private Set<Integer> minorVersions = Set.of(1);
+        private Map<Integer, NfsOperation> operations = Operations.all();
+        private NfsRpcService.TransactionSupport transactions = () -> false;
+        private StateHandler state;
+
+        private Builder() {
+        }
+
+        public Builder fileSystems(FileSystemProvider fileSystems) {
+            this.fileSystems = fileSystems;
+            return this;
+        }
+
+        public Builder limits(NfsLimits limits) {
+            this.limits = limits;
+            return this;
+        }
+
+        public Builder clock(Clock clock) {
+            this.clock = clock;
+            return this;
+        }
+
+        /** Address and TCP port to listen on; port 0 picks a free one. */
+        public Builder bind(String address, int port) {
+            this.bindAddress = address;
+            this.port = port;
+            return this;
+        }
+
+        public Builder workerThreads(int workerThreads) {
+            this.workerThreads = workerThreads;
+            return this;
+        }
+
+        /** Adds a hook around every compound. */
+        public Builder hook(CompoundHook hook) {
+            this.hooks.add(Objects.requireNonNull(hook));
+            return this;
+        }
+
+        public Builder minorVersions(Set<Integer> minorVersions) {
+            this.minorVersions = Set.copyOf(minorVersions);
+            return this;
+        }
+
+        /** Replaces the operation table (tests, or a layer that wraps operations). */
+        public Builder operations(Map<Integer, NfsOperation> operations) {
+            this.operations = Map.copyOf(operations);
+            return this;
+        }
+
+        public Builder transactions(NfsRpcService.TransactionSupport transactions) {
+            this.transactions = transactions;
+            return this;
+        }
+
+        /** Uses an existing state handler (to keep grace and clients across a rebuild in tests). */
+        public Builder state(StateHandler state) {
+            this.state = state;
+            return this;
+        }
+
+        public NfsServer build() {
+            Objects.requireNonNull(fileSystems, "fileSystems");
+            Objects.requireNonNull(limits, "limits");
+            Objects.requireNonNull(clock, "clock");
+            Objects.requireNonNull(bindAddress, "bindAddress");
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException("port out of range: " + port);
+            }
+            if (workerThreads < 1) {
+                throw new IllegalArgumentException("workerThreads must be positive");
+            }
+            return new NfsServer(this);
+        }
+    }
+}

@@ -1,0 +1,18 @@
+package org.tcnfs.nfs4.status;
+
+/** {@code NFS4ERR_SERVERFAULT} (10006). */
+public final class ServerFaultException extends NfsException {
+    private static final long serialVersionUID = 1L;
+
+    public ServerFaultException() {
+        super(NfsStatus.SERVERFAULT);
+    }
+
+    public ServerFaultException(String message) {
+        super(NfsStatus.SERVERFAULT, message);
+    }
+
+    public ServerFaultException(String message, Throwable cause) {
+        super(NfsStatus.SERVERFAULT, message, cause);
+    }
+}

@@ -1,0 +1,171 @@
+package org.tcnfs.nfs4.vfs;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.Set;
+
+/**
+ * The file system behind an export: what the NFS operations need from storage.
+ *
+ * <p>Objects are named by {@link Inode}s that the file system issues; it must recognize them again after a
+ * restart for as long as the object exists. Names passed in have been checked by the protocol layer (not
+ * empty, not "." or "..", no '/' or NUL, at most 255 bytes), but an implementation must still never
+ * resolve anything outside its own tree. Permission checks against the caller's {@link Credential} are
+ * the protocol layer's job; the file system runs every method with full rights and uses the credential
+ * only to own what it creates.
+ *
+ * <p>Failures are {@link org.tcnfs.nfs4.status.NfsException}s: {@code StaleException} for a handle the file
+ * system issued but whose object is gone or unknown, {@code BadHandleException} for bytes that cannot be
+ * one of its handles, {@code NoEntException}, {@code ExistException}, {@code NotDirException},
+ * {@code IsDirException}, {@code NotEmptyException}, {@code XDevException}, {@code NoSpcException},
+ * {@code IoException} and so on as each method states. Any other {@code IOException} is answered with
+ * NFS4ERR_IO by the caller.
+ *
+ * <p>Implementations are thread-safe; the protocol layer does its own locking for atomic compounds.
+ */
+public interface VirtualFileSystem {
+
+    /** The root directory of this file system. */
+    Inode getRootInode() throws IOException;
+
+    /**
+     * Whether {@code inode} is a handle this file system issued (it may be stale). Cheap; used to route
+     * handles between the exports of one server.
+     */
+    boolean recognizes(Inode inode) throws IOException;
+
+    /**
+     * The object called {@code name} in {@code parent}.
+     *
+     * @throws org.tcnfs.nfs4.status.NoEntException if there is none
+     * @throws org.tcnfs.nfs4.status.NotDirException if {@code parent} is not a directory
+     */
+    Inode lookup(Inode parent, String name) throws IOException;
+
+    /**
+     * The directory that holds {@code dir}.
+     *
+     * @throws org.tcnfs.nfs4.status.NoEntException if {@code dir} is this file system's root
+     * @throws org.tcnfs.nfs4.status.NotDirException if {@code dir} is not a directory
+     */
+    Inode parentOf(Inode dir) throws IOException;
+
+    /**
+     * Creates an empty regular file.
+     *
+     * @param owner owner and group of the new file
+     * @param mode its permission bits
+     * @throws org.tcnfs.nfs4.status.ExistException if the name is taken
+     */
+    Inode create(Inode parent, String name, Credential owner, int mode) throws IOException;
+
+    /**
+     * Creates a directory.
+     *
+     * @throws org.tcnfs.nfs4.status.ExistException if the name is taken
+     */
+    Inode mkdir(Inode parent, String name, Credential owner, int mode) throws IOException;
+
+    /**
+     * Creates a symbolic link holding {@code target} verbatim; the file system never follows it.
+     *
+     * @throws org.tcnfs.nfs4.status.ExistException if the name is taken
+     */
+    Inode symlink(Inode parent, String name, String target, Credential owner, int mode) throws IOException;
+
+    /**
+     * Creates a block or character device, a FIFO or a socket.
+     *
+     * @param type one of BLOCK, CHAR, FIFO, SOCKET
+     * @param major major device number (devices only)
+     * @param minor minor device number (devices only)
+     * @throws org.tcnfs.nfs4.status.BadTypeException for other types
+     * @throws org.tcnfs.nfs4.status.ExistException if the name is taken
+     */
+    Inode mknod(Inode parent, String name, FileType type, int major, int minor, Credential owner, int mode)
+            throws IOException;
+
+    /**
+     * Gives {@code target} another name, {@code name} in {@code parent}.
+     *
+     * @throws org.tcnfs.nfs4.status.IsDirException if {@code target} is a directory
+     * @throws org.tcnfs.nfs4.status.ExistException if the name is taken
+     * @throws org.tcnfs.nfs4.status.XDevException if {@code target} is in another file system
+     */
+    void link(Inode target, Inode parent, String name) throws IOException;
+
+    /**
+     * Removes the name; a directory must be empty.
+     *
+     * @throws org.tcnfs.nfs4.status.NoEntException if there is no such name
+     * @throws org.tcnfs.nfs4.status.NotEmptyException for a directory that is not empty
+     */
+    void remove(Inode parent, String name) throws IOException;
+
+    /**
+     * Renames {@code fromName} in {@code fromParent} to {@code toName} in {@code toParent}, replacing a
+     * compatible target (file over file, empty directory over directory) as POSIX rename does. Renaming an
+     * object onto itself (the same object, including another hard link to it) changes nothing.
+     *
+     * @throws org.tcnfs.nfs4.status.NoEntException if the source does not exist
+     * @throws org.tcnfs.nfs4.status.ExistException if the target cannot be replaced (type mismatch or a
+     *     directory that is not empty)
+     * @throws org.tcnfs.nfs4.status.InvalException if a directory would move into itself
+     */
+    void rename(Inode fromParent, String fromName, Inode toParent, String toName) throws IOException;
+
+    /**
+     * Reads from {@code offset} into {@code dst} up to its remaining space.
+     *
+     * @throws org.tcnfs.nfs4.status.IsDirException for a directory
+     * @throws org.tcnfs.nfs4.status.InvalException for other non-regular files
+     */
+    ReadResult read(Inode inode, long offset, ByteBuffer dst) throws IOException;
+
+    /**
+     * Writes all of {@code data} at {@code offset}.
+     *
+     * @throws org.tcnfs.nfs4.status.IsDirException for a directory
+     * @throws org.tcnfs.nfs4.status.InvalException for other non-regular files
+     */
+    WriteResult write(Inode inode, long offset, ByteBuffer data, WriteStability stability) throws IOException;
+
+    /** Makes earlier unstable writes to {@code inode} durable. */
+    void commit(Inode inode, long offset, long count) throws IOException;
+
+    /** The object's attributes. */
+    Stat getattr(Inode inode) throws IOException;
+
+    /**
+     * Changes attributes; a size change truncates or extends a regular file.
+     *
+     * @throws org.tcnfs.nfs4.status.InvalException for a size change on something that is not a file
+     */
+    void setattr(Inode inode, SetAttributes attributes) throws IOException;
+
+    /**
+     * Entries of a directory after {@code cookie} (0 to start), at most {@code maxEntries} of them.
+     * {@code verifier} is the one returned by an earlier call, or zeros when starting; a verifier that no
+     * longer matches the directory is {@code NotSameException}, an unknown cookie {@code BadCookieException}.
+     * "." and ".." are never listed.
+     */
+    DirectoryListing list(Inode dir, byte[] verifier, long cookie, int maxEntries) throws IOException;
+
+    /**
+     * The target of a symbolic link.
+     *
+     * @throws org.tcnfs.nfs4.status.InvalException if {@code inode} is not a symbolic link
+     */
+    String readlink(Inode inode) throws IOException;
+
+    /** Capacity of the file system that holds {@code inode}. */
+    FsStat getFsStat(Inode inode) throws IOException;
+
+    /**
+     * Which of the {@code requested} rights the caller has on {@code inode}. A file system that does no
+     * checks of its own grants all; permission-checking views narrow it.
+     */
+    default Set<AccessRight> access(Inode inode, Set<AccessRight> requested) throws IOException {
+        return requested;
+    }
+}
