@@ -25,4 +25,8 @@ public class OpenStateTable {
      */
     public void checkIo(CompoundContext context, StateId stateId, Inode inode, IoMode mode) throws IOException {
     }
+
+    /** Releases every open, lock and stateid of {@code client} (its lease expired or it was destroyed). */
+    public void releaseClient(NfsClient client) {
+    }
 }

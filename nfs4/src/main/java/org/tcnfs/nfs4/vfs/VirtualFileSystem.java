@@ -168,4 +168,20 @@ public interface VirtualFileSystem {
     default Set<AccessRight> access(Inode inode, Set<AccessRight> requested) throws IOException {
         return requested;
     }
+
+    /**
+     * The file system {@code inode} belongs to ({@code fsid}). Views that join several exports give each
+     * its own; a single file system may keep the default.
+     */
+    default FileSystemId fileSystemId(Inode inode) throws IOException {
+        return new FileSystemId(1, 0);
+    }
+
+    /**
+     * The {@code mounted_on_fileid} of {@code inode}: its file id, except for the root of an export, where
+     * it is the file id of the directory the export is mounted on in the pseudo file system.
+     */
+    default long mountedOnFileId(Inode inode, Stat stat) throws IOException {
+        return stat.fileId();
+    }
 }
