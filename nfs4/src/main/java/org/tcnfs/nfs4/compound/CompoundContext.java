@@ -39,6 +39,7 @@ public final class CompoundContext {
     private int opIndex;
     private int opCount;
     private Object extension;
+    private long requestFingerprint;
 
     private CompoundContext(Builder b) {
         this.server = Objects.requireNonNull(b.server, "server");
@@ -49,6 +50,7 @@ public final class CompoundContext {
         this.clientAddress = Objects.requireNonNull(b.clientAddress, "clientAddress");
         this.connection = Objects.requireNonNull(b.connection, "connection");
         this.requestBytes = b.requestBytes;
+        this.requestFingerprint = b.requestFingerprint;
         this.fs = server.fileSystems().forCaller(credential, clientAddress);
     }
 
@@ -116,6 +118,16 @@ public final class CompoundContext {
     /** Sets the current file handle; the current stateid is cleared, as RFC 8881 16.2.3.1.2 requires. */
     public void setCurrentInode(Inode inode) {
         this.currentFh = Objects.requireNonNull(inode);
+        this.currentStateId = null;
+    }
+
+    /**
+     * Leaves the compound without a current file handle and current stateid: SECINFO and SECINFO_NO_NAME
+     * consume the current file handle (RFC 8881 section 2.6.3.1.1.8), so a following operation that needs
+     * one fails with NFS4ERR_NOFILEHANDLE.
+     */
+    public void clearCurrentInode() {
+        this.currentFh = null;
         this.currentStateId = null;
     }
 
@@ -198,6 +210,14 @@ public final class CompoundContext {
         this.opCount = count;
     }
 
+    /**
+     * A fingerprint of the request's bytes, equal for byte-identical retransmissions; SEQUENCE uses it to
+     * tell a retransmission from a new request that reuses a sequence id.
+     */
+    public long requestFingerprint() {
+        return requestFingerprint;
+    }
+
     /** Data a compound hook keeps for this compound (a transaction, say), or {@code null}. */
     public Object extension() {
         return extension;
@@ -217,6 +237,7 @@ public final class CompoundContext {
         private InetAddress clientAddress;
         private Object connection;
         private int requestBytes;
+        private long requestFingerprint;
 
         private Builder() {
         }
@@ -258,6 +279,12 @@ public final class CompoundContext {
 
         public Builder requestBytes(int requestBytes) {
             this.requestBytes = requestBytes;
+            return this;
+        }
+
+        /** See {@link CompoundContext#requestFingerprint()}. */
+        public Builder requestFingerprint(long requestFingerprint) {
+            this.requestFingerprint = requestFingerprint;
             return this;
         }
 

@@ -54,6 +54,9 @@ public final class OperationExecutor {
         }
         try {
             operation.process(context, op, result);
+            if (LOG.isDebugEnabled()) {
+                LOG.debug("{}: {}", nfs_opnum4.name(op.argop), NfsStatus.nameOf(result.status));
+            }
         } catch (NfsException e) {
             fail(result, e.status());
             if (e.status() == NfsStatus.SERVERFAULT) {

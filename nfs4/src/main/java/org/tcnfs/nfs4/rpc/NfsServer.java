@@ -91,7 +91,11 @@ public final class NfsServer implements AutoCloseable {
     /** Stops listening and waits briefly for requests in flight. */
     @Override
     public void close() throws IOException {
-        rpc.stop(5, TimeUnit.SECONDS);
+        try {
+            rpc.stop(5, TimeUnit.SECONDS);
+        } finally {
+            state.close();
+        }
     }
 
     /** Settings of an {@link NfsServer}; only the file systems are required. */

@@ -1,14 +1,45 @@
 package org.tcnfs.nfs4.state;
 
 import java.io.IOException;
+import java.time.Clock;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.tcnfs.nfs4.compound.CompoundContext;
+import org.tcnfs.nfs4.status.BadStateIdException;
+import org.tcnfs.nfs4.status.ExpiredException;
+import org.tcnfs.nfs4.status.LockedException;
+import org.tcnfs.nfs4.status.LocksHeldException;
+import org.tcnfs.nfs4.status.InvalException;
+import org.tcnfs.nfs4.status.NfsException;
+import org.tcnfs.nfs4.status.NfsStatus;
+import org.tcnfs.nfs4.status.NotSuppException;
+import org.tcnfs.nfs4.status.OpenModeException;
+import org.tcnfs.nfs4.status.ShareDeniedException;
 import org.tcnfs.nfs4.vfs.Inode;
 
 /**
- * Opens (share reservations), byte-range locks and their stateids. Placeholder shape; the open and lock
- * layer fills it in.
+ * Opens (share reservations), byte-range locks and their stateids, for NFSv4.1 (RFC 8881 sections 8.2, 9
+ * and the OPEN, CLOSE, OPEN_DOWNGRADE, LOCK, LOCKT, LOCKU, TEST_STATEID and FREE_STATEID operations).
+ *
+ * <p>Every state has a stateid: 12 {@code other} bytes from a {@link StateIdGenerator}, unique across
+ * restarts, and a seqid that starts at 1 and grows with each change. A request's seqid 0 means "the current
+ * one"; an older seqid is NFS4ERR_OLD_STATEID, a newer one, an unknown {@code other}, a state of another
+ * client or of another file is NFS4ERR_BAD_STATEID. An open owner has one open per file, which further OPENs
+ * upgrade; a lock owner has one lock state per file, created by its first granted LOCK through an open.
+ *
+ * <p>Threading: a map from {@code other} to state and a map from file to its {@code FileState} (opens, lock
+ * states, byte-range locks) are concurrent; each file's state is guarded by its own monitor, and no thread
+ * holds two of them. Each client has a read-write lock: its operations share the read lock, releasing the
+ * client takes the write lock, so no state of a released client survives. Lock order: client lock, then
+ * file monitor. The {@code OpenAction} of an OPEN runs under the file monitor.
  */
 public class OpenStateTable {
+    private static final Logger LOG = LoggerFactory.getLogger(OpenStateTable.class);
 
     /** What an I/O operation means to do with a file, for stateid checks. */
     public enum IoMode {
@@ -16,17 +47,526 @@ public class OpenStateTable {
         WRITE
     }
 
+    /** Work done under the file's monitor once an OPEN is known to be grantable (a truncation, say). */
+    @FunctionalInterface
+    public interface OpenAction {
+        void run() throws IOException;
+    }
+
+    /** Nothing to do before granting an open. */
+    public static final OpenAction NOTHING = () -> {
+    };
+
+    @FunctionalInterface
+    private interface FileWork<T> {
+        T run(FileState file) throws IOException;
+    }
+
+    private final StateIdGenerator ids;
+    private final ConcurrentMap<StateKey, NfsState> states = new ConcurrentHashMap<>();
+    private final ConcurrentMap<Inode, FileState> files = new ConcurrentHashMap<>();
+    private final ConcurrentMap<Long, ClientState> clients = new ConcurrentHashMap<>();
+    private final RecentlyClosed recentlyClosed;
+
+    /** A table whose stateids carry the system clock's boot epoch. */
+    public OpenStateTable() {
+        this(Clock.systemUTC());
+    }
+
+    /** A table whose stateids carry the boot epoch of {@code clock}. */
+    public OpenStateTable(Clock clock) {
+        this(StateIdGenerator.forBoot(clock), clock);
+    }
+
+    public OpenStateTable(StateIdGenerator ids) {
+        this(ids, Clock.systemUTC());
+    }
+
+    public OpenStateTable(StateIdGenerator ids, Clock clock) {
+        this.ids = Objects.requireNonNull(ids);
+        this.recentlyClosed = new RecentlyClosed(Objects.requireNonNull(clock));
+    }
+
+    // ---------------------------------------------------------------- helpers for operations
+
     /**
-     * Checks that {@code stateId} allows {@code mode} I/O on {@code inode} (RFC 8881 8.2 and 9.1.2):
-     * special stateids, open and lock stateids of this client, share modes and mandatory lock conflicts.
-     * Resolves the current-stateid marker through {@code context}.
+     * The client of the compound's session.
      *
-     * @throws org.tcnfs.nfs4.status.NfsException BAD_STATEID, OLD_STATEID, EXPIRED, OPENMODE, LOCKED ...
+     * @throws NotSuppException without a session (NFSv4.0 opens and locks are not served yet)
+     */
+    public static NfsClient clientOf(CompoundContext context) throws NotSuppException {
+        if (context.session() == null) {
+            throw new NotSuppException("open and lock state needs an NFSv4.1 session");
+        }
+        return context.session().client();
+    }
+
+    /**
+     * {@code stateId}, or the compound's current stateid if {@code stateId} is the NFSv4.1 current-stateid
+     * marker (RFC 8881 16.2.3.1.2).
+     *
+     * @throws BadStateIdException for the marker when there is no current stateid
+     */
+    public static StateId resolve(CompoundContext context, StateId stateId) throws BadStateIdException {
+        if (context.minorVersion() >= 1 && stateId.equals(StateId.CURRENT)) {
+            StateId current = context.currentStateId();
+            if (current == null) {
+                throw new BadStateIdException("no current stateid");
+            }
+            return current;
+        }
+        return stateId;
+    }
+
+    // ---------------------------------------------------------------- OPEN, CLOSE, OPEN_DOWNGRADE
+
+    /**
+     * Opens {@code file} for {@code owner} of {@code client} with {@code share}, or upgrades the owner's open
+     * of it to the union of both reservations (a new seqid).
+     *
+     * @param beforeGrant runs under the file's monitor after the share checks passed and before the open is
+     *     recorded; if it throws, nothing is recorded
+     * @return the open stateid
+     * @throws ShareDeniedException if another open owner's reservation conflicts
+     */
+    public StateId open(NfsClient client, byte[] owner, Inode file, ShareMode share, OpenAction beforeGrant)
+            throws IOException {
+        Objects.requireNonNull(share, "share");
+        Objects.requireNonNull(beforeGrant, "beforeGrant");
+        ClientState cs = enter(client);
+        try {
+            StateOwner openOwner = new StateOwner(cs.clientId, owner);
+            return onFile(file, fs -> {
+                OpenState existing = fs.opens.get(openOwner);
+                ShareMode wanted = existing == null ? share : existing.share().union(share);
+                for (OpenState other : fs.opens.values()) {
+                    if (other != existing && other.share().conflictsWith(wanted)) {
+                        throw new ShareDeniedException("open " + wanted + " conflicts with " + other.share()
+                                + " of " + other.owner);
+                    }
+                }
+                beforeGrant.run();
+                if (existing != null) {
+                    existing.upgrade(share);
+                    existing.bump();
+                    return existing.stateId();
+                }
+                OpenState open = new OpenState(ids.next(), cs, fs, openOwner, share);
+                fs.opens.put(openOwner, open);
+                register(open);
+                return open.stateId();
+            });
+        } finally {
+            cs.lock.readLock().unlock();
+        }
+    }
+
+    /**
+     * CLOSE: ends the open named by {@code openStateId} on {@code file}, releasing its share reservation and
+     * the lock states (and byte-range locks) opened through it, as RFC 8881 18.2.4 allows.
+     */
+    public void close(NfsClient client, StateId openStateId, Inode file) throws IOException {
+        ClientState cs = enter(client);
+        try {
+            OpenState open = lookupOpen(cs, openStateId);
+            synchronized (open.file) {
+                checkCurrent(open, openStateId, file);
+                dropOpen(open);
+                recentlyClosed.remember(open.key, cs.clientId, file);
+                retireIfEmpty(open.file);
+            }
+        } finally {
+            cs.lock.readLock().unlock();
+        }
+    }
+
+    /**
+     * OPEN_DOWNGRADE: the open keeps only {@code target}.
+     *
+     * @return the open's new stateid
+     * @throws InvalException unless {@code target} is the union of share modes some OPENs of the owner asked
+     *     for (RFC 8881 18.18.3)
+     */
+    public StateId downgrade(NfsClient client, StateId openStateId, Inode file, ShareMode target)
+            throws IOException {
+        ClientState cs = enter(client);
+        try {
+            OpenState open = lookupOpen(cs, openStateId);
+            synchronized (open.file) {
+                checkCurrent(open, openStateId, file);
+                if (!open.canDowngradeTo(target)) {
+                    throw new InvalException("cannot downgrade " + open.share() + " to " + target);
+                }
+                open.downgrade(target);
+                open.bump();
+                return open.stateId();
+            }
+        } finally {
+            cs.lock.readLock().unlock();
+        }
+    }
+
+    // ---------------------------------------------------------------- LOCK, LOCKT, LOCKU
+
+    /**
+     * LOCK by a lock owner new to the file, through the open {@code openStateId} (open_to_lock_owner4).
+     * The lock owner's lock state is created when the lock is granted (its stateid has seqid 1); if the
+     * owner already has one for the file, that one is used and its seqid grows.
+     *
+     * @throws OpenModeException if the open's access does not include the lock type (READ or WRITE)
+     */
+    public LockResult lockNewOwner(NfsClient client, StateId openStateId, byte[] lockOwner, Inode file,
+            LockType type, ByteRange range) throws IOException {
+        ClientState cs = enter(client);
+        try {
+            OpenState open = lookupOpen(cs, openStateId);
+            StateOwner owner = new StateOwner(cs.clientId, lockOwner);
+            synchronized (open.file) {
+                checkCurrent(open, openStateId, file);
+                checkLockMode(open, type);
+                FileState fs = open.file;
+                Optional<ByteRangeLock> conflict = fs.locks.lock(owner, type, range);
+                if (conflict.isPresent()) {
+                    return new LockResult.Denied(conflict.get());
+                }
+                LockState lock = fs.lockStates.get(owner);
+                if (lock == null) {
+                    lock = new LockState(ids.next(), cs, fs, owner, open);
+                    fs.lockStates.put(owner, lock);
+                    open.lockStates.add(lock);
+                    register(lock);
+                } else {
+                    lock.bump();
+                }
+                return new LockResult.Granted(lock.stateId());
+            }
+        } finally {
+            cs.lock.readLock().unlock();
+        }
+    }
+
+    /**
+     * LOCK by a lock owner that has the lock stateid {@code lockStateId} for the file (exist_lock_owner4).
+     *
+     * @throws OpenModeException if the open's access does not include the lock type
+     */
+    public LockResult lockExistingOwner(NfsClient client, StateId lockStateId, Inode file, LockType type,
+            ByteRange range) throws IOException {
+        ClientState cs = enter(client);
+        try {
+            LockState lock = lookupLock(cs, lockStateId);
+            synchronized (lock.file) {
+                checkCurrent(lock, lockStateId, file);
+                checkLockMode(lock.open, type);
+                Optional<ByteRangeLock> conflict = lock.file.locks.lock(lock.owner, type, range);
+                if (conflict.isPresent()) {
+                    return new LockResult.Denied(conflict.get());
+                }
+                lock.bump();
+                return new LockResult.Granted(lock.stateId());
+            }
+        } finally {
+            cs.lock.readLock().unlock();
+        }
+    }
+
+    /**
+     * LOCKT: the lock of another owner that would keep {@code lockOwner} of {@code client} from taking
+     * {@code type} over {@code range} of {@code file}; creates no state.
+     */
+    public Optional<ByteRangeLock> testLock(NfsClient client, byte[] lockOwner, Inode file, LockType type,
+            ByteRange range) {
+        StateOwner owner = new StateOwner(client.clientId(), lockOwner);
+        FileState fs = files.get(file);
+        if (fs == null) {
+            return Optional.empty();
+        }
+        synchronized (fs) {
+            return fs.retired ? Optional.empty() : fs.locks.conflict(owner, type, range);
+        }
+    }
+
+    /**
+     * LOCKU: releases {@code range} of the locks held under {@code lockStateId} (which may split a lock).
+     *
+     * @return the lock state's new stateid
+     */
+    public StateId unlock(NfsClient client, StateId lockStateId, Inode file, ByteRange range) throws IOException {
+        ClientState cs = enter(client);
+        try {
+            LockState lock = lookupLock(cs, lockStateId);
+            synchronized (lock.file) {
+                checkCurrent(lock, lockStateId, file);
+                lock.file.locks.unlock(lock.owner, range);
+                lock.bump();
+                return lock.stateId();
+            }
+        } finally {
+            cs.lock.readLock().unlock();
+        }
+    }
+
+    // ---------------------------------------------------------------- TEST_STATEID, FREE_STATEID
+
+    /** TEST_STATEID for one stateid: NFS4_OK, or why {@code stateId} cannot be used by {@code client}. */
+    public NfsStatus test(NfsClient client, StateId stateId) {
+        if (stateId.isSpecial()) {
+            return NfsStatus.BAD_STATEID;
+        }
+        ClientState cs = clients.get(client.clientId());
+        NfsState state = states.get(StateKey.of(stateId));
+        if (cs == null || state == null || state.client != cs) {
+            return NfsStatus.BAD_STATEID;
+        }
+        synchronized (state.file) {
+            if (state.isClosed()) {
+                return NfsStatus.BAD_STATEID;
+            }
+            try {
+                state.checkSeqid(stateId.seqid());
+                return NfsStatus.OK;
+            } catch (NfsException e) {
+                return e.status();
+            }
+        }
+    }
+
+    /**
+     * FREE_STATEID (RFC 8881 18.38): forgets a lock state that holds no locks.
+     *
+     * @throws LocksHeldException for a lock state that still holds locks, and for an open (which is a share
+     *     reservation; CLOSE ends it)
+     */
+    public void free(NfsClient client, StateId stateId) throws IOException {
+        ClientState cs = enter(client);
+        try {
+            NfsState state = lookup(cs, stateId);
+            synchronized (state.file) {
+                if (state.isClosed()) {
+                    throw new BadStateIdException("stateid " + stateId + " is gone");
+                }
+                state.checkSeqid(stateId.seqid());
+                if (state instanceof OpenState) {
+                    throw new LocksHeldException("an open stateid is freed by CLOSE");
+                }
+                LockState lock = (LockState) state;
+                if (lock.file.locks.holds(lock.owner)) {
+                    throw new LocksHeldException("lock stateid " + stateId + " still holds locks");
+                }
+                dropLock(lock);
+                retireIfEmpty(lock.file);
+            }
+        } finally {
+            cs.lock.readLock().unlock();
+        }
+    }
+
+    // ---------------------------------------------------------------- I/O and client release
+
+    /**
+     * Checks that {@code stateId} allows {@code mode} I/O on {@code inode} (RFC 8881 8.2 and 9.1.2).
+     *
+     * <ul>
+     *   <li>The anonymous stateid is allowed unless an open of the file denies {@code mode}
+     *       (NFS4ERR_LOCKED); the READ bypass stateid is always allowed for READ and treated as anonymous
+     *       for WRITE.</li>
+     *   <li>The current-stateid marker stands for the compound's current stateid; other special forms are
+     *       NFS4ERR_BAD_STATEID.</li>
+     *   <li>An open or lock stateid must belong to the session's client and to {@code inode}
+     *       (NFS4ERR_BAD_STATEID) and have a current seqid (NFS4ERR_OLD_STATEID); WRITE needs an open with
+     *       WRITE access (NFS4ERR_OPENMODE). READ is allowed through any open, as clients read through
+     *       write-only opens to fill partial pages.</li>
+     *   <li>Byte-range locks are advisory: they never refuse I/O.</li>
+     * </ul>
      */
     public void checkIo(CompoundContext context, StateId stateId, Inode inode, IoMode mode) throws IOException {
+        StateId id = resolve(context, stateId);
+        if (id.equals(StateId.READ_BYPASS) && mode == IoMode.READ) {
+            return;
+        }
+        if (id.equals(StateId.ANONYMOUS) || id.equals(StateId.READ_BYPASS)) {
+            checkShareDeny(inode, mode);
+            return;
+        }
+        if (id.isSpecial() || context.session() == null) {
+            throw new BadStateIdException("stateid " + id + " cannot be used for I/O");
+        }
+        ClientState cs = clients.get(context.session().client().clientId());
+        if (cs == null) {
+            throw new BadStateIdException("client holds no state");
+        }
+        try {
+            NfsState state = lookup(cs, id);
+            synchronized (state.file) {
+                checkCurrent(state, id, inode);
+                OpenState open = state instanceof LockState lock ? lock.open : (OpenState) state;
+                if (mode == IoMode.WRITE && !open.share().allowsWrite()) {
+                    throw new OpenModeException("the file is not open for writing");
+                }
+            }
+        } catch (BadStateIdException e) {
+            if (mode == IoMode.READ && recentlyClosed.justClosed(StateKey.of(id), cs.clientId, inode)) {
+                checkShareDeny(inode, mode);
+                return;
+            }
+            throw e;
+        }
     }
 
     /** Releases every open, lock and stateid of {@code client} (its lease expired or it was destroyed). */
     public void releaseClient(NfsClient client) {
+        ClientState cs = clients.remove(client.clientId());
+        if (cs == null) {
+            return;
+        }
+        cs.lock.writeLock().lock();
+        try {
+            cs.released = true;
+            List<OpenState> opens = cs.opens();
+            List<LockState> locks = cs.lockStates();
+            for (LockState lock : locks) {
+                synchronized (lock.file) {
+                    if (!lock.isClosed()) {
+                        dropLock(lock);
+                        retireIfEmpty(lock.file);
+                    }
+                }
+            }
+            for (OpenState open : opens) {
+                synchronized (open.file) {
+                    if (!open.isClosed()) {
+                        dropOpen(open);
+                        retireIfEmpty(open.file);
+                    }
+                }
+            }
+            LOG.debug("released {} opens and {} lock states of client {}", opens.size(), locks.size(),
+                    Long.toHexString(cs.clientId));
+        } finally {
+            cs.lock.writeLock().unlock();
+        }
+    }
+
+    // ---------------------------------------------------------------- internals
+
+    /** The client's state with its read lock held; the caller unlocks. */
+    private ClientState enter(NfsClient client) throws ExpiredException {
+        ClientState cs = clients.computeIfAbsent(client.clientId(), ClientState::new);
+        cs.lock.readLock().lock();
+        if (cs.released) {
+            cs.lock.readLock().unlock();
+            throw new ExpiredException("the client's state was released");
+        }
+        return cs;
+    }
+
+    /** Runs {@code work} under the monitor of {@code inode}'s file state, creating it if needed. */
+    private <T> T onFile(Inode inode, FileWork<T> work) throws IOException {
+        while (true) {
+            FileState fs = files.computeIfAbsent(inode, FileState::new);
+            synchronized (fs) {
+                if (fs.retired) {
+                    continue;
+                }
+                try {
+                    return work.run(fs);
+                } finally {
+                    retireIfEmpty(fs);
+                }
+            }
+        }
+    }
+
+    /** Under the monitor of {@code fs}: forgets it once nothing is left in it. */
+    private void retireIfEmpty(FileState fs) {
+        if (!fs.retired && fs.isEmpty()) {
+            fs.retired = true;
+            files.remove(fs.inode, fs);
+        }
+    }
+
+    private void register(NfsState state) {
+        states.put(state.key, state);
+        state.client.attach(state);
+    }
+
+    /** Under the monitor of the lock's file: ends the lock state and its byte-range locks. */
+    private void dropLock(LockState lock) {
+        lock.file.locks.removeOwner(lock.owner);
+        lock.file.lockStates.remove(lock.owner, lock);
+        lock.open.lockStates.remove(lock);
+        unregister(lock);
+    }
+
+    /** Under the monitor of the open's file: ends the open and the lock states opened through it. */
+    private void dropOpen(OpenState open) {
+        for (LockState lock : List.copyOf(open.lockStates)) {
+            dropLock(lock);
+        }
+        open.file.opens.remove(open.owner, open);
+        unregister(open);
+    }
+
+    private void unregister(NfsState state) {
+        state.markClosed();
+        states.remove(state.key, state);
+        state.client.detach(state);
+    }
+
+    /** The state {@code stateId} names, if it belongs to {@code cs}; its seqid is not checked yet. */
+    private NfsState lookup(ClientState cs, StateId stateId) throws BadStateIdException {
+        if (stateId.isSpecial()) {
+            throw new BadStateIdException("special stateid " + stateId + " names no state");
+        }
+        NfsState state = states.get(StateKey.of(stateId));
+        if (state == null || state.client != cs) {
+            throw new BadStateIdException("unknown stateid " + stateId);
+        }
+        return state;
+    }
+
+    private OpenState lookupOpen(ClientState cs, StateId stateId) throws BadStateIdException {
+        if (lookup(cs, stateId) instanceof OpenState open) {
+            return open;
+        }
+        throw new BadStateIdException("stateid " + stateId + " is not an open stateid");
+    }
+
+    private LockState lookupLock(ClientState cs, StateId stateId) throws BadStateIdException {
+        if (lookup(cs, stateId) instanceof LockState lock) {
+            return lock;
+        }
+        throw new BadStateIdException("stateid " + stateId + " is not a lock stateid");
+    }
+
+    /** Under the state's file monitor: the state still exists, the seqid is current, the file matches. */
+    private static void checkCurrent(NfsState state, StateId requested, Inode file) throws NfsException {
+        if (state.isClosed()) {
+            throw new BadStateIdException("stateid " + requested + " is gone");
+        }
+        state.checkSeqid(requested.seqid());
+        if (!state.file.inode.equals(file)) {
+            throw new BadStateIdException("stateid " + requested + " is for another file");
+        }
+    }
+
+    private static void checkLockMode(OpenState open, LockType type) throws OpenModeException {
+        if (type == LockType.WRITE ? !open.share().allowsWrite() : !open.share().allowsRead()) {
+            throw new OpenModeException(type + " lock through an open with " + open.share());
+        }
+    }
+
+    private void checkShareDeny(Inode inode, IoMode mode) throws LockedException {
+        FileState fs = files.get(inode);
+        if (fs == null) {
+            return;
+        }
+        synchronized (fs) {
+            for (OpenState open : fs.opens.values()) {
+                if (mode == IoMode.READ ? open.share().deniesRead() : open.share().deniesWrite()) {
+                    throw new LockedException("an open denies " + mode + " to anonymous I/O");
+                }
+            }
+        }
     }
 }

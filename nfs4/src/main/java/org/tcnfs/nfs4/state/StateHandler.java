@@ -1,20 +1,135 @@
 package org.tcnfs.nfs4.state;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.tcnfs.nfs4.compound.NfsLimits;
+import org.tcnfs.nfs4.status.BadSessionException;
+import org.tcnfs.nfs4.status.CompleteAlreadyException;
+import org.tcnfs.nfs4.status.NfsException;
+import org.tcnfs.nfs4.status.StaleClientIdException;
+import org.tcnfs.nfs4.xdr.COMPOUND4res;
 
 /**
- * All client, session, open and lock state of one server. Placeholder shape; the state layer fills it in.
+ * All client, session, open and lock state of one server: client records and sessions (with their slot
+ * reply caches), leases, the grace period, and the {@link OpenStateTable} of opens and locks.
+ *
+ * <h2>Leases</h2>
+ * Every SEQUENCE renews its client's lease ({@link NfsLimits#lease()}), and so does the end of every
+ * request. A daemon thread ("tcnfs-lease-reaper") runs {@link #reapExpired()} periodically: a client whose
+ * lease ran out and that runs no request loses its sessions, and its opens and locks are released
+ * through {@link OpenStateTable#releaseClient}. A SEQUENCE that finds its client's lease run out expires
+ * the client at once and answers NFS4ERR_BADSESSION, so the outcome never depends on the reaper's timing.
+ * All time decisions use the injected {@link Clock}.
+ *
+ * <h2>Grace period and the client record</h2>
+ * {@link #inGrace()} is true for {@link NfsLimits#grace()} after the start (grace zero: never). When the
+ * handler is given a record directory, it keeps there a small durable list of the owners of confirmed
+ * clients (file {@code clients}, replaced with write, fsync, atomic rename, fsync of the directory; see
+ * {@link ClientRecord}) and the server's install id ({@code server-id}). At start it reads the list the
+ * previous run left: the grace period then ends as soon as every listed client has sent RECLAIM_COMPLETE
+ * (or DESTROY_CLIENTID), and at once when the list is empty, instead of making every start wait the whole
+ * grace time. Without a directory, or with an unreadable list, the grace period runs its whole time.
+ * During grace, non-reclaim OPEN and LOCK are answered NFS4ERR_GRACE by the open and lock layer.
+ *
+ * <p>Thread-safe. {@link #close()} stops the reaper; calling it twice is harmless.
  */
-public class StateHandler {
+public class StateHandler implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(StateHandler.class);
+
+    /** The outcome of SEQUENCE: the session, and whether the request is new or a retransmission. */
+    public record Sequenced(NfsSession session, SlotTable.Admission admission) {
+    }
+
     private final NfsLimits limits;
     private final Clock clock;
-    private final OpenStateTable opens = new OpenStateTable();
+    private final OpenStateTable opens;
+    private final GracePeriod grace;
+    private final ClientRegistry registry;
+    private final ServerOwner serverOwner;
+    private final ScheduledExecutorService reaper;
 
+    /** State without a client record: the grace period runs its whole time after a start. */
     public StateHandler(NfsLimits limits, Clock clock) {
-        this.limits = Objects.requireNonNull(limits);
-        this.clock = Objects.requireNonNull(clock);
+        this(builder(limits, clock));
+    }
+
+    /**
+     * State with a client record in {@code recordDirectory} (created if missing).
+     *
+     * @throws UncheckedIOException if the directory cannot be created or written
+     */
+    public StateHandler(NfsLimits limits, Clock clock, Path recordDirectory) {
+        this(builder(limits, clock).recordDirectory(Objects.requireNonNull(recordDirectory)));
+    }
+
+    private StateHandler(Builder b) {
+        this.limits = Objects.requireNonNull(b.limits, "limits");
+        this.clock = Objects.requireNonNull(b.clock, "clock");
+        this.opens = new OpenStateTable(clock);
+        ClientRecord record = null;
+        Set<OwnerId> previous = null;
+        String installId = null;
+        if (b.recordDirectory != null) {
+            try {
+                record = ClientRecord.open(b.recordDirectory);
+                previous = record.readPrevious();
+                installId = record.serverId();
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot use client record directory " + b.recordDirectory, e);
+            }
+        }
+        this.grace = new GracePeriod(clock.millis(), limits.grace(), previous);
+        this.registry = new ClientRegistry(limits, clock, opens, grace, record);
+        this.serverOwner = b.serverOwner != null ? b.serverOwner : defaultOwner(installId);
+        if (limits.grace().isZero()) {
+            LOG.info("no grace period");
+        } else if (previous == null) {
+            LOG.info("grace period of {} s (no client record)", limits.grace().toSeconds());
+        } else {
+            LOG.info("grace period of up to {} s for {} recorded client(s)", limits.grace().toSeconds(), previous.size());
+        }
+        Duration interval = b.reaperInterval != null ? b.reaperInterval : defaultInterval(limits.lease());
+        this.reaper = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "tcnfs-lease-reaper");
+            t.setDaemon(true);
+            return t;
+        });
+        reaper.scheduleWithFixedDelay(this::reapInBackground, interval.toMillis(), interval.toMillis(),
+                TimeUnit.MILLISECONDS);
+    }
+
+    /** A builder for the optional settings: record directory, server owner, reaper interval. */
+    public static Builder builder(NfsLimits limits, Clock clock) {
+        return new Builder(limits, clock);
+    }
+
+    private static Duration defaultInterval(Duration lease) {
+        Duration quarter = lease.dividedBy(4);
+        Duration min = Duration.ofMillis(100);
+        Duration max = Duration.ofSeconds(5);
+        return quarter.compareTo(min) < 0 ? min : quarter.compareTo(max) > 0 ? max : quarter;
+    }
+
+    private static ServerOwner defaultOwner(String installId) {
+        String host;
+        try {
+            host = InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            host = "localhost";
+        }
+        String id = "tcnfs@" + host + (installId == null ? "" : "/" + installId);
+        return new ServerOwner(id, id);
     }
 
     public NfsLimits limits() {
@@ -28,5 +143,178 @@ public class StateHandler {
     /** Opens, locks and their stateids. */
     public OpenStateTable opens() {
         return opens;
+    }
+
+    /** How the server names itself in EXCHANGE_ID. */
+    public ServerOwner serverOwner() {
+        return serverOwner;
+    }
+
+    /** Whether the grace period runs: only reclaims may take open and lock state now (RFC 8881 8.4.2). */
+    public boolean inGrace() {
+        return grace.inGrace(clock.millis());
+    }
+
+    /**
+     * Whether {@code client} may reclaim now: the grace period runs, the client has not sent
+     * RECLAIM_COMPLETE, and its owner was recorded by the previous run (or no record is kept).
+     */
+    public boolean canReclaim(NfsClient client) {
+        return !client.reclaimComplete() && grace.mayReclaim(client.owner().ownerId(), clock.millis());
+    }
+
+    /**
+     * The confirmed client with this id.
+     *
+     * @throws StaleClientIdException if there is none (unknown, unconfirmed, expired, or from an earlier run)
+     */
+    public NfsClient client(long clientId) throws StaleClientIdException {
+        return registry.client(clientId);
+    }
+
+    /** Number of client records, confirmed or not. */
+    public int clientCount() {
+        return registry.clientCount();
+    }
+
+    /**
+     * The session with this id.
+     *
+     * @throws BadSessionException if there is none
+     */
+    public NfsSession session(SessionId id) throws BadSessionException {
+        return registry.session(id);
+    }
+
+    /**
+     * EXCHANGE_ID: finds or creates the client record for {@code owner} (the case analysis of RFC 8881
+     * 18.35.5).
+     *
+     * @param principalUid uid of the caller's AUTH_SYS credential
+     * @throws NfsException CLID_INUSE, NOENT, NOT_SAME or PERM as that section says
+     */
+    public ExchangeIdResult exchangeId(ClientOwner owner, int principalUid, ExchangeIdMode mode) throws NfsException {
+        return registry.exchangeId(owner, principalUid, mode);
+    }
+
+    /**
+     * CREATE_SESSION: confirms the client if needed and creates a session, or returns the session made by
+     * the request this one retransmits (RFC 8881 18.36.4).
+     *
+     * @throws NfsException STALE_CLIENTID, CLID_INUSE, SEQ_MISORDERED, TOOSMALL, NOSPC, SERVERFAULT
+     */
+    public NfsSession createSession(CreateSessionRequest request, int principalUid) throws NfsException {
+        return registry.createSession(request, principalUid);
+    }
+
+    /**
+     * SEQUENCE: checks the session and the compound's size, renews the lease and asks the slot whether
+     * the request is new or a retransmission (RFC 8881 18.46.3). A new request must be ended with
+     * {@link #completeRequest}.
+     *
+     * @param opCount operations in the compound, SEQUENCE included
+     * @param requestBytes size of the request
+     * @throws NfsException BADSESSION, TOO_MANY_OPS, REQ_TOO_BIG, BADSLOT, BAD_HIGH_SLOT, DELAY,
+     *     SEQ_MISORDERED, RETRY_UNCACHED_REP
+     */
+    public Sequenced sequence(SequenceRequest request, int opCount, int requestBytes) throws NfsException {
+        return registry.sequence(request, opCount, requestBytes);
+    }
+
+    /** Ends a request SEQUENCE admitted: renews the lease and stores {@code reply} in the slot. */
+    public void completeRequest(NfsSession session, SlotTable.NewRequest request, COMPOUND4res reply) {
+        registry.complete(session, request, reply);
+    }
+
+    /**
+     * DESTROY_SESSION.
+     *
+     * @throws BadSessionException if there is no such session
+     */
+    public void destroySession(SessionId id) throws BadSessionException {
+        registry.destroySession(id);
+    }
+
+    /**
+     * DESTROY_CLIENTID: removes a client without sessions and releases its state.
+     *
+     * @throws NfsException STALE_CLIENTID, CLIENTID_BUSY
+     */
+    public void destroyClient(long clientId) throws NfsException {
+        registry.destroyClient(clientId);
+    }
+
+    /**
+     * RECLAIM_COMPLETE for the whole client: it reclaims nothing more, and no longer holds the grace
+     * period open.
+     *
+     * @throws CompleteAlreadyException on a second one
+     */
+    public void reclaimComplete(NfsClient client) throws CompleteAlreadyException {
+        registry.reclaimComplete(client);
+    }
+
+    /** Expires every client whose lease ran out; the reaper calls this, tests may too. Returns how many. */
+    public int reapExpired() {
+        return registry.reapExpired();
+    }
+
+    private void reapInBackground() {
+        try {
+            reapExpired();
+        } catch (RuntimeException e) {
+            // The reaper must survive a failure in one round (a scheduled task that throws is never run again).
+            LOG.error("lease reaper round failed", e);
+        }
+    }
+
+    /** Stops the lease reaper. */
+    @Override
+    public void close() {
+        reaper.shutdownNow();
+    }
+
+    /** Optional settings of a {@link StateHandler}. */
+    public static final class Builder {
+        private final NfsLimits limits;
+        private final Clock clock;
+        private Path recordDirectory;
+        private ServerOwner serverOwner;
+        private Duration reaperInterval;
+
+        private Builder(NfsLimits limits, Clock clock) {
+            this.limits = limits;
+            this.clock = clock;
+        }
+
+        /** Keeps the client record in {@code dir} (see the class comment); {@code null}: no record. */
+        public Builder recordDirectory(Path dir) {
+            this.recordDirectory = dir;
+            return this;
+        }
+
+        /** Names the server; default {@code tcnfs@<host>[/<install id>]} for both major id and scope. */
+        public Builder serverOwner(ServerOwner owner) {
+            this.serverOwner = owner;
+            return this;
+        }
+
+        /** How often the reaper looks for expired leases; default a quarter lease, within 0.1 to 5 s. */
+        public Builder reaperInterval(Duration interval) {
+            this.reaperInterval = interval;
+            return this;
+        }
+
+        /**
+         * @throws UncheckedIOException if the record directory cannot be created or written
+         */
+        public StateHandler build() {
+            Objects.requireNonNull(limits, "limits");
+            Objects.requireNonNull(clock, "clock");
+            if (reaperInterval != null && (reaperInterval.isNegative() || reaperInterval.isZero())) {
+                throw new IllegalArgumentException("reaper interval must be positive");
+            }
+            return new StateHandler(this);
+        }
     }
 }

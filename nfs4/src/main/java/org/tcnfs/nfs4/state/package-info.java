@@ -3,5 +3,28 @@
  * caches, leases and the grace period, stateids, share reservations and byte-range locks.
  *
  * <p>{@link org.tcnfs.nfs4.state.StateHandler} owns all of it and is thread-safe.
+ *
+ * <p>Clients and sessions (RFC 8881 2.10, 18.35, 18.36, 18.46): {@link org.tcnfs.nfs4.state.NfsClient} is
+ * the record EXCHANGE_ID makes and CREATE_SESSION confirms; {@link org.tcnfs.nfs4.state.NfsSession} holds the
+ * negotiated {@link org.tcnfs.nfs4.state.ChannelAttributes} and a {@link org.tcnfs.nfs4.state.SlotTable},
+ * whose slots keep the last reply so a retransmission is answered without running again. A daemon reaper
+ * expires clients whose lease ran out and releases their state through
+ * {@link org.tcnfs.nfs4.state.OpenStateTable#releaseClient}. The grace period ends early when a small client
+ * record (kept durably in an optional directory, see {@link org.tcnfs.nfs4.state.StateHandler}) shows that
+ * every client of the previous run has finished reclaiming. All time decisions use the injected clock.
+ *
+ * <p>Opens and locks (RFC 8881 8.2, 9): {@link org.tcnfs.nfs4.state.OpenStateTable} keeps per file the opens
+ * (one per open owner, with its {@link org.tcnfs.nfs4.state.ShareMode}), the lock states (one per lock owner)
+ * and a {@link org.tcnfs.nfs4.state.ByteRangeLockSet} with POSIX semantics; stateids come from a
+ * {@link org.tcnfs.nfs4.state.StateIdGenerator} (boot epoch and counter). Threading: the stateid index and
+ * the file index are concurrent maps; everything of one file is guarded by that file's monitor, and no
+ * thread holds two file monitors; each client's operations share its read lock, and releasing the client
+ * takes its write lock, so nothing of a released client survives (lock order: client, then file). NFSv4.0
+ * open-owner and lock-owner sequence ids are not kept yet; their place is the package's OpenOwner and
+ * LockOwner classes.
+ *
+ * <p>Exceptions: operations of the state handler throw the {@link org.tcnfs.nfs4.status.NfsException} of
+ * the protocol status (BADSESSION, SEQ_MISORDERED, STALE_CLIENTID, ...); a client record directory that cannot
+ * be used at start is an {@link java.io.UncheckedIOException}.
  */
 package org.tcnfs.nfs4.state;

@@ -76,22 +76,66 @@ public final class OperationCodecs {
     // PUTROOTFH, PUTPUBFH, PUTFH, GETFH, SAVEFH, RESTOREFH, LOOKUP, LOOKUPP, SECINFO, SECINFO_NO_NAME
     private static void registerFilehandleOps() {
         register(OP_ILLEGAL, null, statusOnly());
+        register(OP_PUTROOTFH, null, statusOnly());
+        register(OP_PUTPUBFH, null, statusOnly());
+        register(OP_PUTFH, PUTFH4args::new, statusOnly());
+        register(OP_GETFH, null, okBody(GETFH4resok::new));
+        register(OP_SAVEFH, null, statusOnly());
+        register(OP_RESTOREFH, null, statusOnly());
+        register(OP_LOOKUP, LOOKUP4args::new, statusOnly());
+        register(OP_LOOKUPP, null, statusOnly());
+        register(OP_SECINFO, SECINFO4args::new, okBody(SECINFO4resok::new));
+        register(OP_SECINFO_NO_NAME, SECINFO_NO_NAME4args::new, okBody(SECINFO4resok::new));
     }
 
     // CREATE, REMOVE, RENAME, LINK, READLINK, READDIR, ACCESS
     private static void registerNamespaceOps() {
+        register(OP_CREATE, CREATE4args::new, okBody(CREATE4resok::new));
+        register(OP_REMOVE, REMOVE4args::new, okBody(REMOVE4resok::new));
+        register(OP_RENAME, RENAME4args::new, okBody(RENAME4resok::new));
+        register(OP_LINK, LINK4args::new, okBody(LINK4resok::new));
+        register(OP_READLINK, null, okBody(READLINK4resok::new));
+        register(OP_ACCESS, ACCESS4args::new, okBody(ACCESS4resok::new));
     }
 
     // GETATTR, SETATTR, VERIFY, NVERIFY, READ, WRITE, COMMIT
     private static void registerDataAndAttributeOps() {
+        register(OP_GETATTR, GETATTR4args::new, okBody(GETATTR4resok::new));
+        register(OP_SETATTR, SETATTR4args::new, alwaysBody(SETATTR4res::new));
+        register(OP_VERIFY, VERIFY4args::new, statusOnly());
+        register(OP_NVERIFY, NVERIFY4args::new, statusOnly());
+        register(OP_READ, READ4args::new, okBody(READ4resok::new));
+        register(OP_WRITE, WRITE4args::new, okBody(WRITE4resok::new));
+        register(OP_COMMIT, COMMIT4args::new, okBody(COMMIT4resok::new));
+        // READDIR is listed with the namespace operations above but lives here, with the attribute code
+        register(OP_READDIR, READDIR4args::new, okBody(READDIR4resok::new));
     }
 
     // EXCHANGE_ID, CREATE_SESSION, SEQUENCE, DESTROY_SESSION, DESTROY_CLIENTID, BIND_CONN_TO_SESSION,
     // RECLAIM_COMPLETE, BACKCHANNEL_CTL
     private static void registerSessionOps() {
+        register(OP_EXCHANGE_ID, EXCHANGE_ID4args::new, okBody(EXCHANGE_ID4resok::new));
+        register(OP_CREATE_SESSION, CREATE_SESSION4args::new, okBody(CREATE_SESSION4resok::new));
+        register(OP_SEQUENCE, SEQUENCE4args::new, okBody(SEQUENCE4resok::new));
+        register(OP_DESTROY_SESSION, DESTROY_SESSION4args::new, statusOnly());
+        register(OP_DESTROY_CLIENTID, DESTROY_CLIENTID4args::new, statusOnly());
+        register(OP_BIND_CONN_TO_SESSION, BIND_CONN_TO_SESSION4args::new, okBody(BIND_CONN_TO_SESSION4resok::new));
+        register(OP_RECLAIM_COMPLETE, RECLAIM_COMPLETE4args::new, statusOnly());
+        register(OP_BACKCHANNEL_CTL, BACKCHANNEL_CTL4args::new, statusOnly());
     }
 
     // OPEN, CLOSE, OPEN_DOWNGRADE, LOCK, LOCKT, LOCKU, TEST_STATEID, FREE_STATEID, DELEGRETURN
     private static void registerStateOps() {
+        int denied = org.tcnfs.nfs4.status.NfsStatus.DENIED.code();
+        register(OP_OPEN, OPEN4args::new, okBody(OPEN4resok::new));
+        register(OP_CLOSE, CLOSE4args::new, okBody(stateid4::new));
+        register(OP_OPEN_DOWNGRADE, OPEN_DOWNGRADE4args::new, okBody(OPEN_DOWNGRADE4resok::new));
+        register(OP_LOCK, LOCK4args::new,
+                status -> status == 0 ? new LOCK4resok() : status == denied ? new LOCK4denied() : null);
+        register(OP_LOCKT, LOCKT4args::new, status -> status == denied ? new LOCK4denied() : null);
+        register(OP_LOCKU, LOCKU4args::new, okBody(stateid4::new));
+        register(OP_TEST_STATEID, TEST_STATEID4args::new, okBody(TEST_STATEID4resok::new));
+        register(OP_FREE_STATEID, FREE_STATEID4args::new, statusOnly());
+        register(OP_DELEGRETURN, DELEGRETURN4args::new, statusOnly());
     }
 }

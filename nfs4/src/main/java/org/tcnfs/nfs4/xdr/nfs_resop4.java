@@ -32,8 +32,11 @@ public class nfs_resop4 implements XdrAble {
     public void xdrEncode(XdrEncodingStream xdr) throws OncRpcException, IOException {
         xdr.xdrEncodeInt(resop);
         xdr.xdrEncodeInt(status);
-        if (body != null) {
-            body.xdrEncode(xdr);
+        // A status set outside the operation (a hook, a position rule) has no body even where the wire
+        // needs one (SETATTR4res always carries attrsset): send the empty body then.
+        XdrAble b = body != null ? body : OperationCodecs.newResultBody(resop, status);
+        if (b != null) {
+            b.xdrEncode(xdr);
         }
     }
 

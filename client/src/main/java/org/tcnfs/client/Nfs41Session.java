@@ -1,0 +1,278 @@
+package org.tcnfs.client;
+
+import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_CREATE_SESSION;
+import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_EXCHANGE_ID;
+import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_SEQUENCE;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tcnfs.client.rpc.AuthSys;
+import org.tcnfs.client.rpc.NfsConnection;
+import org.tcnfs.nfs4.status.NfsException;
+import org.tcnfs.nfs4.status.NfsExceptions;
+import org.tcnfs.nfs4.status.NfsStatus;
+import org.tcnfs.nfs4.xdr.COMPOUND4args;
+import org.tcnfs.nfs4.xdr.COMPOUND4res;
+import org.tcnfs.nfs4.xdr.CREATE_SESSION4args;
+import org.tcnfs.nfs4.xdr.CREATE_SESSION4resok;
+import org.tcnfs.nfs4.xdr.EXCHANGE_ID4args;
+import org.tcnfs.nfs4.xdr.EXCHANGE_ID4resok;
+import org.tcnfs.nfs4.xdr.SEQUENCE4args;
+import org.tcnfs.nfs4.xdr.callback_sec_parms4;
+import org.tcnfs.nfs4.xdr.channel_attrs4;
+import org.tcnfs.nfs4.xdr.client_owner4;
+import org.tcnfs.nfs4.xdr.nfs_argop4;
+import org.tcnfs.nfs4.xdr.sessionid4;
+import org.tcnfs.nfs4.xdr.verifier4;
+
+/**
+ * An NFSv4.1 client ID and session on one connection (RFC 8881 section 2.10): EXCHANGE_ID and
+ * CREATE_SESSION at {@link #create}, then every {@link #execute} puts a SEQUENCE in front of the
+ * operations and advances the slot's sequence id when the server accepted the SEQUENCE.
+ *
+ * <p>For reply-cache tests, {@link #resend(CompoundResult)} sends an earlier request again unchanged
+ * (same slot, same sequence id). Thread-safe: concurrent {@code execute} calls use different slots, up to
+ * the number the server granted. {@link #close()} destroys the session and the client ID.
+ */
+public final class Nfs41Session implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Nfs41Session.class);
+    private static final SecureRandom RANDOM = new SecureRandom();
+    /** The callback program number announced at CREATE_SESSION (no back channel is served). */
+    private static final int CB_PROGRAM = 0x40000000;
+    /** Slots asked for; the server may grant fewer. */
+    public static final int SLOTS_WANTED = 8;
+
+    private final NfsConnection connection;
+    private final long clientId;
+    private final byte[] sessionId;
+    private final channel_attrs4 fore;
+    private final int[] slotSequence;
+    private final BlockingQueue<Integer> freeSlots;
+    private volatile boolean closed;
+
+    private Nfs41Session(NfsConnection connection, long clientId, byte[] sessionId, channel_attrs4 fore) {
+        this.connection = connection;
+        this.clientId = clientId;
+        this.sessionId = sessionId;
+        this.fore = fore;
+        int slots = Math.max(1, Math.min(fore.ca_maxrequests, 1024));
+        this.slotSequence = new int[slots];
+        this.freeSlots = new ArrayBlockingQueue<>(slots);
+        for (int i = 0; i < slots; i++) {
+            slotSequence[i] = 1;
+            freeSlots.add(i);
+        }
+    }
+
+    /** A session of a new client whose owner is {@code ownerPrefix} plus a random suffix. */
+    public static Nfs41Session create(NfsConnection connection, String ownerPrefix) throws IOException {
+        byte[] suffix = new byte[8];
+        RANDOM.nextBytes(suffix);
+        return create(connection, (ownerPrefix + "-" + java.util.HexFormat.of().formatHex(suffix))
+                .getBytes(StandardCharsets.UTF_8), randomVerifier());
+    }
+
+    /**
+     * EXCHANGE_ID with {@code ownerId} and {@code verifier}, CREATE_SESSION asking for large limits and
+     * {@value #SLOTS_WANTED} slots, then RECLAIM_COMPLETE.
+     *
+     * @throws NfsException when the server refuses one of them
+     */
+    public static Nfs41Session create(NfsConnection connection, byte[] ownerId, byte[] verifier) throws IOException {
+        EXCHANGE_ID4args ex = new EXCHANGE_ID4args();
+        ex.eia_clientowner = new client_owner4(new verifier4(verifier.clone()), ownerId.clone());
+        ex.eia_flags = 0;
+        CompoundResult exchanged = send(connection, new CompoundBuilder().tag("exchange_id").exchangeId(ex).build());
+        exchanged.orThrow();
+        EXCHANGE_ID4resok exOk = exchanged.body(OP_EXCHANGE_ID, EXCHANGE_ID4resok.class);
+
+        CREATE_SESSION4args cs = new CREATE_SESSION4args();
+        cs.csa_clientid = exOk.eir_clientid;
+        cs.csa_sequence = exOk.eir_sequenceid;
+        cs.csa_flags = 0;
+        cs.csa_fore_chan_attrs = channel(64 * 1024 * 1024, 8192, SLOTS_WANTED);
+        cs.csa_back_chan_attrs = channel(16 * 1024, 8, 1);
+        cs.csa_cb_program = CB_PROGRAM;
+        callback_sec_parms4 none = new callback_sec_parms4();
+        none.cb_secflavor = callback_sec_parms4.AUTH_NONE;
+        cs.csa_sec_parms = new callback_sec_parms4[] {none};
+        CompoundResult created = send(connection, new CompoundBuilder().tag("create_session").createSession(cs).build());
+        created.orThrow();
+        CREATE_SESSION4resok csOk = created.body(OP_CREATE_SESSION, CREATE_SESSION4resok.class);
+
+        Nfs41Session session = new Nfs41Session(connection, exOk.eir_clientid, csOk.csr_sessionid.value.clone(),
+                csOk.csr_fore_chan_attrs);
+        CompoundResult reclaimed = session.execute(new CompoundBuilder().tag("reclaim_complete").reclaimComplete());
+        if (!reclaimed.isOk() && reclaimed.status() != NfsStatus.COMPLETE_ALREADY) {
+            throw NfsExceptions.of(reclaimed.status(), reclaimed.toString());
+        }
+        return session;
+    }
+
+    private static channel_attrs4 channel(int maxBytes, int maxOps, int slots) {
+        channel_attrs4 c = new channel_attrs4();
+        c.ca_headerpadsize = 0;
+        c.ca_maxrequestsize = maxBytes;
+        c.ca_maxresponsesize = maxBytes;
+        c.ca_maxresponsesize_cached = maxBytes;
+        c.ca_maxoperations = maxOps;
+        c.ca_maxrequests = slots;
+        c.ca_rdma_ird = new int[0];
+        return c;
+    }
+
+    private static byte[] randomVerifier() {
+        byte[] v = new byte[8];
+        RANDOM.nextBytes(v);
+        return v;
+    }
+
+    private static CompoundResult send(NfsConnection connection, COMPOUND4args args) throws IOException {
+        return new CompoundResult(args, connection.compound(args));
+    }
+
+    public NfsConnection connection() {
+        return connection;
+    }
+
+    public long clientId() {
+        return clientId;
+    }
+
+    public byte[] sessionId() {
+        return sessionId.clone();
+    }
+
+    /** The fore channel's limits as the server granted them (maxoperations, maxrequestsize, slots). */
+    public channel_attrs4 foreChannel() {
+        channel_attrs4 c = channel(fore.ca_maxrequestsize, fore.ca_maxoperations, fore.ca_maxrequests);
+        c.ca_maxresponsesize = fore.ca_maxresponsesize;
+        c.ca_maxresponsesize_cached = fore.ca_maxresponsesize_cached;
+        c.ca_headerpadsize = fore.ca_headerpadsize;
+        return c;
+    }
+
+    /** The sequence id the next request on {@code slot} will carry. */
+    public synchronized int nextSequenceId(int slot) {
+        return slotSequence[slot];
+    }
+
+    /** The operations after a SEQUENCE, as the connection's user. */
+    public CompoundResult execute(CompoundBuilder ops) throws IOException {
+        return execute(NfsConnection.PROC_COMPOUND, ops, connection.credential());
+    }
+
+    /** The operations after a SEQUENCE, as {@code caller}. */
+    public CompoundResult execute(CompoundBuilder ops, AuthSys caller) throws IOException {
+        return execute(NfsConnection.PROC_COMPOUND, ops, caller);
+    }
+
+    /** The operations after a SEQUENCE, sent as a transaction (procedure 0x80000001). */
+    public CompoundResult executeTransaction(CompoundBuilder ops) throws IOException {
+        return execute(NfsConnection.PROC_COMPOUND_TXN, ops, connection.credential());
+    }
+
+    /**
+     * The operations after a SEQUENCE on a free slot, with any procedure number and credential. The slot's
+     * sequence id advances when the server accepted the SEQUENCE (its status is NFS4_OK), and stays when
+     * the server refused it or no reply came.
+     */
+    public CompoundResult execute(int procedure, CompoundBuilder ops, AuthSys caller) throws IOException {
+        if (closed) {
+            throw new IllegalStateException("session closed");
+        }
+        int slot = takeSlot();
+        try {
+            int seq;
+            synchronized (this) {
+                seq = slotSequence[slot];
+            }
+            COMPOUND4args args = withSequence(ops.build(), sequence(slot, seq));
+            COMPOUND4res res = connection.compound(procedure, args, caller);
+            if (res.resarray.length > 0 && res.resarray[0].resop == OP_SEQUENCE && res.resarray[0].status == 0) {
+                synchronized (this) {
+                    slotSequence[slot] = seq + 1;
+                }
+            }
+            return new CompoundResult(args, res);
+        } finally {
+            freeSlots.add(slot);
+        }
+    }
+
+    /** Sends {@code earlier}'s request again, byte for byte (same slot and sequence id): a retry. */
+    public CompoundResult resend(CompoundResult earlier) throws IOException {
+        return resend(earlier, NfsConnection.PROC_COMPOUND);
+    }
+
+    /** Sends {@code earlier}'s request again with the given procedure number. */
+    public CompoundResult resend(CompoundResult earlier, int procedure) throws IOException {
+        COMPOUND4args args = earlier.request();
+        return new CompoundResult(args, connection.compound(procedure, args, connection.credential()));
+    }
+
+    /** A SEQUENCE for {@code slot} with {@code sequenceId}, {@code sa_cachethis} set. */
+    public SEQUENCE4args sequence(int slot, int sequenceId) {
+        SEQUENCE4args a = new SEQUENCE4args();
+        a.sa_sessionid = new sessionid4(sessionId.clone());
+        a.sa_sequenceid = sequenceId;
+        a.sa_slotid = slot;
+        a.sa_highest_slotid = slotSequence.length - 1;
+        a.sa_cachethis = true;
+        return a;
+    }
+
+    private static COMPOUND4args withSequence(COMPOUND4args body, SEQUENCE4args sequence) {
+        COMPOUND4args args = new COMPOUND4args();
+        args.tag = body.tag;
+        args.minorversion = body.minorversion;
+        args.argarray = new nfs_argop4[body.argarray.length + 1];
+        args.argarray[0] = new nfs_argop4(OP_SEQUENCE, sequence);
+        System.arraycopy(body.argarray, 0, args.argarray, 1, body.argarray.length);
+        return args;
+    }
+
+    private int takeSlot() throws InterruptedIOException {
+        try {
+            return freeSlots.take();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted waiting for a free slot");
+        }
+    }
+
+    /**
+     * DESTROY_SESSION and DESTROY_CLIENTID, when the connection is still open. Statuses other than
+     * NFS4_OK (the server restarted and forgot the session, say) are logged, not thrown: there is nothing
+     * left to destroy then. Calling it again does nothing.
+     */
+    @Override
+    public void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (!connection.isOpen()) {
+            return;
+        }
+        CompoundResult destroyed = send(connection, new CompoundBuilder().tag("destroy_session")
+                .destroySession(sessionId).build());
+        CompoundResult forgotten = send(connection, new CompoundBuilder().tag("destroy_clientid")
+                .destroyClientId(clientId).build());
+        if (!destroyed.isOk() || !forgotten.isOk()) {
+            LOG.debug("closing session: {}; {}", destroyed, forgotten);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Nfs41Session[client " + Long.toHexString(clientId) + ", session "
+                + java.util.HexFormat.of().formatHex(sessionId) + ", " + slotSequence.length + " slots]";
+    }
+}

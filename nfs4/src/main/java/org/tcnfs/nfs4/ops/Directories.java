@@ -1,0 +1,50 @@
+package org.tcnfs.nfs4.ops;
+
+import java.io.IOException;
+import org.tcnfs.nfs4.status.NotDirException;
+import org.tcnfs.nfs4.status.SymlinkException;
+import org.tcnfs.nfs4.status.XDevException;
+import org.tcnfs.nfs4.vfs.FileType;
+import org.tcnfs.nfs4.vfs.Inode;
+import org.tcnfs.nfs4.vfs.Stat;
+import org.tcnfs.nfs4.vfs.VirtualFileSystem;
+
+/** Checks shared by the operations that work on a directory. */
+final class Directories {
+    private Directories() {
+    }
+
+    /**
+     * The attributes of {@code inode}, which must be a directory.
+     *
+     * @throws SymlinkException if it is a symbolic link (RFC 8881 15.1.2.9: the operation does not accept
+     *     one as its directory)
+     * @throws NotDirException if it is anything else but a directory
+     */
+    static Stat requireDirectory(VirtualFileSystem fs, Inode inode) throws IOException {
+        Stat stat = fs.getattr(inode);
+        if (stat.type() == FileType.SYMLINK) {
+            throw new SymlinkException("the current file handle is a symbolic link");
+        }
+        if (stat.type() != FileType.DIRECTORY) {
+            throw new NotDirException("not a directory: " + stat.type());
+        }
+        return stat;
+    }
+
+    /**
+     * Refuses to join two objects of different file systems (exports) in one name space operation.
+     *
+     * @throws XDevException if {@code a} and {@code b} lie in different file systems
+     */
+    static void requireSameFileSystem(VirtualFileSystem fs, Inode a, Inode b) throws IOException {
+        if (!fs.fileSystemId(a).equals(fs.fileSystemId(b))) {
+            throw new XDevException("objects lie in different file systems");
+        }
+    }
+
+    /** The directory's {@code change} attribute now. */
+    static long change(VirtualFileSystem fs, Inode dir) throws IOException {
+        return fs.getattr(dir).change();
+    }
+}

@@ -1,0 +1,316 @@
+package org.tcnfs.nfs4.ops;
+
+import java.io.IOException;
+import java.time.Instant;
+import java.util.EnumSet;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tcnfs.nfs4.attr.Bitmaps;
+import org.tcnfs.nfs4.attr.FileAttributes;
+import org.tcnfs.nfs4.compound.CompoundContext;
+import org.tcnfs.nfs4.compound.NfsOperation;
+import org.tcnfs.nfs4.state.NfsClient;
+import org.tcnfs.nfs4.state.OpenStateTable;
+import org.tcnfs.nfs4.state.ShareMode;
+import org.tcnfs.nfs4.state.StateHandler;
+import org.tcnfs.nfs4.state.StateId;
+import org.tcnfs.nfs4.status.AccessException;
+import org.tcnfs.nfs4.status.ExistException;
+import org.tcnfs.nfs4.status.GraceException;
+import org.tcnfs.nfs4.status.InvalException;
+import org.tcnfs.nfs4.status.IsDirException;
+import org.tcnfs.nfs4.status.NoEntException;
+import org.tcnfs.nfs4.status.NoGraceException;
+import org.tcnfs.nfs4.status.NotSuppException;
+import org.tcnfs.nfs4.status.ReclaimBadException;
+import org.tcnfs.nfs4.status.SymlinkException;
+import org.tcnfs.nfs4.vfs.AccessRight;
+import org.tcnfs.nfs4.vfs.FileType;
+import org.tcnfs.nfs4.vfs.Inode;
+import org.tcnfs.nfs4.vfs.SetAttributes;
+import org.tcnfs.nfs4.vfs.Stat;
+import org.tcnfs.nfs4.vfs.TimeChange;
+import org.tcnfs.nfs4.vfs.VirtualFileSystem;
+import org.tcnfs.nfs4.xdr.OPEN4args;
+import org.tcnfs.nfs4.xdr.OPEN4resok;
+import org.tcnfs.nfs4.xdr.bitmap4;
+import org.tcnfs.nfs4.xdr.change_info4;
+import org.tcnfs.nfs4.xdr.createhow4;
+import org.tcnfs.nfs4.xdr.createmode4;
+import org.tcnfs.nfs4.xdr.fattr4;
+import org.tcnfs.nfs4.xdr.nfs4_attr;
+import org.tcnfs.nfs4.xdr.nfs_argop4;
+import org.tcnfs.nfs4.xdr.nfs_resop4;
+import org.tcnfs.nfs4.xdr.open_claim_type4;
+import org.tcnfs.nfs4.xdr.open_delegation4;
+import org.tcnfs.nfs4.xdr.opentype4;
+
+/**
+ * OPEN (RFC 8881 18.16): opens, and maybe creates, a regular file for an open owner with a share
+ * reservation; the file becomes the current file handle and the open stateid the current stateid.
+ *
+ * <p>Claims: CLAIM_NULL (a name in the current directory, checked by {@link Names}), CLAIM_FH (the current
+ * file handle), CLAIM_PREVIOUS (a reclaim: NFS4ERR_NO_GRACE outside the client's grace, else
+ * NFS4ERR_RECLAIM_BAD, as no open survives a restart yet); the delegation claims are NFS4ERR_NOTSUPP.
+ * During the grace period every other claim is NFS4ERR_GRACE.
+ *
+ * <p>Creation: UNCHECKED4 creates a missing file with the create attributes and truncates an existing one
+ * when they hold size 0 (other attributes of an existing file are left alone); GUARDED4 answers
+ * NFS4ERR_EXIST for an existing name; EXCLUSIVE4 and EXCLUSIVE4_1 keep the verifier in the new file's
+ * access and modify times (seconds from the verifier's first and last four bytes) and answer a
+ * retransmission, a file whose times hold the same verifier, as a success; EXCLUSIVE4_1 also applies
+ * {@code cva_attrs}, which must be within {@code suppattr_exclcreat} (else NFS4ERR_INVAL). {@code attrset}
+ * names the attributes set: the create attributes, plus time_access and time_modify for the exclusive modes
+ * (the client then sets the times it wants), or size for a truncation. The mode defaults to
+ * {@value #DEFAULT_FILE_MODE}; the owner is the caller. If the attributes cannot be applied to a new file it
+ * is removed again.
+ *
+ * <p>The object must be a regular file: a directory is NFS4ERR_ISDIR, anything else NFS4ERR_SYMLINK (RFC
+ * 8881 18.16.4: the client cannot know the type before the OPEN). Access: READ needs read (or execute)
+ * permission, WRITE and truncation need modify permission; the OPEN that creates a file needs neither, so
+ * a creator may write a file whose mode forbids it. Share conflicts with other open owners are
+ * NFS4ERR_SHARE_DENIED; a second OPEN of the same owner upgrades its open (a new seqid). Truncation happens
+ * only once the open is known to be grantable. {@code cinfo} is the directory's change attribute before and
+ * after (not atomic when a file was created); results carry OPEN4_RESULT_LOCKTYPE_POSIX and no delegation.
+ */
+public final class OperationOPEN implements NfsOperation {
+    private static final Logger LOG = LoggerFactory.getLogger(OperationOPEN.class);
+
+    /** Mode of a file created without one. */
+    static final int DEFAULT_FILE_MODE = 0644;
+
+    /** The NFSv4.1 delegation wishes that may accompany the access bits. */
+    private static final int WANT_BITS = OPEN4args.OPEN4_SHARE_ACCESS_WANT_DELEG_MASK
+            | OPEN4args.OPEN4_SHARE_ACCESS_WANT_SIGNAL_DELEG_WHEN_RESRC_AVAIL
+            | OPEN4args.OPEN4_SHARE_ACCESS_WANT_PUSH_DELEG_WHEN_UNCONTENDED;
+    private static final int[] VERIFIER_ATTRS = Bitmaps.words(nfs4_attr.FATTR4_TIME_ACCESS,
+            nfs4_attr.FATTR4_TIME_MODIFY);
+
+    /** What the open found or made: the file, its directory's change info, what it set, what it runs last. */
+    private record Opened(Inode file, change_info4 cinfo, int[] attrset, OpenStateTable.OpenAction beforeGrant) {
+    }
+
+    @Override
+    public void process(CompoundContext context, nfs_argop4 op, nfs_resop4 result) throws IOException {
+        OPEN4args args = (OPEN4args) op.args;
+        Inode current = context.currentInode();
+        NfsClient client = OpenStateTable.clientOf(context);
+        ShareMode share = ShareMode.of(args.share_access & ~WANT_BITS, args.share_deny);
+        StateHandler state = context.server().state();
+
+        Opened opened = switch (args.claim.claim) {
+            case open_claim_type4.CLAIM_NULL -> {
+                requireNoGrace(state);
+                yield openByName(context, current, Names.checkComponent(args.claim.file), args.openhow.how,
+                        args.openhow.opentype == opentype4.OPEN4_CREATE, share);
+            }
+            case open_claim_type4.CLAIM_FH -> {
+                requireNoGrace(state);
+                yield openExisting(context, current, creation(args), share, new change_info4(false, 0, 0));
+            }
+            case open_claim_type4.CLAIM_PREVIOUS -> {
+                if (!state.canReclaim(client)) {
+                    throw new NoGraceException("reclaims are accepted only during the client's grace period");
+                }
+                throw new ReclaimBadException("no open of the previous server instance can be reclaimed");
+            }
+            case open_claim_type4.CLAIM_DELEGATE_CUR, open_claim_type4.CLAIM_DELEGATE_PREV,
+                    open_claim_type4.CLAIM_DELEG_CUR_FH, open_claim_type4.CLAIM_DELEG_PREV_FH ->
+                    throw new NotSuppException("no delegations are granted, so none can be claimed");
+            default -> throw new InvalException("unknown claim type " + args.claim.claim);
+        };
+
+        StateId stateId = state.opens().open(client, args.owner.owner, opened.file(), share, opened.beforeGrant());
+        context.setCurrentInode(opened.file());
+        context.setCurrentStateId(stateId);
+        result.body = new OPEN4resok(stateId.toWire(), opened.cinfo(), OPEN4resok.OPEN4_RESULT_LOCKTYPE_POSIX,
+                new bitmap4(Bitmaps.trim(opened.attrset())), open_delegation4.none());
+    }
+
+    private static void requireNoGrace(StateHandler state) throws GraceException {
+        if (state.inGrace()) {
+            throw new GraceException("only reclaims are accepted during the grace period");
+        }
+    }
+
+    /** The createhow4 when the OPEN asks to create, else {@code null}. */
+    private static createhow4 creation(OPEN4args args) {
+        return args.openhow.opentype == opentype4.OPEN4_CREATE ? args.openhow.how : null;
+    }
+
+    /** CLAIM_NULL: looks {@code name} up in {@code dir}, creating it as {@code how} says. */
+    private static Opened openByName(CompoundContext context, Inode dir, String name, createhow4 how,
+            boolean create, ShareMode share) throws IOException {
+        VirtualFileSystem fs = context.fs();
+        Directories.requireDirectory(fs, dir);
+        if (!create) {
+            Inode file = fs.lookup(dir, name);
+            return openExisting(context, file, null, share, unchanged(fs, dir));
+        }
+        SetAttributes attrs = createAttributes(context, how);
+        Inode existing = lookupOrNull(fs, dir, name);
+        if (existing == null) {
+            long before = Directories.change(fs, dir);
+            Inode created;
+            try {
+                created = createFile(context, dir, name, how, attrs);
+            } catch (ExistException raced) {
+                if (how.mode == createmode4.GUARDED4) {
+                    throw raced;
+                }
+                // another request created the name in between: treat it like an existing file
+                return openExisting(context, fs.lookup(dir, name), how, share, unchanged(fs, dir));
+            }
+            long after = Directories.change(fs, dir);
+            return new Opened(created, new change_info4(false, before, after), createdAttrs(how),
+                    OpenStateTable.NOTHING);
+        }
+        return openExisting(context, existing, how, share, unchanged(fs, dir));
+    }
+
+    /**
+     * An OPEN of a file that exists already: through its name (then {@code how} decides about truncation,
+     * GUARDED4 and exclusive retransmissions) or through CLAIM_FH.
+     */
+    private static Opened openExisting(CompoundContext context, Inode file, createhow4 how, ShareMode share,
+            change_info4 cinfo) throws IOException {
+        VirtualFileSystem fs = context.fs();
+        Stat stat = fs.getattr(file);
+        if (how != null && how.mode == createmode4.GUARDED4) {
+            throw new ExistException("the name exists (GUARDED4)");
+        }
+        if (how != null && (how.mode == createmode4.EXCLUSIVE4 || how.mode == createmode4.EXCLUSIVE4_1)) {
+            if (stat.type() != FileType.REGULAR || !holdsVerifier(stat, verifierOf(how))) {
+                throw new ExistException("the name exists and does not hold this exclusive create's verifier");
+            }
+            // a retransmission of the exclusive create that made this file: answer as that one did
+            return new Opened(file, cinfo, createdAttrs(how), OpenStateTable.NOTHING);
+        }
+        requireRegular(stat);
+        boolean truncate = how != null && Long.valueOf(0).equals(createAttributes(context, how).size());
+        checkAccess(fs, file, share, truncate);
+        if (truncate) {
+            return new Opened(file, cinfo, Bitmaps.words(nfs4_attr.FATTR4_SIZE),
+                    () -> fs.setattr(file, SetAttributes.NONE.withSize(0L)));
+        }
+        return new Opened(file, cinfo, new int[0], OpenStateTable.NOTHING);
+    }
+
+    /** Creates the file as {@code how} says, with the verifier or the attributes; removes it on failure. */
+    private static Inode createFile(CompoundContext context, Inode dir, String name, createhow4 how,
+            SetAttributes attrs) throws IOException {
+        VirtualFileSystem fs = context.fs();
+        int mode = attrs.mode() != null ? attrs.mode() : DEFAULT_FILE_MODE;
+        Inode created = fs.create(dir, name, context.credential(), mode);
+        SetAttributes rest = attrs.withMode(null);
+        if (how.mode == createmode4.EXCLUSIVE4 || how.mode == createmode4.EXCLUSIVE4_1) {
+            byte[] verifier = verifierOf(how);
+            rest = rest.withTimes(TimeChange.at(Instant.ofEpochSecond(word(verifier, 0))),
+                    TimeChange.at(Instant.ofEpochSecond(word(verifier, 4))));
+        }
+        if (!rest.isEmpty()) {
+            try {
+                fs.setattr(created, rest);
+            } catch (IOException e) {
+                try {
+                    fs.remove(dir, name);
+                } catch (IOException removeFailure) {
+                    LOG.error("OPEN of {} could not set its attributes nor remove it again", name, removeFailure);
+                    e.addSuppressed(removeFailure);
+                }
+                throw e;
+            }
+        }
+        return created;
+    }
+
+    /** The create attributes of {@code how}; an empty mask is no change and needs no attribute codec. */
+    private static SetAttributes createAttributes(CompoundContext context, createhow4 how) throws IOException {
+        fattr4 attrs = switch (how.mode) {
+            case createmode4.UNCHECKED4, createmode4.GUARDED4 -> how.createattrs;
+            case createmode4.EXCLUSIVE4_1 -> how.ch_createboth.cva_attrs;
+            default -> null;
+        };
+        if (attrs == null || Bitmaps.isEmpty(attrs.attrmask)) {
+            return SetAttributes.NONE;
+        }
+        if (how.mode == createmode4.EXCLUSIVE4_1) {
+            int[] allowed = FileAttributes.exclusiveCreateSupported().value;
+            for (int n : Bitmaps.toNumbers(attrs.attrmask)) {
+                if (!Bitmaps.isSet(allowed, n)) {
+                    throw new InvalException("attribute " + n + " cannot be set by an exclusive create");
+                }
+            }
+        }
+        return FileAttributes.decodeSettable(context, attrs);
+    }
+
+    /** The attrset of a file this OPEN (or the one it retransmits) created. */
+    private static int[] createdAttrs(createhow4 how) {
+        return switch (how.mode) {
+            case createmode4.UNCHECKED4, createmode4.GUARDED4 -> Bitmaps.trim(how.createattrs.attrmask.value.clone());
+            case createmode4.EXCLUSIVE4 -> VERIFIER_ATTRS.clone();
+            default -> union(how.ch_createboth.cva_attrs.attrmask.value, VERIFIER_ATTRS);
+        };
+    }
+
+    private static int[] union(int[] a, int[] b) {
+        int[] out = new int[Math.max(a.length, b.length)];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = (i < a.length ? a[i] : 0) | (i < b.length ? b[i] : 0);
+        }
+        return Bitmaps.trim(out);
+    }
+
+    private static byte[] verifierOf(createhow4 how) {
+        return how.mode == createmode4.EXCLUSIVE4 ? how.createverf.value : how.ch_createboth.cva_verf.value;
+    }
+
+    /** Whether the file's access and modify times hold {@code verifier}, as an exclusive create left them. */
+    private static boolean holdsVerifier(Stat stat, byte[] verifier) {
+        return stat.atime().getEpochSecond() == word(verifier, 0) && stat.atime().getNano() == 0
+                && stat.mtime().getEpochSecond() == word(verifier, 4) && stat.mtime().getNano() == 0;
+    }
+
+    /** Four bytes of {@code b} from {@code at} as an unsigned number. */
+    private static long word(byte[] b, int at) {
+        return ((b[at] & 0xffL) << 24) | ((b[at + 1] & 0xffL) << 16) | ((b[at + 2] & 0xffL) << 8) | (b[at + 3] & 0xffL);
+    }
+
+    private static void requireRegular(Stat stat) throws IOException {
+        if (stat.type() == FileType.DIRECTORY) {
+            throw new IsDirException("OPEN of a directory");
+        }
+        if (stat.type() != FileType.REGULAR) {
+            throw new SymlinkException("OPEN of a " + stat.type());
+        }
+    }
+
+    private static void checkAccess(VirtualFileSystem fs, Inode file, ShareMode share, boolean truncate)
+            throws IOException {
+        if (share.allowsRead() && fs.access(file, EnumSet.of(AccessRight.READ, AccessRight.EXECUTE)).isEmpty()) {
+            throw new AccessException("no read permission");
+        }
+        if (share.allowsWrite() || truncate) {
+            Set<AccessRight> granted = fs.access(file, EnumSet.of(AccessRight.MODIFY));
+            if (!granted.contains(AccessRight.MODIFY)) {
+                throw new AccessException("no write permission");
+            }
+        }
+    }
+
+    private static Inode lookupOrNull(VirtualFileSystem fs, Inode dir, String name) throws IOException {
+        try {
+            return fs.lookup(dir, name);
+        } catch (NoEntException e) {
+            return null;
+        }
+    }
+
+    /** The change info of a directory this OPEN did not change. */
+    private static change_info4 unchanged(VirtualFileSystem fs, Inode dir) throws IOException {
+        long change = Directories.change(fs, dir);
+        return new change_info4(true, change, change);
+    }
+}

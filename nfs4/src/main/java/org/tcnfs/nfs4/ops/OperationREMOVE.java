@@ -1,0 +1,32 @@
+package org.tcnfs.nfs4.ops;
+
+import java.io.IOException;
+import org.tcnfs.nfs4.compound.CompoundContext;
+import org.tcnfs.nfs4.compound.NfsOperation;
+import org.tcnfs.nfs4.vfs.Inode;
+import org.tcnfs.nfs4.vfs.VirtualFileSystem;
+import org.tcnfs.nfs4.xdr.REMOVE4args;
+import org.tcnfs.nfs4.xdr.REMOVE4resok;
+import org.tcnfs.nfs4.xdr.change_info4;
+import org.tcnfs.nfs4.xdr.nfs_argop4;
+import org.tcnfs.nfs4.xdr.nfs_resop4;
+
+/**
+ * REMOVE (RFC 8881 18.25): removes the name {@code target} from the current directory, whatever it names
+ * (a directory must be empty: NFS4ERR_NOTEMPTY). Missing name: NFS4ERR_NOENT. {@code cinfo} is the
+ * directory's change attribute before and after, not atomic.
+ */
+public final class OperationREMOVE implements NfsOperation {
+    @Override
+    public void process(CompoundContext context, nfs_argop4 op, nfs_resop4 result) throws IOException {
+        REMOVE4args args = (REMOVE4args) op.args;
+        VirtualFileSystem fs = context.fs();
+        Inode dir = context.currentInode();
+        Directories.requireDirectory(fs, dir);
+        String name = Names.checkComponent(args.target);
+        long before = Directories.change(fs, dir);
+        fs.remove(dir, name);
+        long after = Directories.change(fs, dir);
+        result.body = new REMOVE4resok(new change_info4(false, before, after));
+    }
+}

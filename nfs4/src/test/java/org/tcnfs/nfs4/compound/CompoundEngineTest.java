@@ -1,0 +1,221 @@
+package org.tcnfs.nfs4.compound;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.tcnfs.nfs4.xdr.nfs_opnum4.*;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.tcnfs.nfs4.state.StateHandler;
+import org.tcnfs.nfs4.status.NfsStatus;
+import org.tcnfs.nfs4.status.NoEntException;
+import org.tcnfs.nfs4.vfs.Credential;
+import org.tcnfs.nfs4.vfs.memory.InMemoryFileSystem;
+import org.tcnfs.nfs4.xdr.COMPOUND4args;
+import org.tcnfs.nfs4.xdr.COMPOUND4res;
+import org.tcnfs.nfs4.xdr.nfs_argop4;
+import org.tcnfs.nfs4.xdr.nfs_resop4;
+
+/** The COMPOUND loop of RFC 8881 15.2 and the hooks, with operations that only record that they ran. */
+class CompoundEngineTest {
+    private final List<String> trace = new ArrayList<>();
+    private final InMemoryFileSystem fs = new InMemoryFileSystem();
+    private final ServerContext server = new ServerContext((cred, addr) -> fs,
+            new StateHandler(NfsLimits.DEFAULTS, Clock.systemUTC()), NfsLimits.DEFAULTS, Clock.systemUTC());
+
+    private NfsOperation recording(String name) {
+        return (ctx, op, res) -> trace.add(name);
+    }
+
+    private Map<Integer, NfsOperation> ops() {
+        Map<Integer, NfsOperation> ops = new HashMap<>();
+        ops.put(OP_SEQUENCE, recording("SEQUENCE"));
+        ops.put(OP_PUTROOTFH, recording("PUTROOTFH"));
+        ops.put(OP_GETFH, recording("GETFH"));
+        ops.put(OP_SAVEFH, recording("SAVEFH"));
+        ops.put(OP_EXCHANGE_ID, recording("EXCHANGE_ID"));
+        ops.put(OP_REMOVE, (ctx, op, res) -> {
+            trace.add("REMOVE");
+            throw new NoEntException();
+        });
+        ops.put(OP_READ, (ctx, op, res) -> {
+            throw new IllegalStateException("bug in an operation");
+        });
+        return ops;
+    }
+
+    private CompoundEngine engine(CompoundHook... hooks) {
+        return new CompoundEngine(OperationExecutor.of(ops()), List.of(hooks), Set.of(0, 1));
+    }
+
+    private CompoundContext context(int minor) {
+        return CompoundContext.builder().server(server).minorVersion(minor).tag("t")
+                .credential(Credential.ROOT).clientAddress(InetAddress.getLoopbackAddress())
+                .connection(new Object()).build();
+    }
+
+    private static COMPOUND4args compound(int minor, int... opcodes) {
+        COMPOUND4args args = new COMPOUND4args();
+        args.tag = "t";
+        args.minorversion = minor;
+        args.argarray = new nfs_argop4[opcodes.length];
+        for (int i = 0; i < opcodes.length; i++) {
+            args.argarray[i] = new nfs_argop4(opcodes[i], null);
+        }
+        return args;
+    }
+
+    private static List<NfsStatus> statuses(COMPOUND4res res) {
+        List<NfsStatus> list = new ArrayList<>();
+        for (nfs_resop4 r : res.resarray) {
+            list.add(NfsStatus.of(r.status));
+        }
+        return list;
+    }
+
+    @Test
+    void operationsRunInOrderAndTheCompoundStopsAtTheFirstFailure() {
+        COMPOUND4res res = engine().process(context(1), compound(1, OP_SEQUENCE, OP_PUTROOTFH, OP_REMOVE, OP_GETFH));
+        assertThat(trace).containsExactly("SEQUENCE", "PUTROOTFH", "REMOVE");
+        assertThat(statuses(res)).containsExactly(NfsStatus.OK, NfsStatus.OK, NfsStatus.NOENT);
+        assertThat(NfsStatus.of(res.status)).isEqualTo(NfsStatus.NOENT);
+        assertThat(res.tag).isEqualTo("t");
+    }
+
+    @Test
+    void unimplementedOperationIsNotSuppAndIllegalOneIsOpIllegal() {
+        COMPOUND4res notImpl = engine().process(context(1), compound(1, OP_SEQUENCE, OP_COMMIT));
+        assertThat(statuses(notImpl)).containsExactly(NfsStatus.OK, NfsStatus.NOTSUPP);
+        COMPOUND4res illegal = engine().process(context(1), compound(1, OP_SEQUENCE, OP_ILLEGAL, OP_GETFH));
+        assertThat(statuses(illegal)).containsExactly(NfsStatus.OK, NfsStatus.OP_ILLEGAL);
+        assertThat(illegal.resarray[1].resop).isEqualTo(OP_ILLEGAL);
+    }
+
+    @Test
+    void aBugInAnOperationIsServerFaultNotAnEscapingException() {
+        COMPOUND4res res = engine().process(context(1), compound(1, OP_SEQUENCE, OP_READ));
+        assertThat(statuses(res)).containsExactly(NfsStatus.OK, NfsStatus.SERVERFAULT);
+    }
+
+    @Test
+    void unservedMinorVersionIsMinorVersMismatchWithNoResults() {
+        COMPOUND4res res = new CompoundEngine(OperationExecutor.of(ops()), List.of(), Set.of(1))
+                .process(context(2), compound(2, OP_PUTROOTFH));
+        assertThat(NfsStatus.of(res.status)).isEqualTo(NfsStatus.MINOR_VERS_MISMATCH);
+        assertThat(res.resarray).isEmpty();
+        assertThat(trace).isEmpty();
+    }
+
+    @Test
+    void emptyCompoundIsOk() {
+        COMPOUND4res res = engine().process(context(1), compound(1));
+        assertThat(NfsStatus.of(res.status)).isEqualTo(NfsStatus.OK);
+        assertThat(res.resarray).isEmpty();
+    }
+
+    @Test
+    void minorVersionOneWithoutSequenceFirstIsOpNotInSession() {
+        COMPOUND4res res = engine().process(context(1), compound(1, OP_PUTROOTFH, OP_GETFH));
+        assertThat(statuses(res)).containsExactly(NfsStatus.OP_NOT_IN_SESSION);
+        assertThat(trace).isEmpty();
+    }
+
+    @Test
+    void sequenceAfterTheFirstPositionIsSequencePos() {
+        COMPOUND4res res = engine().process(context(1), compound(1, OP_SEQUENCE, OP_SEQUENCE));
+        assertThat(statuses(res)).containsExactly(NfsStatus.OK, NfsStatus.SEQUENCE_POS);
+    }
+
+    @Test
+    void sessionlessOperationMustBeTheOnlyOne() {
+        assertThat(statuses(engine().process(context(1), compound(1, OP_EXCHANGE_ID))))
+                .containsExactly(NfsStatus.OK);
+        assertThat(statuses(engine().process(context(1), compound(1, OP_EXCHANGE_ID, OP_PUTROOTFH))))
+                .containsExactly(NfsStatus.NOT_ONLY_OP);
+    }
+
+    @Test
+    void minorVersionZeroNeedsNoSequence() {
+        COMPOUND4res res = engine().process(context(0), compound(0, OP_PUTROOTFH, OP_GETFH));
+        assertThat(statuses(res)).containsExactly(NfsStatus.OK, NfsStatus.OK);
+    }
+
+    @Test
+    void hooksSeeTheCompoundAndEveryOperationInOrder() {
+        CompoundHook hook = new CompoundHook() {
+            @Override
+            public void beforeCompound(CompoundContext context, COMPOUND4args args) {
+                trace.add("before compound of " + args.argarray.length + " via proc " + context.procedure());
+            }
+
+            @Override
+            public void beforeOp(CompoundContext context, int index, nfs_argop4 op) {
+                trace.add("before " + index);
+            }
+
+            @Override
+            public void afterOp(CompoundContext context, int index, nfs_argop4 op, nfs_resop4 result) {
+                trace.add("after " + index + " " + NfsStatus.of(result.status));
+            }
+
+            @Override
+            public void afterCompound(CompoundContext context, COMPOUND4res res) {
+                trace.add("after compound " + NfsStatus.of(res.status));
+            }
+        };
+        engine(hook).process(context(1), compound(1, OP_SEQUENCE, OP_REMOVE, OP_GETFH));
+        assertThat(trace).containsExactly("before compound of 3 via proc 1", "before 0", "SEQUENCE",
+                "after 0 NFS4_OK", "before 1", "REMOVE", "after 1 NFS4ERR_NOENT", "after compound NFS4ERR_NOENT");
+    }
+
+    @Test
+    void hookFailureBeforeAnOperationBecomesThatOperationsStatusAndItDoesNotRun() {
+        CompoundHook refusing = new CompoundHook() {
+            @Override
+            public void beforeOp(CompoundContext context, int index, nfs_argop4 op) throws IOException {
+                if (index == 1) {
+                    throw new org.tcnfs.nfs4.status.DelayException();
+                }
+            }
+        };
+        COMPOUND4res res = engine(refusing).process(context(1), compound(1, OP_SEQUENCE, OP_PUTROOTFH));
+        assertThat(statuses(res)).containsExactly(NfsStatus.OK, NfsStatus.DELAY);
+        assertThat(trace).containsExactly("SEQUENCE");
+    }
+
+    @Test
+    void hookFailureAfterTheCompoundReplacesItsStatus() {
+        CompoundHook failing = new CompoundHook() {
+            @Override
+            public void afterCompound(CompoundContext context, COMPOUND4res res) {
+                throw new IllegalStateException("commit failed");
+            }
+        };
+        COMPOUND4res res = engine(failing).process(context(1), compound(1, OP_SEQUENCE));
+        assertThat(NfsStatus.of(res.status)).isEqualTo(NfsStatus.SERVERFAULT);
+    }
+
+    @Test
+    void completeReplyIsHandedToTheReplyCacheAndAReplayIsAnsweredFromIt() {
+        List<COMPOUND4res> cached = new ArrayList<>();
+        Map<Integer, NfsOperation> ops = ops();
+        ops.put(OP_SEQUENCE, (ctx, op, res) -> {
+            if (!cached.isEmpty()) {
+                ctx.setReplay(cached.get(0));
+            } else {
+                ctx.setReplyCache(cached::add);
+            }
+        });
+        CompoundEngine engine = new CompoundEngine(OperationExecutor.of(ops), List.of(), Set.of(1));
+        COMPOUND4res first = engine.process(context(1), compound(1, OP_SEQUENCE, OP_REMOVE));
+        COMPOUND4res second = engine.process(context(1), compound(1, OP_SEQUENCE, OP_REMOVE));
+        assertThat(second).isSameAs(first);
+        assertThat(trace).containsExactly("REMOVE");
+    }
+}

@@ -1,0 +1,117 @@
+package org.tcnfs.server;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tcnfs.server.config.ConfigLoader;
+import org.tcnfs.server.config.InvalidConfigException;
+import org.tcnfs.server.config.ServerConfig;
+import org.tcnfs.server.config.Setting;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.ParseResult;
+
+/**
+ * {@code java -jar tcnfs-server.jar [--key value ...]}: serves until SIGTERM or SIGINT.
+ *
+ * <p>Exit codes: 0 after a clean stop, 2 for bad command-line or configuration values, 1 when the server
+ * cannot start (the log says why).
+ */
+public final class Main {
+    private static final Logger LOG = LoggerFactory.getLogger(Main.class);
+    private static final String CONFIG = "--config";
+
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    static int run(String[] args) {
+        CommandLine cli = new CommandLine(spec());
+        ParseResult parsed;
+        try {
+            parsed = cli.parseArgs(args);
+        } catch (CommandLine.ParameterException e) {
+            cli.getErr().println(e.getMessage());
+            cli.usage(cli.getErr());
+            return 2;
+        }
+        if (CommandLine.printHelpIfRequested(parsed)) {
+            return 0;
+        }
+        ServerConfig config;
+        try {
+            config = configOf(parsed);
+        } catch (InvalidConfigException e) {
+            cli.getErr().println("tcnfs-server: " + e.getMessage());
+            return 2;
+        }
+        return serve(config);
+    }
+
+    private static int serve(ServerConfig config) {
+        TcnfsServer server;
+        try {
+            server = TcnfsServer.start(config);
+        } catch (Exception e) {
+            LOG.error("tcnfs could not start: {}", e.getMessage(), e);
+            return 1;
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            server.close();
+            stopped.countDown();
+        }, "tcnfs-shutdown"));
+        try {
+            stopped.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return 0;
+    }
+
+    private static ServerConfig configOf(ParseResult parsed) {
+        ConfigLoader loader = new ConfigLoader();
+        if (parsed.hasMatchedOption(CONFIG)) {
+            loader.file(Path.of(parsed.<String>matchedOptionValue(CONFIG, "")));
+        }
+        loader.environment(System.getenv());
+        for (Setting s : Setting.values()) {
+            if (parsed.hasMatchedOption("--" + s.key())) {
+                loader.flag(s, parsed.matchedOptionValue("--" + s.key(), ""));
+            }
+        }
+        return loader.load();
+    }
+
+    /** The command line, built from {@link Setting} so every setting has its flag and help text. */
+    static CommandSpec spec() {
+        CommandSpec spec = CommandSpec.create()
+                .name("tcnfs-server")
+                .mixinStandardHelpOptions(true)
+                .version("tcnfs " + TcnfsServer.version());
+        spec.usageMessage().description("NFSv4.1 server that can run COMPOUNDs as ACID transactions.",
+                "Every setting can also come from a --config file (key=value) or an environment variable "
+                        + "TCNFS_<KEY>; flags win over the environment, which wins over the file.");
+        spec.addOption(OptionSpec.builder(CONFIG).paramLabel("FILE").type(String.class)
+                .description("Configuration file with key=value lines.").build());
+        for (Setting s : Setting.values()) {
+            spec.addOption(OptionSpec.builder("--" + s.key()).paramLabel("VALUE").type(String.class)
+                    .description(s.doc() + " Default: '" + s.defaultValue() + "'. Env: " + s.environmentVariable())
+                    .build());
+        }
+        return spec;
+    }
+
+    /** Prints the settings table (used to keep the README in step). */
+    static void printSettings(PrintWriter out) {
+        for (Setting s : Setting.values()) {
+            out.printf("| `%s` | `%s` | `%s` | %s |%n", s.key(), s.environmentVariable(), s.defaultValue(), s.doc());
+        }
+    }
+}

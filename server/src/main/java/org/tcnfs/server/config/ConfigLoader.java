@@ -1,0 +1,162 @@
+package org.tcnfs.server.config;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+
+/**
+ * Builds a {@link ServerConfig} from defaults, a configuration file, the environment and command-line
+ * values, in that order of rising priority, and refuses invalid values with a message naming the setting.
+ */
+public final class ConfigLoader {
+    private final Map<Setting, String> values = new EnumMap<>(Setting.class);
+    private final Map<Setting, String> sources = new EnumMap<>(Setting.class);
+
+    public ConfigLoader() {
+        for (Setting s : Setting.values()) {
+            values.put(s, s.defaultValue());
+            sources.put(s, "default");
+        }
+    }
+
+    /**
+     * Reads a {@code key=value} file (Java properties syntax, '#' comments).
+     *
+     * @throws InvalidConfigException for an unknown key or an unreadable file
+     */
+    public ConfigLoader file(Path file) {
+        Properties p = new Properties();
+        try (Reader r = Files.newBufferedReader(file)) {
+            p.load(r);
+        } catch (IOException e) {
+            throw new InvalidConfigException("cannot read configuration file " + file + ": " + e.getMessage());
+        }
+        for (String key : p.stringPropertyNames()) {
+            Setting s = Setting.byKey(key).orElseThrow(() -> new InvalidConfigException(
+                    "unknown setting '" + key + "' in " + file + "; known settings: " + Setting.keys()));
+            set(s, p.getProperty(key).trim(), file.toString());
+        }
+        return this;
+    }
+
+    /** Takes every {@code TCNFS_*} variable of {@code environment} that names a setting. */
+    public ConfigLoader environment(Map<String, String> environment) {
+        for (Setting s : Setting.values()) {
+            String v = environment.get(s.environmentVariable());
+            if (v != null) {
+                set(s, v.trim(), "environment variable " + s.environmentVariable());
+            }
+        }
+        return this;
+    }
+
+    /** Sets one value from the command line. */
+    public ConfigLoader flag(Setting setting, String value) {
+        if (value != null) {
+            set(setting, value, "--" + setting.key());
+        }
+        return this;
+    }
+
+    private void set(Setting s, String value, String source) {
+        values.put(s, value);
+        sources.put(s, source);
+    }
+
+    /**
+     * The validated configuration.
+     *
+     * @throws InvalidConfigException naming the first invalid setting and where it came from
+     */
+    public ServerConfig load() {
+        String bind = text(Setting.BIND);
+        try {
+            InetAddress.getByName(bind);
+        } catch (UnknownHostException e) {
+            throw invalid(Setting.BIND, "not an address");
+        }
+        int port = (int) integer(Setting.PORT, 0, 65535);
+        Path data = path(Setting.DATA).orElseThrow(() -> invalid(Setting.DATA, "must not be empty"));
+        Path state = path(Setting.STATE).orElseThrow(() -> invalid(Setting.STATE, "must not be empty"));
+        Optional<Path> exports = path(Setting.EXPORTS);
+        if (exports.isPresent() && !Files.isRegularFile(exports.get())) {
+            throw invalid(Setting.EXPORTS, "no such file");
+        }
+        Duration lease = duration(Setting.LEASE);
+        if (lease.isZero() || lease.toSeconds() < 1) {
+            throw invalid(Setting.LEASE, "must be at least 1s");
+        }
+        Duration grace = duration(Setting.GRACE);
+        int maxOps = (int) integer(Setting.MAX_OPS, 16, 1 << 20);
+        int maxRequest = (int) size(Setting.MAX_REQUEST, 64 * 1024, 1L << 30);
+        int maxIo = (int) size(Setting.MAX_IO, 4096, 64L << 20);
+        int workers = (int) integer(Setting.WORKERS, 0, 4096);
+        if (workers == 0) {
+            workers = Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
+        }
+        return new ServerConfig(bind, port, data, state, exports, lease, grace, maxOps, maxRequest, maxIo, workers,
+                path(Setting.PORT_FILE));
+    }
+
+    private String text(Setting s) {
+        return values.get(s);
+    }
+
+    private Optional<Path> path(Setting s) {
+        String v = text(s);
+        return v.isEmpty() ? Optional.empty() : Optional.of(Path.of(v));
+    }
+
+    private long integer(Setting s, long min, long max) {
+        long v;
+        try {
+            v = Long.parseLong(text(s));
+        } catch (NumberFormatException e) {
+            throw invalid(s, "not a whole number");
+        }
+        return inRange(s, v, min, max);
+    }
+
+    private long size(Setting s, long min, long max) {
+        long v;
+        try {
+            v = Setting.parseSize(text(s));
+        } catch (NumberFormatException | ArithmeticException e) {
+            throw invalid(s, "not a size (e.g. 4096, 64KiB, 16MiB)");
+        }
+        return inRange(s, v, min, max);
+    }
+
+    private long inRange(Setting s, long v, long min, long max) {
+        if (v < min || v > max) {
+            throw invalid(s, "must be between " + min + " and " + max);
+        }
+        return v;
+    }
+
+    private Duration duration(Setting s) {
+        Duration d;
+        try {
+            d = Setting.parseDuration(text(s));
+        } catch (RuntimeException e) {
+            throw invalid(s, "not a duration (e.g. 90s, 2m, 0)");
+        }
+        if (d.isNegative()) {
+            throw invalid(s, "must not be negative");
+        }
+        return d;
+    }
+
+    private InvalidConfigException invalid(Setting s, String why) {
+        return new InvalidConfigException("invalid setting '" + s.key() + "' = '" + text(s) + "' (from "
+                + sources.get(s) + "): " + why);
+    }
+}

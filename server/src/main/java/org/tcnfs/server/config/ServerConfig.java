@@ -1,0 +1,47 @@
+package org.tcnfs.server.config;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The server's validated configuration (see {@link Setting} for what each value means).
+ *
+ * @param bind address to listen on
+ * @param port TCP port, 0 for any free one
+ * @param data the directory exported as / without an exports file
+ * @param state the state directory
+ * @param exports the exports file, if any
+ * @param lease lease time
+ * @param grace grace period
+ * @param maxOps most operations per COMPOUND
+ * @param maxRequestBytes largest request
+ * @param maxIoBytes largest READ and WRITE
+ * @param workers worker threads
+ * @param portFile where to write the port once listening, if anywhere
+ */
+public record ServerConfig(
+        String bind,
+        int port,
+        Path data,
+        Path state,
+        Optional<Path> exports,
+        Duration lease,
+        Duration grace,
+        int maxOps,
+        int maxRequestBytes,
+        int maxIoBytes,
+        int workers,
+        Optional<Path> portFile) {
+
+    public ServerConfig {
+        Objects.requireNonNull(bind, "bind");
+        Objects.requireNonNull(data, "data");
+        Objects.requireNonNull(state, "state");
+        Objects.requireNonNull(exports, "exports");
+        Objects.requireNonNull(lease, "lease");
+        Objects.requireNonNull(grace, "grace");
+        Objects.requireNonNull(portFile, "portFile");
+    }
+}

@@ -1,0 +1,105 @@
+package org.tcnfs.server.config;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * Every server setting, each with its key, default and documentation together.
+ *
+ * <p>A setting is read, in rising priority, from its default, the configuration file ({@code key=value}),
+ * the environment ({@code TCNFS_} and the key in upper case with '-' as '_') and the command line
+ * ({@code --key value}).
+ */
+public enum Setting {
+    BIND("bind", "127.0.0.1", "Address to listen on; 0.0.0.0 for all IPv4 interfaces."),
+    PORT("port", "2049", "TCP port to listen on; 0 picks a free port (see port-file)."),
+    DATA("data", "./data", "Directory exported as / when no exports file is given; created if missing."),
+    STATE("state", "./state", "Directory for the server's own state (handle tables, records); created if missing."),
+    EXPORTS("exports", "", "File in /etc/exports form; when set, it replaces the default export of 'data'."),
+    LEASE("lease", "90s", "NFSv4 lease time (a duration such as 90s, 2m or PT90S)."),
+    GRACE("grace", "90s", "Grace period after a start in which clients reclaim state; ends early when no "
+            + "client of the previous run is left to reclaim. 0s disables it."),
+    MAX_OPS("max-ops", "4096", "Most operations per COMPOUND a session may negotiate."),
+    MAX_REQUEST("max-request", "16MiB", "Largest COMPOUND request a session may negotiate (bytes, KiB, MiB)."),
+    MAX_IO("max-io", "1MiB", "Largest READ and WRITE (maxread/maxwrite)."),
+    WORKERS("workers", "0", "Request worker threads; 0 means two per processor, at least 4."),
+    PORT_FILE("port-file", "", "If set, the listening port is written to this file once the server serves.");
+
+    private final String key;
+    private final String defaultValue;
+    private final String doc;
+
+    Setting(String key, String defaultValue, String doc) {
+        this.key = key;
+        this.defaultValue = defaultValue;
+        this.doc = doc;
+    }
+
+    /** The key in files and on the command line (without the leading --). */
+    public String key() {
+        return key;
+    }
+
+    public String defaultValue() {
+        return defaultValue;
+    }
+
+    public String doc() {
+        return doc;
+    }
+
+    /** The environment variable that sets this: {@code TCNFS_} and the key in upper case. */
+    public String environmentVariable() {
+        return "TCNFS_" + key.toUpperCase(Locale.ROOT).replace('-', '_');
+    }
+
+    /** The setting with this key. */
+    public static Optional<Setting> byKey(String key) {
+        return Arrays.stream(values()).filter(s -> s.key.equals(key)).findFirst();
+    }
+
+    /** All keys, for messages. */
+    public static List<String> keys() {
+        return Arrays.stream(values()).map(Setting::key).toList();
+    }
+
+    /** Parses a duration such as {@code 90s}, {@code 2m}, {@code 500ms}, {@code 0} or ISO-8601 {@code PT90S}. */
+    static Duration parseDuration(String text) {
+        String t = text.trim().toLowerCase(Locale.ROOT);
+        if (t.startsWith("pt") || t.startsWith("p")) {
+            return Duration.parse(t.toUpperCase(Locale.ROOT));
+        }
+        if (t.equals("0")) {
+            return Duration.ZERO;
+        }
+        if (t.endsWith("ms")) {
+            return Duration.ofMillis(Long.parseLong(t.substring(0, t.length() - 2)));
+        }
+        long n = Long.parseLong(t.substring(0, t.length() - 1));
+        return switch (t.charAt(t.length() - 1)) {
+            case 's' -> Duration.ofSeconds(n);
+            case 'm' -> Duration.ofMinutes(n);
+            case 'h' -> Duration.ofHours(n);
+            default -> throw new IllegalArgumentException("not a duration: " + text);
+        };
+    }
+
+    /** Parses a size such as {@code 4096}, {@code 64KiB}, {@code 16MiB} or {@code 1GiB}. */
+    static long parseSize(String text) {
+        String t = text.trim();
+        long unit = 1;
+        String lower = t.toLowerCase(Locale.ROOT);
+        for (String[] u : new String[][] {{"kib", "1024"}, {"mib", "1048576"}, {"gib", "1073741824"}, {"k", "1024"},
+                {"m", "1048576"}, {"g", "1073741824"}}) {
+            if (lower.endsWith(u[0])) {
+                unit = Long.parseLong(u[1]);
+                t = t.substring(0, t.length() - u[0].length()).trim();
+                break;
+            }
+        }
+        return Math.multiplyExact(Long.parseLong(t), unit);
+    }
+}

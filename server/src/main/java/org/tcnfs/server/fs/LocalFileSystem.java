@@ -1,0 +1,1055 @@
+package org.tcnfs.server.fs;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.AsynchronousCloseException;
+import java.nio.channels.ClosedByInterruptException;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.FileChannel;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryIteratorException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileStore;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tcnfs.nfs4.status.AccessException;
+import org.tcnfs.nfs4.status.BadCharException;
+import org.tcnfs.nfs4.status.BadCookieException;
+import org.tcnfs.nfs4.status.BadHandleException;
+import org.tcnfs.nfs4.status.BadNameException;
+import org.tcnfs.nfs4.status.BadTypeException;
+import org.tcnfs.nfs4.status.ExistException;
+import org.tcnfs.nfs4.status.FBigException;
+import org.tcnfs.nfs4.status.InvalException;
+import org.tcnfs.nfs4.status.IsDirException;
+import org.tcnfs.nfs4.status.NameTooLongException;
+import org.tcnfs.nfs4.status.NfsException;
+import org.tcnfs.nfs4.status.NoEntException;
+import org.tcnfs.nfs4.status.NotDirException;
+import org.tcnfs.nfs4.status.NotSameException;
+import org.tcnfs.nfs4.status.StaleException;
+import org.tcnfs.nfs4.status.TooSmallException;
+import org.tcnfs.nfs4.status.XDevException;
+import org.tcnfs.nfs4.vfs.Credential;
+import org.tcnfs.nfs4.vfs.DirEntry;
+import org.tcnfs.nfs4.vfs.DirectoryListing;
+import org.tcnfs.nfs4.vfs.FileType;
+import org.tcnfs.nfs4.vfs.FsStat;
+import org.tcnfs.nfs4.vfs.Inode;
+import org.tcnfs.nfs4.vfs.ReadResult;
+import org.tcnfs.nfs4.vfs.SetAttributes;
+import org.tcnfs.nfs4.vfs.Stat;
+import org.tcnfs.nfs4.vfs.VirtualFileSystem;
+import org.tcnfs.nfs4.vfs.WriteResult;
+import org.tcnfs.nfs4.vfs.WriteStability;
+import org.tcnfs.txn.handles.HandleBatch;
+import org.tcnfs.txn.handles.HandleSnapshot;
+import org.tcnfs.txn.handles.HandleTable;
+import org.tcnfs.txn.handles.HandleTableException;
+import org.tcnfs.txn.handles.Link;
+import org.tcnfs.txn.handles.Nfh;
+import org.tcnfs.txn.handles.Node;
+
+/**
+ * A {@link VirtualFileSystem} that exports one local directory, naming objects by the 16-byte random
+ * handles of a {@link HandleTable}.
+ *
+ * <p><b>Staying inside the export.</b> Every handle resolves through the table to a path of names below the
+ * export root; the object found there by {@code lstat} must have the recorded inode number, birth time
+ * (where the file system keeps one) and type (a directory also the root's device), and the directory holding it must have no symbolic link on its way
+ * from the root (its real path is itself), otherwise the handle is {@link StaleException stale}. Names are
+ * checked again here. Symbolic links are created and read, never followed: every call works on the link
+ * itself, so a link planted out of band in place of a directory is a link to the server, and looking up
+ * through it is {@link NotDirException}. What remains is a window between the check and the system call in
+ * which a local user changing the tree at that moment could redirect one call; the server itself never
+ * does so, and clients cannot.
+ *
+ * <p><b>Handles.</b> Stable across restarts (the table is persistent); an object is identified by its
+ * inode number within the export and its birth time, which tells it from a later object that reuses the
+ * number (except within one tick of the file system's clock; objects this server creates never inherit a
+ * handle). A file with several hard links has one handle. A handle whose object was
+ * deleted or replaced out of band is stale; objects renamed out of band get a new handle when next looked
+ * up (an inode number alone cannot tell a moved object from a new one that reuses the number). Directories
+ * on another device (mount points inside the export) are not exported: they are left out of listings and
+ * looked up as missing.
+ *
+ * <p><b>The reserved name.</b> {@value #RESERVED_NAME} at the export root belongs to the server (the
+ * transaction layer keeps backups there, see {@link #reservedDirectory()}): it is never listed, looking it
+ * up is {@link NoEntException}, creating, linking or renaming onto it is {@link AccessException}.
+ *
+ * <p><b>Ownership.</b> When the server runs as root, what it creates is {@code lchown}ed to the caller's
+ * uid and gid (to the directory's group in a set-group-id directory, whose new subdirectories also inherit
+ * the bit), and then given exactly the requested mode, whatever the umask. When it does not run as root,
+ * new objects stay owned by the server's user, and SETATTR of the owner fails with PERM unless the kernel
+ * allows it. A symbolic link has no mode of its own on Linux: a mode change of one is ignored.
+ *
+ * <p><b>Change attribute.</b> The ctime in nanoseconds, raised past its previous value on every
+ * modification made through this server (see {@code ChangeTracker}), so it differs after each.
+ *
+ * <p><b>Directory listings.</b> Cookies are derived from the names (see {@code DirectoryIndex}), so they
+ * stay valid while the directory changes and survive restarts; the verifier identifies the directory and
+ * the cookie scheme. A listing is built from one scan of the directory, kept for a short time while the
+ * directory's change attribute is unchanged, and only the entries of the requested page are {@code lstat}ed.
+ *
+ * <p><b>Data.</b> READ and WRITE use a bounded cache of open {@link FileChannel}s keyed by handle; DATA_SYNC
+ * and FILE_SYNC writes and COMMIT force the file to disk. Namespace operations are not synced.
+ *
+ * <p>Thread-safe. {@link #close()} releases open files; the handle table belongs to the caller.
+ */
+public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(LocalFileSystem.class);
+
+    /** The name at the export root that is reserved for the server. */
+    public static final String RESERVED_NAME = ".tcnfs";
+    /** Default number of files kept open for READ and WRITE. */
+    public static final int DEFAULT_MAX_OPEN_FILES = 256;
+
+    private static final int MAX_NAME_BYTES = 255;
+    private static final int MAX_LINK_BYTES = 4095;
+    private static final int LISTING_CACHE_SIZE = 64;
+    private static final long LISTING_TTL_NANOS = 2_000_000_000L;
+    private static final int FIRST_COOKIE = 256;
+    private static final long VERIFIER_SALT = 0x7463_6e66_7348_0001L;
+    private static final FileAttribute<Set<PosixFilePermission>> OWNER_ONLY =
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"));
+
+    private final String exportId;
+    private final Path root;
+    private final HandleTable handles;
+    private final Posix posix;
+    private final Nfh rootHandle;
+    private final long rootDev;
+    private final boolean runsAsRoot;
+    private final FileStore store;
+    private final ChangeTracker changes = new ChangeTracker();
+    private final ChannelCache channels;
+    private final LinkedHashMap<Nfh, CachedIndex> listings = new LinkedHashMap<>(16, 0.75f, true);
+
+    private LocalFileSystem(Builder builder, Path root, Posix posix, PosixStat rootStat, Nfh rootHandle)
+            throws IOException {
+        this.exportId = builder.exportId;
+        this.root = root;
+        this.handles = builder.handles;
+        this.posix = posix;
+        this.rootHandle = rootHandle;
+        this.rootDev = rootStat.dev();
+        this.runsAsRoot = posix.isRoot();
+        this.store = Files.getFileStore(root);
+        this.channels = new ChannelCache(builder.maxOpenFiles);
+    }
+
+    /**
+     * Exports directory {@code root} as {@code exportId}, with default settings.
+     *
+     * @param exportId names the export in the handle table (1 to 128 bytes of UTF-8); keep it stable, or
+     *     every handle of the export goes stale
+     * @param root an existing directory (symbolic links in the path are resolved once, here)
+     * @param handles the handle table, shared by all exports of the server and closed by the caller
+     * @throws IOException if {@code root} is not a directory or the table cannot be written
+     */
+    public static LocalFileSystem open(String exportId, Path root, HandleTable handles) throws IOException {
+        return builder(exportId, root, handles).build();
+    }
+
+    /** A builder for the export of {@code root} as {@code exportId}; see {@link #open}. */
+    public static Builder builder(String exportId, Path root, HandleTable handles) {
+        return new Builder(exportId, root, handles);
+    }
+
+    /** The export's id in the handle table. */
+    public String exportId() {
+        return exportId;
+    }
+
+    /** The exported directory (its real path). */
+    public Path root() {
+        return root;
+    }
+
+    /**
+     * The server's own directory {@value #RESERVED_NAME} at the export root, created (mode 0700) if missing.
+     * Clients cannot see or touch it.
+     *
+     * @throws IOException if it cannot be created, or something other than a directory has the name
+     */
+    public Path reservedDirectory() throws IOException {
+        Path path = root.resolve(RESERVED_NAME);
+        PosixStat stat = posix.lstatOrNull(path);
+        if (stat == null) {
+            try {
+                posix.mkdir(path, 0700);
+            } catch (ExistException e) {
+                LOG.debug("{} was created concurrently", path);
+            }
+            stat = posix.lstat(path);
+        }
+        if (!stat.isDirectory()) {
+            throw new IOException(path + " exists and is not a directory");
+        }
+        return path;
+    }
+
+    @Override
+    public Inode getRootInode() {
+        return inodeOf(rootHandle);
+    }
+
+    @Override
+    public boolean recognizes(Inode inode) throws IOException {
+        if (inode.length() != Nfh.LENGTH) {
+            return false;
+        }
+        try {
+            return handles.node(Nfh.of(inode.toBytes())).map(n -> n.exportId().equals(exportId)).orElse(false);
+        } catch (HandleTableException e) {
+            throw FsErrors.of(e, "recognizing " + inode);
+        }
+    }
+
+    @Override
+    public Inode lookup(Inode parent, String name) throws IOException {
+        String checked = checkName(name);
+        Resolved dir = resolveDirectory(parent);
+        if (isReserved(dir, checked)) {
+            throw new NoEntException(checked);
+        }
+        Path path = child(dir, checked);
+        PosixStat stat = posix.lstat(path);
+        if (stat.isDirectory() && stat.dev() != rootDev) {
+            throw new NoEntException(path + " is a mount point and not exported");
+        }
+        return inodeOf(handleFor(dir.handle(), checked, path, stat));
+    }
+
+    @Override
+    public Inode parentOf(Inode dir) throws IOException {
+        Resolved directory = resolveDirectory(dir);
+        if (directory.node().isRoot()) {
+            throw new NoEntException("the export root has no parent");
+        }
+        return inodeOf(directory.node().links().get(0).parent());
+    }
+
+    @Override
+    public Inode create(Inode parent, String name, Credential owner, int mode) throws IOException {
+        return createObject(parent, name, owner, mode, FileType.REGULAR, path -> {
+            try {
+                Files.createFile(path, OWNER_ONLY);
+            } catch (IOException e) {
+                throw FsErrors.of(e, "create " + path);
+            }
+        });
+    }
+
+    @Override
+    public Inode mkdir(Inode parent, String name, Credential owner, int mode) throws IOException {
+        return createObject(parent, name, owner, mode, FileType.DIRECTORY, path -> posix.mkdir(path, 0700));
+    }
+
+    @Override
+    public Inode symlink(Inode parent, String name, String target, Credential owner, int mode) throws IOException {
+        checkLinkTarget(target);
+        return createObject(parent, name, owner, mode, FileType.SYMLINK, path -> posix.symlink(target, path));
+    }
+
+    @Override
+    public Inode mknod(Inode parent, String name, FileType type, int major, int minor, Credential owner, int mode)
+            throws IOException {
+        Creator creator = switch (type) {
+            case BLOCK -> path -> posix.mknod(path, PosixStat.S_IFBLK | 0600, PosixStat.makedev(major, minor));
+            case CHAR -> path -> posix.mknod(path, PosixStat.S_IFCHR | 0600, PosixStat.makedev(major, minor));
+            case SOCKET -> path -> posix.mknod(path, PosixStat.S_IFSOCK | 0600, 0);
+            case FIFO -> path -> posix.mkfifo(path, 0600);
+            default -> throw new BadTypeException("mknod cannot create a " + type);
+        };
+        return createObject(parent, name, owner, mode, type, creator);
+    }
+
+    @Override
+    public void link(Inode target, Inode parent, String name) throws IOException {
+        String checked = checkName(name);
+        requireThisExport(target);
+        requireThisExport(parent);
+        Resolved object = resolve(target);
+        if (object.node().isDirectory()) {
+            throw new IsDirException("cannot link a directory");
+        }
+        Resolved dir = resolveDirectory(parent);
+        if (isReserved(dir, checked)) {
+            throw new AccessException(RESERVED_NAME + " is reserved");
+        }
+        Path path = child(dir, checked);
+        posix.link(object.path(), path);
+        handleFor(dir.handle(), checked, path, posix.lstat(path));
+        changes.modified(dir.stat().ino(), dir.stat().ctimeNanos());
+        changes.modified(object.stat().ino(), object.stat().ctimeNanos());
+    }
+
+    @Override
+    public void remove(Inode parent, String name) throws IOException {
+        String checked = checkName(name);
+        Resolved dir = resolveDirectory(parent);
+        if (isReserved(dir, checked)) {
+            throw new NoEntException(checked);
+        }
+        Path path = child(dir, checked);
+        PosixStat stat = posix.lstat(path);
+        if (stat.isDirectory()) {
+            if (stat.dev() != rootDev) {
+                throw new NoEntException(path + " is a mount point and not exported");
+            }
+            posix.rmdir(path);
+        } else {
+            posix.unlink(path);
+        }
+        try (HandleBatch batch = handles.write()) {
+            Optional<HandleBatch.Unlinked> unlinked = batch.unlink(dir.handle(), checked);
+            batch.commit();
+            unlinked.filter(HandleBatch.Unlinked::nodeRemoved).ifPresent(u -> channels.invalidate(u.handle()));
+        } catch (HandleTableException e) {
+            throw FsErrors.of(e, "forgetting " + path);
+        }
+        changes.modified(dir.stat().ino(), dir.stat().ctimeNanos());
+        survivorChanged(stat);
+    }
+
+    @Override
+    public void rename(Inode fromParent, String fromName, Inode toParent, String toName) throws IOException {
+        String from = checkName(fromName);
+        String to = checkName(toName);
+        requireThisExport(fromParent);
+        requireThisExport(toParent);
+        Resolved source = resolveDirectory(fromParent);
+        Resolved target = fromParent.equals(toParent) ? source : resolveDirectory(toParent);
+        if (isReserved(source, from)) {
+            throw new NoEntException(from);
+        }
+        if (isReserved(target, to)) {
+            throw new AccessException(RESERVED_NAME + " is reserved");
+        }
+        Path fromPath = child(source, from);
+        Path toPath = child(target, to);
+        PosixStat moved = posix.lstat(fromPath);
+        PosixStat replaced = posix.lstatOrNull(toPath);
+        if (replaced != null && replaced.ino() == moved.ino() && replaced.dev() == moved.dev()) {
+            return;
+        }
+        if (moved.isDirectory() && moved.dev() != rootDev) {
+            throw new NoEntException(fromPath + " is a mount point and not exported");
+        }
+        if (replaced != null && moved.isDirectory() != replaced.isDirectory()) {
+            throw new ExistException("cannot replace " + toPath + " by an object of another kind");
+        }
+        int errno = posix.rename(fromPath, toPath);
+        if (errno != 0) {
+            throw FsErrors.ofRename(errno, fromPath, toPath);
+        }
+        renameInTable(source.handle(), from, target.handle(), to);
+        changes.modified(source.stat().ino(), source.stat().ctimeNanos());
+        if (target != source) {
+            changes.modified(target.stat().ino(), target.stat().ctimeNanos());
+        }
+        changes.modified(moved.ino(), moved.ctimeNanos());
+        if (replaced != null) {
+            survivorChanged(replaced);
+        }
+    }
+
+    @Override
+    public ReadResult read(Inode inode, long offset, ByteBuffer dst) throws IOException {
+        Resolved file = resolveRegular(inode);
+        if (offset < 0) {
+            throw new InvalException("negative offset " + offset);
+        }
+        int start = dst.position();
+        for (int attempt = 0; ; attempt++) {
+            try (ChannelCache.Lease lease = lease(file, ChannelCache.Use.READ)) {
+                FileChannel channel = lease.channel();
+                try {
+                    long position = offset;
+                    boolean eof = false;
+                    while (dst.hasRemaining()) {
+                        int n = channel.read(dst, position);
+                        if (n < 0) {
+                            eof = true;
+                            break;
+                        }
+                        position += n;
+                    }
+                    int count = dst.position() - start;
+                    return new ReadResult(count, eof || offset + count >= channel.size());
+                } catch (ClosedChannelException e) {
+                    lease.discard();
+                    dst.position(start);
+                    if (!retryable(e, attempt)) {
+                        throw FsErrors.of(e, "read " + file.path());
+                    }
+                } catch (IOException e) {
+                    throw FsErrors.of(e, "read " + file.path());
+                }
+            }
+        }
+    }
+
+    @Override
+    public WriteResult write(Inode inode, long offset, ByteBuffer data, WriteStability stability)
+            throws IOException {
+        Objects.requireNonNull(stability, "stability");
+        Resolved file = resolveRegular(inode);
+        if (offset < 0) {
+            throw new InvalException("negative offset " + offset);
+        }
+        if (offset + data.remaining() < 0) {
+            throw new FBigException("write beyond the largest offset");
+        }
+        int start = data.position();
+        for (int attempt = 0; ; attempt++) {
+            try (ChannelCache.Lease lease = lease(file, ChannelCache.Use.WRITE)) {
+                FileChannel channel = lease.channel();
+                try {
+                    long position = offset;
+                    while (data.hasRemaining()) {
+                        position += channel.write(data, position);
+                    }
+                    switch (stability) {
+                        case UNSTABLE -> { }
+                        case DATA_SYNC -> channel.force(false);
+                        case FILE_SYNC -> channel.force(true);
+                    }
+                    changes.modified(file.stat().ino(), file.stat().ctimeNanos());
+                    return new WriteResult(data.position() - start, stability);
+                } catch (ClosedChannelException e) {
+                    lease.discard();
+                    data.position(start);
+                    if (!retryable(e, attempt)) {
+                        throw FsErrors.of(e, "write " + file.path());
+                    }
+                } catch (IOException e) {
+                    throw FsErrors.of(e, "write " + file.path());
+                }
+            }
+        }
+    }
+
+    @Override
+    public void commit(Inode inode, long offset, long count) throws IOException {
+        Resolved file = resolveRegular(inode);
+        for (int attempt = 0; ; attempt++) {
+            try (ChannelCache.Lease lease = lease(file, ChannelCache.Use.READ)) {
+                try {
+                    lease.channel().force(true);
+                    return;
+                } catch (ClosedChannelException e) {
+                    lease.discard();
+                    if (!retryable(e, attempt)) {
+                        throw FsErrors.of(e, "commit " + file.path());
+                    }
+                } catch (IOException e) {
+                    throw FsErrors.of(e, "commit " + file.path());
+                }
+            }
+        }
+    }
+
+    @Override
+    public Stat getattr(Inode inode) throws IOException {
+        return toStat(resolve(inode).stat());
+    }
+
+    @Override
+    public void setattr(Inode inode, SetAttributes attributes) throws IOException {
+        Resolved object = resolve(inode);
+        if (attributes.isEmpty()) {
+            return;
+        }
+        FileType type = object.node().type();
+        Path path = object.path();
+        if (attributes.size() != null) {
+            if (type == FileType.DIRECTORY) {
+                throw new InvalException("cannot set the size of a directory");
+            }
+            if (type != FileType.REGULAR) {
+                throw new InvalException("cannot set the size of a " + type);
+            }
+            posix.truncate(path, attributes.size());
+        }
+        if (attributes.uid() != null || attributes.gid() != null) {
+            posix.lchown(path, attributes.uid() == null ? -1 : attributes.uid(),
+                    attributes.gid() == null ? -1 : attributes.gid());
+        }
+        if (attributes.mode() != null && type != FileType.SYMLINK) {
+            posix.chmod(path, attributes.mode());
+        }
+        if (attributes.atime() != null || attributes.mtime() != null) {
+            posix.setTimes(path, attributes.atime(), attributes.mtime());
+        }
+        changes.modified(object.stat().ino(), object.stat().ctimeNanos());
+    }
+
+    @Override
+    public DirectoryListing list(Inode dir, byte[] verifier, long cookie, int maxEntries) throws IOException {
+        Resolved directory = resolveDirectory(dir);
+        if (cookie < 0 || (cookie > 0 && cookie < FIRST_COOKIE)) {
+            throw new BadCookieException("cookie " + Long.toUnsignedString(cookie) + " was never issued");
+        }
+        if (maxEntries < 1) {
+            throw new TooSmallException("no room for an entry");
+        }
+        byte[] ours = verifierOf(directory.node());
+        if (cookie != 0 && verifier != null && !isZero(verifier) && !Arrays.equals(verifier, ours)) {
+            throw new NotSameException("cookie verifier belongs to another directory");
+        }
+        DirectoryIndex index = indexOf(directory);
+        List<DirEntry> entries = new ArrayList<>(Math.min(maxEntries, 1024));
+        int i = index.indexAfter(cookie);
+        for (; i < index.size() && entries.size() < maxEntries; i++) {
+            PosixStat stat = posix.lstatOrNull(directory.path().resolve(index.name(i)));
+            if (stat == null || stat.typeOrNull() == null || (stat.isDirectory() && stat.dev() != rootDev)) {
+                continue;
+            }
+            entries.add(new DirEntry(index.name(i), index.cookie(i), toStat(stat)));
+        }
+        return new DirectoryListing(ours, entries, i >= index.size());
+    }
+
+    @Override
+    public String readlink(Inode inode) throws IOException {
+        Resolved link = resolve(inode);
+        if (link.node().type() != FileType.SYMLINK) {
+            throw new InvalException("not a symbolic link");
+        }
+        return Posix.utf8(posix.readlink(link.path()));
+    }
+
+    @Override
+    public FsStat getFsStat(Inode inode) throws IOException {
+        resolve(inode);
+        try {
+            long[] files = posix.fileSlots(root);
+            return new FsStat(store.getTotalSpace(), store.getUnallocatedSpace(), store.getUsableSpace(),
+                    files == null ? 0 : files[0], files == null ? 0 : files[1]);
+        } catch (IOException e) {
+            throw FsErrors.of(e, "statfs " + root);
+        }
+    }
+
+    /** Closes the files this file system keeps open (not the handle table); calling it again is harmless. */
+    @Override
+    public void close() {
+        channels.close();
+    }
+
+    @Override
+    public String toString() {
+        return "LocalFileSystem[" + exportId + " at " + root + "]";
+    }
+
+    // ---- resolution -------------------------------------------------------------------------------------
+
+    /** A handle checked against the disk: its node, where it is, and what {@code lstat} said. */
+    private record Resolved(Nfh handle, Node node, Path path, PosixStat stat) {
+    }
+
+    private Resolved resolve(Inode inode) throws IOException {
+        Nfh handle = handleOf(inode);
+        Node node;
+        List<Path> candidates = new ArrayList<>(1);
+        try (HandleSnapshot snapshot = handles.read()) {
+            node = snapshot.node(handle).orElseThrow(() -> new StaleException("unknown handle " + handle));
+            if (!node.exportId().equals(exportId)) {
+                throw new StaleException("handle " + handle + " belongs to export " + node.exportId());
+            }
+            if (node.isRoot()) {
+                candidates.add(root);
+            } else {
+                for (Link link : node.links()) {
+                    snapshot.path(link).ifPresent(names -> candidates.add(pathOf(names)));
+                }
+            }
+        } catch (HandleTableException e) {
+            throw FsErrors.of(e, "resolving " + handle);
+        }
+        for (Path path : candidates) {
+            PosixStat stat = posix.lstatOrNull(path);
+            if (stat != null && matches(node, stat) && insideExport(path, node.type())) {
+                return new Resolved(handle, node, path, stat);
+            }
+        }
+        LOG.debug("handle {} is stale: nothing at {} matches inode {}", handle, candidates, node.ino());
+        throw new StaleException("the object of handle " + handle + " is gone");
+    }
+
+    private Resolved resolveDirectory(Inode inode) throws IOException {
+        Resolved resolved = resolve(inode);
+        if (!resolved.node().isDirectory()) {
+            throw new NotDirException("not a directory: a " + resolved.node().type());
+        }
+        return resolved;
+    }
+
+    private Resolved resolveRegular(Inode inode) throws IOException {
+        Resolved resolved = resolve(inode);
+        FileType type = resolved.node().type();
+        if (type == FileType.DIRECTORY) {
+            throw new IsDirException("a directory has no data");
+        }
+        if (type != FileType.REGULAR) {
+            throw new InvalException("not a regular file: a " + type);
+        }
+        return resolved;
+    }
+
+    private boolean matches(Node node, PosixStat stat) {
+        if (!node.isSameObject(stat.ino(), stat.generation()) || stat.typeOrNull() != node.type()) {
+            return false;
+        }
+        return !node.isDirectory() || stat.dev() == rootDev;
+    }
+
+    /** Whether the directory holding (or being) {@code path} is reached from the root without a symlink. */
+    private boolean insideExport(Path path, FileType type) {
+        Path dir = type == FileType.DIRECTORY ? path : path.getParent();
+        if (dir.equals(root)) {
+            return true;
+        }
+        try {
+            return dir.toRealPath().equals(dir);
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** Fails with XDEV for a handle of another export in the same table (others fail later as usual). */
+    private void requireThisExport(Inode inode) throws IOException {
+        Nfh handle = handleOf(inode);
+        try {
+            Optional<Node> node = handles.node(handle);
+            if (node.isPresent() && !node.get().exportId().equals(exportId)) {
+                throw new XDevException("handle " + handle + " belongs to export " + node.get().exportId());
+            }
+        } catch (HandleTableException e) {
+            throw FsErrors.of(e, "resolving " + handle);
+        }
+    }
+
+    private Path pathOf(List<String> names) {
+        Path path = root;
+        for (String name : names) {
+            path = path.resolve(name);
+        }
+        return path;
+    }
+
+    private static Path child(Resolved dir, String name) throws NfsException {
+        try {
+            return dir.path().resolve(name);
+        } catch (InvalidPathException e) {
+            throw FsErrors.of(e, "name " + name);
+        }
+    }
+
+    private static boolean isReserved(Resolved dir, String name) {
+        return dir.node().isRoot() && RESERVED_NAME.equals(name);
+    }
+
+    private static Nfh handleOf(Inode inode) throws BadHandleException {
+        if (inode.length() != Nfh.LENGTH) {
+            throw new BadHandleException("a handle has " + Nfh.LENGTH + " bytes, not " + inode.length());
+        }
+        return Nfh.of(inode.toBytes());
+    }
+
+    private static Inode inodeOf(Nfh handle) {
+        return Inode.of(handle.toBytes());
+    }
+
+    // ---- the handle table -------------------------------------------------------------------------------
+
+    /** The handle of the object {@code stat} found at {@code name} in {@code parent}, registering it if new. */
+    private Nfh handleFor(Nfh parent, String name, Path path, PosixStat stat) throws IOException {
+        FileType type = stat.type();
+        try {
+            try (HandleSnapshot snapshot = handles.read()) {
+                Optional<Nfh> known = snapshot.child(parent, name);
+                if (known.isPresent()) {
+                    Optional<Node> node = snapshot.node(known.get());
+                    if (node.isPresent() && node.get().isSameObject(stat.ino(), stat.generation())
+                            && node.get().type() == type) {
+                        return known.get();
+                    }
+                }
+            }
+            try (HandleBatch batch = handles.write()) {
+                Nfh handle = reconcile(batch, parent, name, stat);
+                batch.commit();
+                return handle;
+            }
+        } catch (HandleTableException e) {
+            throw FsErrors.of(e, "registering " + path);
+        } catch (IllegalStateException | IllegalArgumentException e) {
+            LOG.debug("registering {} failed: {}", path, e.getMessage());
+            throw new StaleException("the directory changed while " + name + " was registered", e);
+        }
+    }
+
+    /**
+     * Makes the table agree with the disk for one name and returns the handle of what is there: drops a
+     * stale name row, joins a further hard link of a known file to its handle, forgets an old node whose
+     * inode number was reused, and registers what is new.
+     */
+    private Nfh reconcile(HandleBatch batch, Nfh parent, String name, PosixStat stat) throws IOException {
+        FileType type = stat.type();
+        Optional<Nfh> atName = batch.child(parent, name);
+        if (atName.isPresent()) {
+            Optional<Node> node = batch.node(atName.get());
+            if (node.isPresent() && node.get().isSameObject(stat.ino(), stat.generation())
+                    && node.get().type() == type) {
+                return atName.get();
+            }
+            batch.unlink(parent, name).filter(HandleBatch.Unlinked::nodeRemoved)
+                    .ifPresent(gone -> channels.invalidate(gone.handle()));
+        }
+        Optional<Node> byInode = batch.byInode(exportId, stat.ino()).flatMap(batch::node);
+        if (byInode.isPresent()) {
+            Node node = byInode.get();
+            if (node.isRoot()) {
+                throw new NoEntException("the export root appears beneath itself at " + name);
+            }
+            if (node.type() == type && !node.isDirectory() && node.isSameObject(stat.ino(), stat.generation())) {
+                List<Link> dead = new ArrayList<>();
+                for (Link link : node.links()) {
+                    if (!leadsTo(batch, link, node)) {
+                        dead.add(link);
+                    }
+                }
+                if (dead.size() < node.links().size()) {
+                    batch.addLink(node.handle(), parent, name);
+                    for (Link link : dead) {
+                        batch.unlink(link.parent(), link.name());
+                    }
+                    return node.handle();
+                }
+            }
+            LOG.debug("inode {} of {} is no longer the object of handle {}", stat.ino(), name, node.handle());
+            batch.removeNode(node.handle());
+            channels.invalidate(node.handle());
+        }
+        return batch.register(parent, name, type, stat.dev(), stat.ino(), stat.generation());
+    }
+
+    private boolean leadsTo(HandleBatch batch, Link link, Node node) throws NfsException {
+        Optional<List<String>> names = batch.path(link);
+        if (names.isEmpty()) {
+            return false;
+        }
+        PosixStat stat = posix.lstatOrNull(pathOf(names.get()));
+        return stat != null && node.isSameObject(stat.ino(), stat.generation()) && stat.typeOrNull() == node.type();
+    }
+
+    private void renameInTable(Nfh fromParent, String from, Nfh toParent, String to) throws IOException {
+        try {
+            try (HandleBatch batch = handles.write()) {
+                HandleBatch.Renamed renamed = batch.rename(fromParent, from, toParent, to);
+                batch.commit();
+                renamed.replaced().filter(HandleBatch.Unlinked::nodeRemoved)
+                        .ifPresent(gone -> channels.invalidate(gone.handle()));
+            } catch (IllegalStateException | IllegalArgumentException e) {
+                LOG.warn("handle table disagreed with rename {} -> {}: {}; forgetting both names", from, to,
+                        e.getMessage());
+                try (HandleBatch batch = handles.write()) {
+                    batch.unlink(fromParent, from);
+                    batch.unlink(toParent, to);
+                    batch.commit();
+                }
+            }
+        } catch (HandleTableException e) {
+            throw FsErrors.of(e, "renaming " + from + " to " + to + " in the handle table");
+        }
+    }
+
+    // ---- creation ---------------------------------------------------------------------------------------
+
+    /** Makes one new object at a path that did not exist. */
+    @FunctionalInterface
+    private interface Creator {
+        void create(Path path) throws IOException;
+    }
+
+    private Inode createObject(Inode parent, String name, Credential owner, int mode, FileType type,
+            Creator creator) throws IOException {
+        Objects.requireNonNull(owner, "owner");
+        String checked = checkName(name);
+        if ((mode & ~07777) != 0) {
+            throw new InvalException("mode has bits beyond 07777: " + Integer.toOctalString(mode));
+        }
+        Resolved dir = resolveDirectory(parent);
+        if (isReserved(dir, checked)) {
+            throw new AccessException(RESERVED_NAME + " is reserved");
+        }
+        Path path = child(dir, checked);
+        creator.create(path);
+        PosixStat stat;
+        try {
+            boolean setGid = (dir.stat().mode() & PosixStat.S_ISGID) != 0;
+            if (runsAsRoot) {
+                posix.lchown(path, owner.uid(), setGid ? dir.stat().gid() : owner.gid());
+            }
+            if (type != FileType.SYMLINK) {
+                int finalMode = type == FileType.DIRECTORY && setGid ? mode | PosixStat.S_ISGID : mode;
+                posix.chmod(path, finalMode);
+            }
+            stat = posix.lstat(path);
+        } catch (IOException e) {
+            undoCreate(path, type);
+            throw e;
+        }
+        Nfh handle = registerCreated(dir.handle(), checked, path, stat);
+        changes.modified(dir.stat().ino(), dir.stat().ctimeNanos());
+        return inodeOf(handle);
+    }
+
+    /**
+     * Registers an object this server has just created under a fresh handle. Nothing was at the name and
+     * the inode is new, so whatever the table still holds for either is stale and goes first (this catches
+     * an inode number reused within one tick of the birth-time clock).
+     */
+    private Nfh registerCreated(Nfh parent, String name, Path path, PosixStat stat) throws IOException {
+        try (HandleBatch batch = handles.write()) {
+            batch.unlink(parent, name).filter(HandleBatch.Unlinked::nodeRemoved)
+                    .ifPresent(gone -> channels.invalidate(gone.handle()));
+            Optional<Nfh> previous = batch.byInode(exportId, stat.ino());
+            if (previous.isPresent()) {
+                batch.removeNode(previous.get());
+                channels.invalidate(previous.get());
+            }
+            Nfh handle = batch.register(parent, name, stat.type(), stat.dev(), stat.ino(), stat.generation());
+            batch.commit();
+            return handle;
+        } catch (HandleTableException e) {
+            throw FsErrors.of(e, "registering " + path);
+        } catch (IllegalStateException | IllegalArgumentException e) {
+            LOG.debug("registering {} failed: {}", path, e.getMessage());
+            throw new StaleException("the directory changed while " + name + " was registered", e);
+        }
+    }
+
+    private void undoCreate(Path path, FileType type) {
+        try {
+            if (type == FileType.DIRECTORY) {
+                posix.rmdir(path);
+            } else {
+                posix.unlink(path);
+            }
+        } catch (NfsException e) {
+            LOG.warn("could not remove {} after a failed create: {}", path, e.getMessage());
+        }
+    }
+
+    // ---- attributes and listings ------------------------------------------------------------------------
+
+    private Stat toStat(PosixStat stat) throws IOException {
+        FileType type = stat.type();
+        boolean device = type == FileType.BLOCK || type == FileType.CHAR;
+        return new Stat(type, stat.permissions(), stat.nlink(), stat.uid(), stat.gid(), Math.max(0, stat.size()),
+                stat.blocks() * 512, stat.ino(), device ? stat.rdevMajor() : 0, device ? stat.rdevMinor() : 0,
+                stat.atime(), stat.mtime(), stat.ctime(), stat.btime(), changes.change(stat.ino(), stat.ctimeNanos()));
+    }
+
+    /** Records that an object which lost a name changed, or forgets it if that was its last name. */
+    private void survivorChanged(PosixStat before) {
+        if (!before.isDirectory() && before.nlink() > 1) {
+            changes.modified(before.ino(), before.ctimeNanos());
+        } else {
+            changes.forget(before.ino());
+        }
+    }
+
+    private ChannelCache.Lease lease(Resolved file, ChannelCache.Use use) throws IOException {
+        try {
+            return channels.acquire(file.handle(), file.path(), use);
+        } catch (IOException e) {
+            throw FsErrors.of(e, "open " + file.path());
+        }
+    }
+
+    /** Whether a channel closed under us may be retried: once, and not if this thread was interrupted. */
+    private static boolean retryable(ClosedChannelException e, int attempt) {
+        return attempt == 0 && e instanceof AsynchronousCloseException && !(e instanceof ClosedByInterruptException)
+                && !Thread.currentThread().isInterrupted();
+    }
+
+    private record CachedIndex(long change, long builtAt, DirectoryIndex index) {
+    }
+
+    private DirectoryIndex indexOf(Resolved dir) throws IOException {
+        long change = changes.change(dir.stat().ino(), dir.stat().ctimeNanos());
+        long now = System.nanoTime();
+        synchronized (listings) {
+            CachedIndex cached = listings.get(dir.handle());
+            if (cached != null && cached.change() == change && now - cached.builtAt() < LISTING_TTL_NANOS) {
+                return cached.index();
+            }
+        }
+        List<String> names = new ArrayList<>();
+        try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir.path())) {
+            for (Path entry : stream) {
+                String name = entry.getFileName().toString();
+                if (!isReserved(dir, name) && name.indexOf('\uFFFD') < 0) {
+                    names.add(name);
+                }
+            }
+        } catch (DirectoryIteratorException e) {
+            throw FsErrors.of(e.getCause(), "readdir " + dir.path());
+        } catch (IOException e) {
+            throw FsErrors.of(e, "readdir " + dir.path());
+        }
+        DirectoryIndex index = DirectoryIndex.of(names);
+        synchronized (listings) {
+            listings.put(dir.handle(), new CachedIndex(change, now, index));
+            Iterator<Nfh> eldest = listings.keySet().iterator();
+            while (listings.size() > LISTING_CACHE_SIZE && eldest.hasNext()) {
+                eldest.next();
+                eldest.remove();
+            }
+        }
+        return index;
+    }
+
+    private static byte[] verifierOf(Node dir) {
+        long value = (dir.ino() * 0x9E3779B97F4A7C15L) ^ VERIFIER_SALT;
+        if (value == 0) {
+            value = VERIFIER_SALT;
+        }
+        return ByteBuffer.allocate(8).putLong(value).array();
+    }
+
+    private static boolean isZero(byte[] bytes) {
+        for (byte b : bytes) {
+            if (b != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    // ---- names ------------------------------------------------------------------------------------------
+
+    /**
+     * Checks a name with the rules of the protocol layer (org.tcnfs.nfs4.ops.Names), again: empty or not
+     * encodable as UTF-8 INVAL, over 255 bytes NAMETOOLONG, "." or ".." BADNAME, '/' or NUL BADCHAR.
+     */
+    static String checkName(String name) throws NfsException {
+        if (name == null || name.isEmpty()) {
+            throw new InvalException("empty name");
+        }
+        if (!StandardCharsets.UTF_8.newEncoder().canEncode(name)) {
+            throw new InvalException("name is not valid Unicode");
+        }
+        if (name.getBytes(StandardCharsets.UTF_8).length > MAX_NAME_BYTES) {
+            throw new NameTooLongException("name longer than " + MAX_NAME_BYTES + " bytes");
+        }
+        if (name.equals(".") || name.equals("..")) {
+            throw new BadNameException("name \"" + name + "\" is reserved");
+        }
+        if (name.indexOf('/') >= 0 || name.indexOf('\0') >= 0) {
+            throw new BadCharException("name contains '/' or NUL");
+        }
+        return name;
+    }
+
+    private static void checkLinkTarget(String target) throws NfsException {
+        if (target == null || target.isEmpty()) {
+            throw new InvalException("empty symbolic link target");
+        }
+        if (!StandardCharsets.UTF_8.newEncoder().canEncode(target)) {
+            throw new InvalException("symbolic link target is not valid Unicode");
+        }
+        if (target.indexOf('\0') >= 0) {
+            throw new BadCharException("symbolic link target contains NUL");
+        }
+        if (target.getBytes(StandardCharsets.UTF_8).length > MAX_LINK_BYTES) {
+            throw new NameTooLongException("symbolic link target longer than " + MAX_LINK_BYTES + " bytes");
+        }
+    }
+
+    /** Settings of a {@link LocalFileSystem}; {@link #build()} checks the root and registers it. */
+    public static final class Builder {
+        private final String exportId;
+        private final Path root;
+        private final HandleTable handles;
+        private int maxOpenFiles = DEFAULT_MAX_OPEN_FILES;
+
+        private Builder(String exportId, Path root, HandleTable handles) {
+            this.exportId = Objects.requireNonNull(exportId, "exportId");
+            this.root = Objects.requireNonNull(root, "root");
+            this.handles = Objects.requireNonNull(handles, "handles");
+        }
+
+        /** How many files to keep open for READ and WRITE ({@value #DEFAULT_MAX_OPEN_FILES} by default). */
+        public Builder maxOpenFiles(int files) {
+            if (files < 1) {
+                throw new IllegalArgumentException("at least one open file: " + files);
+            }
+            this.maxOpenFiles = files;
+            return this;
+        }
+
+        /**
+         * Opens the export: resolves the root's real path, checks it is a directory and creates (or finds)
+         * its root handle.
+         *
+         * @throws IOException if the root does not exist or is not a directory, or the table fails
+         */
+        public LocalFileSystem build() throws IOException {
+            Path real = root.toRealPath();
+            Posix posix = new Posix();
+            PosixStat stat = posix.lstat(real);
+            if (!stat.isDirectory()) {
+                throw new NotDirException(real + " is not a directory");
+            }
+            Nfh rootHandle;
+            try (HandleBatch batch = handles.write()) {
+                rootHandle = batch.ensureRoot(exportId, stat.dev(), stat.ino(), stat.generation());
+                batch.commit();
+            } catch (HandleTableException e) {
+                throw FsErrors.of(e, "registering the root of export " + exportId);
+            }
+            checkEncoding();
+            LocalFileSystem fs = new LocalFileSystem(this, real, posix, stat, rootHandle);
+            LOG.info("exporting {} as {} (root handle {}, {})", real, exportId, rootHandle,
+                    fs.runsAsRoot ? "running as root: new objects get the caller's owner"
+                            : "not running as root: new objects stay owned by the server's user");
+            return fs;
+        }
+
+        private static void checkEncoding() {
+            String jnu = System.getProperty("sun.jnu.encoding", "");
+            boolean utf8Paths;
+            try {
+                utf8Paths = Charset.forName(jnu).equals(StandardCharsets.UTF_8);
+            } catch (IllegalArgumentException e) {
+                utf8Paths = false;
+            }
+            if (!utf8Paths || !Charset.defaultCharset().equals(StandardCharsets.UTF_8)) {
+                LOG.error("file names are not encoded as UTF-8 (sun.jnu.encoding={}, default charset {}): names "
+                        + "outside ASCII will fail; run with a UTF-8 locale such as LANG=C.UTF-8", jnu,
+                        Charset.defaultCharset());
+            }
+        }
+    }
+}

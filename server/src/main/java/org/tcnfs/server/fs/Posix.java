@@ -1,0 +1,327 @@
+package org.tcnfs.server.fs;
+
+import java.io.File;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import jnr.constants.platform.Errno;
+import jnr.ffi.LastError;
+import jnr.ffi.LibraryLoader;
+import jnr.ffi.Platform;
+import jnr.ffi.annotations.Encoding;
+import jnr.ffi.annotations.Out;
+import jnr.posix.FileStat;
+import jnr.posix.NanosecondFileStat;
+import jnr.posix.POSIX;
+import jnr.posix.POSIXFactory;
+import jnr.posix.POSIXHandler;
+import org.tcnfs.nfs4.status.NfsException;
+import org.tcnfs.nfs4.vfs.TimeChange;
+
+/**
+ * The system calls the local file system makes through JNR (jnr-posix, plus {@code mknod} and
+ * {@code statvfs} bound with jnr-ffi), each turning a failure into the {@link NfsException} that
+ * {@link FsErrors} maps its errno to. Paths are passed as they are: callers resolve and check them; nothing
+ * here follows a symbolic link at the last component except {@link #chmod} and {@link #truncate}, which
+ * callers use on verified regular files and directories only.
+ *
+ * <p>Thread-safe (errno is per thread).
+ */
+final class Posix {
+    private static final int AT_FDCWD = -100;
+    private static final int AT_SYMLINK_NOFOLLOW = 0x100;
+    private static final long UTIME_NOW = (1L << 30) - 1;
+    private static final long UTIME_OMIT = (1L << 30) - 2;
+    private static final int STATVFS_SIZE = 112;
+    private static final int STATX_SIZE = 256;
+    /** STATX_BASIC_STATS | STATX_BTIME. */
+    private static final int STATX_MASK = 0x07ff | 0x0800;
+    private static final int STATX_BTIME = 0x0800;
+
+    /** libc calls jnr-posix lacks. */
+    public interface Extra {
+        int mknod(@Encoding("UTF-8") CharSequence path, int mode, long dev);
+
+        int statvfs(@Encoding("UTF-8") CharSequence path, @Out byte[] buf);
+
+        int statx(int dirfd, @Encoding("UTF-8") CharSequence path, int flags, int mask, @Out byte[] buf);
+    }
+
+    private final POSIX posix;
+    private final Extra extra;
+    private final jnr.ffi.Runtime extraRuntime;
+    private final boolean lp64Linux;
+    private volatile boolean statx;
+
+    Posix() {
+        this.posix = POSIXFactory.getNativePOSIX(new QuietHandler());
+        if (!posix.isNative()) {
+            throw new IllegalStateException("native POSIX calls are not available");
+        }
+        this.extra = LibraryLoader.create(Extra.class).load("c");
+        this.extraRuntime = jnr.ffi.Runtime.getRuntime(extra);
+        Platform platform = Platform.getNativePlatform();
+        this.lp64Linux = platform.getOS() == Platform.OS.LINUX && platform.is64Bit();
+        this.statx = platform.getOS() == Platform.OS.LINUX;
+    }
+
+    /** Whether the process runs with effective uid 0. */
+    boolean isRoot() {
+        return posix.geteuid() == 0;
+    }
+
+    /** {@code lstat}, failing with the mapped errno. */
+    PosixStat lstat(Path path) throws NfsException {
+        PosixStat stat = lstatOrNull(path);
+        if (stat == null) {
+            throw FsErrors.of(Errno.ENOENT.intValue(), "lstat", path);
+        }
+        return stat;
+    }
+
+    /**
+     * {@code lstat}, or {@code null} if nothing is there (ENOENT, or ENOTDIR on the way). Uses
+     * {@code statx} where the kernel has it (for the birth time), else {@code lstat}.
+     */
+    PosixStat lstatOrNull(Path path) throws NfsException {
+        if (statx) {
+            byte[] buffer = new byte[STATX_SIZE];
+            int result;
+            try {
+                result = extra.statx(AT_FDCWD, path.toString(), AT_SYMLINK_NOFOLLOW, STATX_MASK, buffer);
+            } catch (UnsatisfiedLinkError e) {
+                statx = false;
+                return lstatOrNull(path);
+            }
+            if (result == 0) {
+                return fromStatx(buffer);
+            }
+            int errno = LastError.getLastError(extraRuntime);
+            if (errno == Errno.ENOSYS.intValue() || errno == Errno.EPERM.intValue() && statxForbidden()) {
+                statx = false;
+                return lstatOrNull(path);
+            }
+            if (errno == Errno.ENOENT.intValue() || errno == Errno.ENOTDIR.intValue()) {
+                return null;
+            }
+            throw FsErrors.of(errno, "statx", path);
+        }
+        FileStat st = posix.allocateStat();
+        if (posix.lstat(path.toString(), st) < 0) {
+            int errno = posix.errno();
+            if (errno == Errno.ENOENT.intValue() || errno == Errno.ENOTDIR.intValue()) {
+                return null;
+            }
+            throw FsErrors.of(errno, "lstat", path);
+        }
+        long atimeNsec = 0;
+        long mtimeNsec = 0;
+        long ctimeNsec = 0;
+        if (st instanceof NanosecondFileStat ns) {
+            atimeNsec = ns.aTimeNanoSecs();
+            mtimeNsec = ns.mTimeNanoSecs();
+            ctimeNsec = ns.cTimeNanoSecs();
+        }
+        return new PosixStat(st.dev(), st.ino(), st.mode(), st.nlink(), st.uid(), st.gid(), st.rdev(),
+                st.st_size(), st.blocks(), st.atime(), atimeNsec, st.mtime(), mtimeNsec, st.ctime(), ctimeNsec,
+                0, 0);
+    }
+
+    /** Decodes a {@code struct statx} (the same layout on every architecture). */
+    private static PosixStat fromStatx(byte[] buffer) {
+        ByteBuffer in = ByteBuffer.wrap(buffer).order(ByteOrder.nativeOrder());
+        int mask = in.getInt(0x00);
+        long btimeSec = 0;
+        long btimeNsec = 0;
+        if ((mask & STATX_BTIME) != 0) {
+            btimeSec = in.getLong(0x50);
+            btimeNsec = Integer.toUnsignedLong(in.getInt(0x58));
+        }
+        return new PosixStat(
+                PosixStat.makedev(in.getInt(0x88), in.getInt(0x8c)),
+                in.getLong(0x20),
+                Short.toUnsignedInt(in.getShort(0x1c)),
+                in.getInt(0x10),
+                in.getInt(0x14),
+                in.getInt(0x18),
+                PosixStat.makedev(in.getInt(0x80), in.getInt(0x84)),
+                in.getLong(0x28),
+                in.getLong(0x30),
+                in.getLong(0x40), Integer.toUnsignedLong(in.getInt(0x48)),
+                in.getLong(0x70), Integer.toUnsignedLong(in.getInt(0x78)),
+                in.getLong(0x60), Integer.toUnsignedLong(in.getInt(0x68)),
+                btimeSec, btimeNsec);
+    }
+
+    /** Whether statx fails with EPERM for a path that lstat can read (a seccomp filter that forbids it). */
+    private boolean statxForbidden() {
+        byte[] buffer = new byte[STATX_SIZE];
+        return extra.statx(AT_FDCWD, "/", AT_SYMLINK_NOFOLLOW, STATX_MASK, buffer) < 0
+                && LastError.getLastError(extraRuntime) == Errno.EPERM.intValue();
+    }
+
+    void mkdir(Path path, int mode) throws NfsException {
+        check(posix.mkdir(path.toString(), mode), "mkdir", path);
+    }
+
+    void rmdir(Path path) throws NfsException {
+        check(posix.rmdir(path.toString()), "rmdir", path);
+    }
+
+    void unlink(Path path) throws NfsException {
+        check(posix.unlink(path.toString()), "unlink", path);
+    }
+
+    /** {@code rename(2)}; returns 0 or the errno, for the caller to map with {@link FsErrors#ofRename}. */
+    int rename(Path from, Path to) {
+        return posix.rename(from.toString(), to.toString()) < 0 ? posix.errno() : 0;
+    }
+
+    void link(Path existing, Path newPath) throws NfsException {
+        check(posix.link(existing.toString(), newPath.toString()), "link", newPath);
+    }
+
+    /** Creates a symbolic link at {@code path} holding {@code target} verbatim. */
+    void symlink(String target, Path path) throws NfsException {
+        check(posix.symlink(target, path.toString()), "symlink", path);
+    }
+
+    /** The target of the symbolic link at {@code path}, as raw bytes. */
+    byte[] readlink(Path path) throws NfsException {
+        byte[] buffer = new byte[4096];
+        int length = posix.readlink(path.toString(), buffer, buffer.length);
+        if (length < 0) {
+            throw FsErrors.of(posix.errno(), "readlink", path);
+        }
+        byte[] target = new byte[length];
+        System.arraycopy(buffer, 0, target, 0, length);
+        return target;
+    }
+
+    void mknod(Path path, int mode, long dev) throws NfsException {
+        if (extra.mknod(path.toString(), mode, dev) < 0) {
+            throw FsErrors.of(LastError.getLastError(extraRuntime), "mknod", path);
+        }
+    }
+
+    void mkfifo(Path path, int mode) throws NfsException {
+        check(posix.mkfifo(path.toString(), mode), "mkfifo", path);
+    }
+
+    /** {@code chmod(2)}: follows a symbolic link, so never call it on one. */
+    void chmod(Path path, int mode) throws NfsException {
+        check(posix.chmod(path.toString(), mode), "chmod", path);
+    }
+
+    /** {@code lchown(2)}; -1 leaves an id unchanged. */
+    void lchown(Path path, int uid, int gid) throws NfsException {
+        check(posix.lchown(path.toString(), uid, gid), "lchown", path);
+    }
+
+    /** {@code truncate(2)}: follows a symbolic link, so call it on verified regular files only. */
+    void truncate(Path path, long size) throws NfsException {
+        check(posix.truncate(path.toString(), size), "truncate", path);
+    }
+
+    /** Sets access and modification times of {@code path} itself (never a link's target), in nanoseconds. */
+    void setTimes(Path path, TimeChange atime, TimeChange mtime) throws NfsException {
+        check(posix.utimensat(AT_FDCWD, path.toString(), timespec(atime), timespec(mtime), AT_SYMLINK_NOFOLLOW),
+                "utimensat", path);
+    }
+
+    /**
+     * Total and free file slots of the file system holding {@code path}, or {@code null} where
+     * {@code statvfs} is not known to this code (only 64-bit Linux is).
+     */
+    long[] fileSlots(Path path) throws NfsException {
+        if (!lp64Linux) {
+            return null;
+        }
+        byte[] buffer = new byte[STATVFS_SIZE];
+        if (extra.statvfs(path.toString(), buffer) < 0) {
+            throw FsErrors.of(LastError.getLastError(extraRuntime), "statvfs", path);
+        }
+        ByteBuffer in = ByteBuffer.wrap(buffer).order(ByteOrder.nativeOrder());
+        // struct statvfs on LP64 Linux: f_bsize, f_frsize, f_blocks, f_bfree, f_bavail, f_files, f_ffree, ...
+        return new long[] {in.getLong(40), in.getLong(48)};
+    }
+
+    /** Decodes a link target as UTF-8 (malformed bytes become U+FFFD). */
+    static String utf8(byte[] bytes) {
+        return new String(bytes, StandardCharsets.UTF_8);
+    }
+
+    private static long[] timespec(TimeChange change) {
+        if (change == null) {
+            return new long[] {0, UTIME_OMIT};
+        }
+        if (change.isServerTime()) {
+            return new long[] {0, UTIME_NOW};
+        }
+        return new long[] {change.at().getEpochSecond(), change.at().getNano()};
+    }
+
+    private void check(int result, String call, Path path) throws NfsException {
+        if (result < 0) {
+            throw FsErrors.of(posix.errno(), call, path);
+        }
+    }
+
+    /** Reports nothing and throws nothing: callers read errno themselves. */
+    private static final class QuietHandler implements POSIXHandler {
+        @Override
+        public void error(Errno error, String extraData) {
+        }
+
+        @Override
+        public void error(Errno error, String methodName, String extraData) {
+        }
+
+        @Override
+        public void unimplementedError(String methodName) {
+            throw new UnsupportedOperationException(methodName + " is not implemented natively");
+        }
+
+        @Override
+        public void warn(WARNING_ID id, String message, Object... data) {
+        }
+
+        @Override
+        public boolean isVerbose() {
+            return false;
+        }
+
+        @Override
+        public File getCurrentWorkingDirectory() {
+            return new File(".");
+        }
+
+        @Override
+        public String[] getEnv() {
+            return new String[0];
+        }
+
+        @Override
+        public InputStream getInputStream() {
+            return InputStream.nullInputStream();
+        }
+
+        @Override
+        public PrintStream getOutputStream() {
+            return System.out;
+        }
+
+        @Override
+        public int getPID() {
+            return (int) ProcessHandle.current().pid();
+        }
+
+        @Override
+        public PrintStream getErrorStream() {
+            return System.err;
+        }
+    }
+}

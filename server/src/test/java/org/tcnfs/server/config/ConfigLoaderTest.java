@@ -1,0 +1,91 @@
+package org.tcnfs.server.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ConfigLoaderTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void defaultsServeDataOnLoopbackPort2049() {
+        ServerConfig c = new ConfigLoader().load();
+        assertThat(c.bind()).isEqualTo("127.0.0.1");
+        assertThat(c.port()).isEqualTo(2049);
+        assertThat(c.data()).isEqualTo(Path.of("./data"));
+        assertThat(c.state()).isEqualTo(Path.of("./state"));
+        assertThat(c.exports()).isEmpty();
+        assertThat(c.lease()).isEqualTo(Duration.ofSeconds(90));
+        assertThat(c.maxOps()).isEqualTo(4096);
+        assertThat(c.maxRequestBytes()).isEqualTo(16 * 1024 * 1024);
+    }
+
+    @Test
+    void flagsWinOverEnvironmentWhichWinsOverFile() throws IOException {
+        Path file = dir.resolve("tcnfs.properties");
+        Files.writeString(file, "# a comment\nport=3000\nlease=30s\ngrace=10s\n");
+        ServerConfig c = new ConfigLoader()
+                .file(file)
+                .environment(Map.of("TCNFS_PORT", "4000", "TCNFS_GRACE", "0"))
+                .flag(Setting.PORT, "5000")
+                .load();
+        assertThat(c.port()).isEqualTo(5000);
+        assertThat(c.grace()).isZero();
+        assertThat(c.lease()).isEqualTo(Duration.ofSeconds(30));
+    }
+
+    @Test
+    void unknownKeyInFileIsRefusedByName() throws IOException {
+        Path file = dir.resolve("bad.properties");
+        Files.writeString(file, "prot=3000\n");
+        assertThatThrownBy(() -> new ConfigLoader().file(file))
+                .isInstanceOf(InvalidConfigException.class)
+                .hasMessageContaining("unknown setting 'prot'");
+    }
+
+    @Test
+    void portOutOfRangeIsRefusedNamingTheSettingAndSource() {
+        assertThatThrownBy(() -> new ConfigLoader().environment(Map.of("TCNFS_PORT", "70000")).load())
+                .isInstanceOf(InvalidConfigException.class)
+                .hasMessageContaining("'port'")
+                .hasMessageContaining("TCNFS_PORT");
+    }
+
+    @Test
+    void badDurationAndSizeAreRefused() {
+        assertThatThrownBy(() -> new ConfigLoader().flag(Setting.LEASE, "soon").load())
+                .hasMessageContaining("'lease'");
+        assertThatThrownBy(() -> new ConfigLoader().flag(Setting.MAX_REQUEST, "huge").load())
+                .hasMessageContaining("'max-request'");
+        assertThatThrownBy(() -> new ConfigLoader().flag(Setting.LEASE, "0").load())
+                .hasMessageContaining("'lease'");
+    }
+
+    @Test
+    void missingExportsFileIsRefused() {
+        assertThatThrownBy(() -> new ConfigLoader().flag(Setting.EXPORTS, dir.resolve("nope").toString()).load())
+                .hasMessageContaining("'exports'")
+                .hasMessageContaining("no such file");
+    }
+
+    @Test
+    void sizesAndDurationsAcceptUnits() {
+        ServerConfig c = new ConfigLoader()
+                .flag(Setting.MAX_REQUEST, "2MiB")
+                .flag(Setting.MAX_IO, "64KiB")
+                .flag(Setting.LEASE, "PT2M")
+                .load();
+        assertThat(c.maxRequestBytes()).isEqualTo(2 * 1024 * 1024);
+        assertThat(c.maxIoBytes()).isEqualTo(64 * 1024);
+        assertThat(c.lease()).isEqualTo(Duration.ofMinutes(2));
+    }
+}

@@ -1,0 +1,319 @@
+package org.tcnfs.txn.handles;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import org.lmdbjava.ByteArrayProxy;
+import org.lmdbjava.Dbi;
+import org.lmdbjava.DbiFlags;
+import org.lmdbjava.Env;
+import org.lmdbjava.EnvFlags;
+import org.lmdbjava.LmdbException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The persistent map between the 16-byte handles clients hold ({@link Nfh}) and the local objects of every
+ * export, kept in one LMDB environment under {@code <stateDirectory>/handles}.
+ *
+ * <p>Four tables: handle &rarr; {@link Node} (export, type, inode, names); (parent handle, name) &rarr;
+ * handle; (export, inode) &rarr; handle; export &rarr; root handle. A directory rename changes one name row
+ * and one node, so descendants keep their handles and their derived {@link HandleView#path paths} follow.
+ *
+ * <p>Reads: the convenience methods here each run in a short read transaction; {@link #read()} gives a
+ * consistent snapshot for several reads. Writes: {@link #write()} gives a {@link HandleBatch}, one atomic
+ * and (by default) durable LMDB write transaction. Other records that must commit together with handle
+ * changes live in {@link #sideTable(String) side tables} of the same environment.
+ *
+ * <p>Thread-safe. Read transactions are not bound to threads ({@code MDB_NOTLS}); a batch is bound to its
+ * thread and batches run one at a time. Close every snapshot and batch before {@link #close()}.
+ */
+public final class HandleTable implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(HandleTable.class);
+
+    /** Default size of the memory map: 8 GiB of address space, sparse on disk. */
+    public static final long DEFAULT_MAP_SIZE = 8L << 30;
+    /** Default number of concurrent read transactions. */
+    public static final int DEFAULT_MAX_READERS = 1024;
+    /** Longest export id in bytes of UTF-8. */
+    public static final int MAX_EXPORT_ID_BYTES = 128;
+    /** Deepest chain of parents the table follows (deeper is treated as corruption). */
+    public static final int MAX_DEPTH = 4096;
+    /** Most side tables an environment can hold. */
+    public static final int MAX_SIDE_TABLES = 12;
+
+    private static final String SIDE_PREFIX = "side:";
+
+    /** How much a commit waits for the disk. */
+    public enum Durability {
+        /** Commit returns after data and metadata are synced: nothing committed is lost in a crash. */
+        FULL,
+        /** The meta page is not synced: a crash may lose the last commit, never consistency. */
+        NO_META_SYNC,
+        /** No syncs: a crash may lose recent commits (tests and benchmarks only). */
+        NONE
+    }
+
+    private final Path directory;
+    private final Env<byte[]> env;
+    final Dbi<byte[]> nodes;
+    final Dbi<byte[]> names;
+    final Dbi<byte[]> inodes;
+    final Dbi<byte[]> exports;
+    private final Map<String, SideTable> sideTables = new ConcurrentHashMap<>();
+
+    private HandleTable(Path directory, Env<byte[]> env) {
+        this.directory = directory;
+        this.env = env;
+        this.nodes = env.openDbi("nodes", DbiFlags.MDB_CREATE);
+        this.names = env.openDbi("names", DbiFlags.MDB_CREATE);
+        this.inodes = env.openDbi("inodes", DbiFlags.MDB_CREATE);
+        this.exports = env.openDbi("exports", DbiFlags.MDB_CREATE);
+    }
+
+    /** A builder for a table under {@code stateDirectory} (the environment goes to its {@code handles}). */
+    public static Builder builder(Path stateDirectory) {
+        return new Builder(stateDirectory);
+    }
+
+    /** Opens (creating if needed) the table under {@code stateDirectory} with default settings. */
+    public static HandleTable open(Path stateDirectory) {
+        return builder(stateDirectory).open();
+    }
+
+    /** The directory that holds the LMDB files. */
+    public Path directory() {
+        return directory;
+    }
+
+    /** A consistent read-only snapshot; close it promptly. */
+    public HandleSnapshot read() {
+        try {
+            return new HandleSnapshot(this, env.txnRead());
+        } catch (LmdbException e) {
+            throw translate("starting a read transaction", e);
+        }
+    }
+
+    /** A write batch; blocks while another batch is open. See {@link HandleBatch} for the rules. */
+    public HandleBatch write() {
+        try {
+            return new HandleBatch(this, env.txnWrite());
+        } catch (LmdbException e) {
+            throw translate("starting a write transaction", e);
+        }
+    }
+
+    /**
+     * The side table called {@code name}, created on first use. Call this at startup, never while the
+     * calling thread has a batch open.
+     *
+     * @throws IllegalArgumentException for an empty name or one longer than 64 bytes
+     * @throws HandleTableException if {@value #MAX_SIDE_TABLES} side tables exist already
+     */
+    public SideTable sideTable(String name) {
+        Objects.requireNonNull(name, "name");
+        int length = name.getBytes(StandardCharsets.UTF_8).length;
+        if (length == 0 || length > 64) {
+            throw new IllegalArgumentException("side table names have 1 to 64 bytes: \"" + name + "\"");
+        }
+        synchronized (sideTables) {
+            SideTable existing = sideTables.get(name);
+            if (existing != null) {
+                return existing;
+            }
+            if (sideTables.size() >= MAX_SIDE_TABLES) {
+                throw new HandleTableException("no more than " + MAX_SIDE_TABLES + " side tables");
+            }
+            try {
+                SideTable table = new SideTable(name, env.openDbi(SIDE_PREFIX + name, DbiFlags.MDB_CREATE));
+                sideTables.put(name, table);
+                return table;
+            } catch (LmdbException e) {
+                throw translate("opening side table " + name, e);
+            }
+        }
+    }
+
+    /** {@link HandleView#node} in its own read transaction. */
+    public Optional<Node> node(Nfh handle) {
+        try (HandleSnapshot snapshot = read()) {
+            return snapshot.node(handle);
+        }
+    }
+
+    /** {@link HandleView#child} in its own read transaction. */
+    public Optional<Nfh> child(Nfh parent, String name) {
+        try (HandleSnapshot snapshot = read()) {
+            return snapshot.child(parent, name);
+        }
+    }
+
+    /** {@link HandleView#byInode} in its own read transaction. */
+    public Optional<Nfh> byInode(String exportId, long ino) {
+        try (HandleSnapshot snapshot = read()) {
+            return snapshot.byInode(exportId, ino);
+        }
+    }
+
+    /** {@link HandleView#root} in its own read transaction. */
+    public Optional<Nfh> root(String exportId) {
+        try (HandleSnapshot snapshot = read()) {
+            return snapshot.root(exportId);
+        }
+    }
+
+    /** {@link HandleView#path(Nfh)} in its own read transaction. */
+    public Optional<List<String>> path(Nfh handle) {
+        try (HandleSnapshot snapshot = read()) {
+            return snapshot.path(handle);
+        }
+    }
+
+    /**
+     * Forces everything committed so far to disk. Needed only with a {@link Durability} weaker than
+     * {@link Durability#FULL}, for a caller that must know earlier commits are durable (a periodic flusher,
+     * a transaction's commit point).
+     */
+    public void sync() {
+        try {
+            env.sync(true);
+        } catch (LmdbException e) {
+            throw translate("syncing the handle table", e);
+        }
+    }
+
+    /** Names of the side tables that exist in the environment (opened or not). */
+    public List<String> sideTableNames() {
+        List<String> result = new ArrayList<>();
+        for (byte[] name : env.getDbiNames()) {
+            String text = new String(name, StandardCharsets.UTF_8);
+            if (text.startsWith(SIDE_PREFIX)) {
+                result.add(text.substring(SIDE_PREFIX.length()));
+            }
+        }
+        return result;
+    }
+
+    /** Closes the environment; every snapshot and batch must be closed before. Calling it again is harmless. */
+    @Override
+    public void close() {
+        if (!env.isClosed()) {
+            env.close();
+            LOG.debug("closed handle table {}", directory);
+        }
+    }
+
+    static void checkExportId(String exportId) {
+        Objects.requireNonNull(exportId, "exportId");
+        int length = exportId.getBytes(StandardCharsets.UTF_8).length;
+        if (length == 0 || length > MAX_EXPORT_ID_BYTES) {
+            throw new IllegalArgumentException("export ids have 1 to " + MAX_EXPORT_ID_BYTES + " bytes: \""
+                    + exportId + "\"");
+        }
+    }
+
+    static HandleTableException translate(String what, LmdbException e) {
+        if (e instanceof Env.MapFullException) {
+            return new MapFullException(what, e);
+        }
+        return new HandleTableException(what + " failed: " + e.getMessage(), e);
+    }
+
+    /** The LMDB map is full; raise {@link Builder#mapSize(long)}. */
+    public static final class MapFullException extends HandleTableException {
+        private static final long serialVersionUID = 1L;
+
+        MapFullException(String what, Throwable cause) {
+            super(what + " failed: the handle table is full", cause);
+        }
+    }
+
+    /** Settings of a {@link HandleTable}; {@link #open()} validates them and opens the table. */
+    public static final class Builder {
+        private final Path stateDirectory;
+        private long mapSize = DEFAULT_MAP_SIZE;
+        private int maxReaders = DEFAULT_MAX_READERS;
+        private Durability durability = Durability.FULL;
+
+        private Builder(Path stateDirectory) {
+            this.stateDirectory = Objects.requireNonNull(stateDirectory, "stateDirectory");
+        }
+
+        /** Largest size the table can reach, in bytes (address space; the file grows as needed). */
+        public Builder mapSize(long bytes) {
+            this.mapSize = bytes;
+            return this;
+        }
+
+        /** Most read transactions open at once. */
+        public Builder maxReaders(int readers) {
+            this.maxReaders = readers;
+            return this;
+        }
+
+        /** How durable commits are; {@link Durability#FULL} unless told otherwise. */
+        public Builder durability(Durability value) {
+            this.durability = Objects.requireNonNull(value, "durability");
+            return this;
+        }
+
+        /**
+         * Opens the table, creating the directory and the environment if needed.
+         *
+         * @throws IllegalArgumentException for a map size under 1 MiB or fewer than 1 reader
+         * @throws UncheckedIOException if the directory cannot be created
+         * @throws HandleTableException if LMDB cannot open the environment
+         */
+        public HandleTable open() {
+            if (mapSize < (1L << 20)) {
+                throw new IllegalArgumentException("map size must be at least 1 MiB: " + mapSize);
+            }
+            if (maxReaders < 1) {
+                throw new IllegalArgumentException("at least one reader: " + maxReaders);
+            }
+            Path directory = stateDirectory.resolve("handles");
+            try {
+                Files.createDirectories(directory);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot create " + directory, e);
+            }
+            List<EnvFlags> flags = new ArrayList<>(List.of(EnvFlags.MDB_NOTLS));
+            switch (durability) {
+                case FULL -> { }
+                case NO_META_SYNC -> flags.add(EnvFlags.MDB_NOMETASYNC);
+                case NONE -> flags.add(EnvFlags.MDB_NOSYNC);
+            }
+            Env<byte[]> env;
+            try {
+                env = Env.create(ByteArrayProxy.PROXY_BA)
+                        .setMapSize(mapSize)
+                        .setMaxDbs(4 + MAX_SIDE_TABLES)
+                        .setMaxReaders(maxReaders)
+                        .open(directory.toFile(), flags.toArray(new EnvFlags[0]));
+            } catch (LmdbException e) {
+                throw translate("opening the handle table in " + directory, e);
+            }
+            try {
+                int stale = env.readerCheck();
+                if (stale > 0) {
+                    LOG.info("cleared {} stale reader slots in {}", stale, directory);
+                }
+                HandleTable table = new HandleTable(directory, env);
+                LOG.debug("opened handle table {} (map {} bytes, {})", directory, mapSize, durability);
+                return table;
+            } catch (LmdbException e) {
+                env.close();
+                throw translate("opening the handle table in " + directory, e);
+            }
+        }
+    }
+}
