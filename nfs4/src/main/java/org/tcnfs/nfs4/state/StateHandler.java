@@ -96,6 +96,8 @@ public class StateHandler implements AutoCloseable {
             LOG.info("no grace period");
         } else if (previous == null) {
             LOG.info("grace period of {} s (no client record)", limits.grace().toSeconds());
+        } else if (previous.isEmpty()) {
+            LOG.info("no grace period: no client of the previous run has state to reclaim");
         } else {
             LOG.info("grace period of up to {} s for {} recorded client(s)", limits.grace().toSeconds(), previous.size());
         }
