@@ -1,0 +1,91 @@
+package org.tcnfs.txn.lock;
+
+import java.util.Collections;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.concurrent.locks.Lock;
+
+/**
+ * The locks one compound holds, from {@link LockManager#acquire} until {@link #close()}.
+ *
+ * <p>Must be closed on the thread that acquired it ({@link java.util.concurrent.locks.ReentrantReadWriteLock}
+ * ties a held lock to its thread): closing from another thread throws {@link IllegalStateException} and
+ * releases nothing. {@link #close()} releases the stripes in the reverse order of their acquisition;
+ * closing again is harmless. Not thread-safe: one thread owns it.
+ */
+public final class LockSet implements AutoCloseable {
+    private final LockManager manager;
+    private final Thread owner;
+    private final Map<LockKey, LockMode> keys;
+    private final Lock[] locks;
+    private SortedMap<LockKey, LockMode> sorted;
+    private volatile boolean open = true;
+
+    LockSet(LockManager manager, Thread owner, Map<LockKey, LockMode> keys, Lock[] locks) {
+        this.manager = manager;
+        this.owner = owner;
+        this.keys = keys;
+        this.locks = locks;
+    }
+
+    /**
+     * Every key this set covers with its mode: the requested keys and their ancestors, merged (a key
+     * requested for writing stays WRITE even when it is also another key's ancestor), in key order.
+     * Keys that merely share a stripe with these are not listed.
+     */
+    public SortedMap<LockKey, LockMode> keys() {
+        if (sorted == null) {
+            sorted = Collections.unmodifiableSortedMap(new TreeMap<>(keys));
+        }
+        return sorted;
+    }
+
+    /**
+     * Whether this set covers {@code key} in {@code mode} or stronger: a set with {@code key} in WRITE
+     * holds it for READ too. False once closed.
+     */
+    public boolean holds(LockKey key, LockMode mode) {
+        LockMode held = keys.get(key);
+        return open && held != null && held.strongerOf(mode) == held;
+    }
+
+    /** The number of stripes this set holds (distinct stripes, after merging); 0 once closed. */
+    public int stripesHeld() {
+        return open ? locks.length : 0;
+    }
+
+    /** Whether the locks are still held. */
+    public boolean isOpen() {
+        return open;
+    }
+
+    /** The thread that acquired this set, and the only one that may close it. */
+    public Thread owner() {
+        return owner;
+    }
+
+    /**
+     * Releases every lock, in reverse order of acquisition. Harmless when already closed.
+     *
+     * @throws IllegalStateException if called on a thread other than {@link #owner()}; nothing is released
+     */
+    @Override
+    public void close() {
+        if (!open) {
+            return;
+        }
+        if (Thread.currentThread() != owner) {
+            throw new IllegalStateException("a lock set must be closed by the thread that acquired it ("
+                    + owner.getName() + "), not by " + Thread.currentThread().getName());
+        }
+        open = false;
+        LockManager.release(locks, locks.length);
+        manager.closed(this);
+    }
+
+    @Override
+    public String toString() {
+        return "LockSet" + (open ? "" : "(closed)") + keys();
+    }
+}

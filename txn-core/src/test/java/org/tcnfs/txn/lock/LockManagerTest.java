@@ -1,0 +1,395 @@
+package org.tcnfs.txn.lock;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.entry;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.tcnfs.txn.TxnException;
+
+@Timeout(30)
+class LockManagerTest {
+    private static final Duration LONG = Duration.ofSeconds(10);
+    private static final Duration SHORT = Duration.ofMillis(100);
+
+    /** Another thread that acquires and closes its sets itself, as the lock manager requires. */
+    private final ExecutorService other = Executors.newSingleThreadExecutor();
+    private final List<LockSet> mine = new ArrayList<>();
+
+    @AfterEach
+    void releaseEverything() throws Exception {
+        mine.forEach(LockSet::close);
+        other.shutdownNow();
+        assertThat(other.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+    }
+
+    private static LockKey path(String relative) {
+        return LockKey.parse("e", relative);
+    }
+
+    private static LockRequest read(String relative) {
+        return LockRequest.read(path(relative));
+    }
+
+    private static LockRequest write(String relative) {
+        return LockRequest.write(path(relative));
+    }
+
+    private LockSet acquire(LockManager manager, Duration timeout, LockRequest... requests) throws TxnException {
+        LockSet set = manager.acquire(List.of(requests), timeout);
+        mine.add(set);
+        return set;
+    }
+
+    /** Acquires on the other thread and keeps the set open until {@link #closeOnOther}. */
+    private Future<LockSet> acquireOnOther(LockManager manager, Duration timeout, LockRequest... requests) {
+        return other.submit(() -> manager.acquire(List.of(requests), timeout));
+    }
+
+    private LockSet holdOnOther(LockManager manager, LockRequest... requests) throws Exception {
+        return acquireOnOther(manager, LONG, requests).get(10, TimeUnit.SECONDS);
+    }
+
+    private void closeOnOther(LockSet set) throws Exception {
+        other.submit(set::close).get(10, TimeUnit.SECONDS);
+    }
+
+    private <T> T onOther(Callable<T> task) throws Exception {
+        return other.submit(task).get(10, TimeUnit.SECONDS);
+    }
+
+    private static void assertStripeFree(LockManager manager, int stripe) {
+        ReentrantReadWriteLock lock = manager.stripe(stripe);
+        assertThat(lock.isWriteLocked()).as("stripe %d write-locked", stripe).isFalse();
+        assertThat(lock.getReadLockCount()).as("stripe %d read holds", stripe).isZero();
+    }
+
+    /** A path key whose stripe is {@code stripe}. */
+    private static LockKey keyOnStripe(LockManager manager, int stripe, String prefix) {
+        for (int i = 0; ; i++) {
+            LockKey key = path(prefix + i);
+            if (manager.stripeOf(key) == stripe) {
+                return key;
+            }
+        }
+    }
+
+    /** An object key (no ancestors, so it locks that stripe only) whose stripe is {@code stripe}. */
+    private static LockKey inodeOnStripe(LockManager manager, int stripe) {
+        for (long fileId = 1_000_000; ; fileId++) {
+            LockKey key = LockKey.ofObject("e", fileId);
+            if (manager.stripeOf(key) == stripe) {
+                return key;
+            }
+        }
+    }
+
+    @Test
+    void acquireReadLocksEveryAncestorAndLocksTheKeyInItsMode() throws Exception {
+        LockManager manager = new LockManager();
+        LockSet set = acquire(manager, LONG, write("a/b/c"));
+
+        assertThat(set.keys()).containsExactly(
+                entry(path(""), LockMode.READ),
+                entry(path("a"), LockMode.READ),
+                entry(path("a/b"), LockMode.READ),
+                entry(path("a/b/c"), LockMode.WRITE));
+        assertThat(set.holds(path("a/b/c"), LockMode.WRITE)).isTrue();
+        assertThat(set.holds(path("a"), LockMode.READ)).isTrue();
+        assertThat(set.holds(path("a"), LockMode.WRITE)).isFalse();
+        assertThat(set.holds(path("x"), LockMode.READ)).isFalse();
+        // the ancestor locks really are held: a writer of "a" has to wait
+        Future<LockSet> renamer = acquireOnOther(manager, SHORT, write("a"));
+        assertThatThrownBy(() -> renamer.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(LockTimeoutException.class);
+    }
+
+    @Test
+    void directoryRenameBlocksWriterBeneathUntilReleased() throws Exception {
+        LockManager manager = new LockManager();
+        LockSet rename = acquire(manager, LONG, write("a"), write("z"));
+
+        Future<LockSet> writer = acquireOnOther(manager, LONG, write("a/b/c"));
+        assertThatThrownBy(() -> writer.get(300, TimeUnit.MILLISECONDS)).isInstanceOf(TimeoutException.class);
+
+        rename.close();
+        LockSet granted = writer.get(10, TimeUnit.SECONDS);
+        assertThat(granted.holds(path("a/b/c"), LockMode.WRITE)).isTrue();
+        closeOnOther(granted);
+    }
+
+    @Test
+    void writerBeneathBlocksDirectoryRename() throws Exception {
+        LockManager manager = new LockManager();
+        LockSet writer = holdOnOther(manager, write("a/b/c"));
+
+        assertThatThrownBy(() -> acquire(manager, SHORT, write("a"))).isInstanceOf(LockTimeoutException.class);
+        assertThatThrownBy(() -> acquire(manager, SHORT, read("a/b/c"))).isInstanceOf(LockTimeoutException.class);
+
+        closeOnOther(writer);
+        assertThat(acquire(manager, SHORT, write("a")).isOpen()).isTrue();
+    }
+
+    @Test
+    void readersOfOneKeyShareIt() throws Exception {
+        LockManager manager = new LockManager();
+        LockSet first = acquire(manager, LONG, read("a/b"));
+
+        LockSet second = onOther(() -> manager.acquire(List.of(read("a/b"), read("a")), Duration.ZERO));
+        assertThat(second.holds(path("a/b"), LockMode.READ)).isTrue();
+        assertThat(first.holds(path("a/b"), LockMode.READ)).isTrue();
+        closeOnOther(second);
+    }
+
+    @Test
+    void writersOfSiblingsOnDifferentStripesDoNotWaitForEachOther() throws Exception {
+        LockManager manager = new LockManager();
+        assertThat(manager.stripeOf(path("a/b"))).isNotEqualTo(manager.stripeOf(path("a/c")));
+        acquire(manager, LONG, write("a/b"));
+
+        LockSet sibling = onOther(() -> manager.acquire(List.of(write("a/c")), Duration.ZERO));
+        assertThat(sibling.isOpen()).isTrue();
+        closeOnOther(sibling);
+    }
+
+    @Test
+    void duplicateRequestsMergeAndWriteWins() throws Exception {
+        LockManager manager = new LockManager();
+        LockSet set = acquire(manager, LONG, read("a/b"), write("a/b"), read("a/b"), write("a"), read("a/b/c"));
+
+        assertThat(set.keys()).containsExactly(
+                entry(path(""), LockMode.READ),
+                entry(path("a"), LockMode.WRITE),
+                entry(path("a/b"), LockMode.WRITE),
+                entry(path("a/b/c"), LockMode.READ));
+        assertThat(set.stripesHeld()).isLessThanOrEqualTo(4);
+        Future<LockSet> reader = acquireOnOther(manager, SHORT, read("a/b"));
+        assertThatThrownBy(() -> reader.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(LockTimeoutException.class);
+    }
+
+    @Test
+    void readAndWriteOnTheOnlyStripeBecomeOneWrite() throws Exception {
+        LockManager manager = new LockManager(1);
+        LockSet set = acquire(manager, SHORT, read("x"), write("y/z"), read("y"), LockRequest.write(LockKey.ofObject("e", 9)));
+
+        assertThat(set.stripesHeld()).isEqualTo(1);
+        ReentrantReadWriteLock stripe = manager.stripe(0);
+        assertThat(stripe.isWriteLockedByCurrentThread()).isTrue();
+        assertThat(stripe.getWriteHoldCount()).isEqualTo(1);
+        assertThat(stripe.getReadLockCount()).isZero();
+        set.close();
+        assertStripeFree(manager, 0);
+    }
+
+    @Test
+    void readAndWriteOfCollidingKeysOnTwoStripesBecomeOneWriteInEitherOrder() throws Exception {
+        LockManager manager = new LockManager(2);
+        LockKey written = LockKey.ofObject("e", 1);
+        int stripe = manager.stripeOf(written);
+        LockKey readKey = keyOnStripe(manager, stripe, "r");
+
+        for (List<LockRequest> requests : List.of(
+                List.of(LockRequest.read(readKey), LockRequest.write(written)),
+                List.of(LockRequest.write(written), LockRequest.read(readKey)))) {
+            try (LockSet set = manager.acquire(requests, SHORT)) {
+                assertThat(manager.stripe(stripe).isWriteLockedByCurrentThread()).isTrue();
+                assertThat(manager.stripe(stripe).getWriteHoldCount()).isEqualTo(1);
+                assertThat(manager.stripe(stripe).getReadHoldCount()).isZero();
+                assertThat(set.holds(readKey, LockMode.READ)).isTrue();
+            }
+            assertStripeFree(manager, 0);
+            assertStripeFree(manager, 1);
+        }
+        assertThat(manager.timeouts()).isZero();
+    }
+
+    @Test
+    void timeoutReleasesEveryStripeAlreadyTaken() throws Exception {
+        LockManager manager = new LockManager(16);
+        LockKey blocker = inodeOnStripe(manager, 15);
+        LockSet held = holdOnOther(manager, LockRequest.write(blocker));
+        List<LockRequest> everywhere = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            everywhere.add(LockRequest.write(LockKey.ofObject("e", i)));
+        }
+        everywhere.add(LockRequest.read(blocker));
+
+        assertThatThrownBy(() -> manager.acquire(everywhere, SHORT))
+                .isInstanceOfSatisfying(LockTimeoutException.class, e -> {
+                    assertThat(e).isInstanceOf(TxnException.class);
+                    assertThat(manager.stripeOf(e.waitingFor())).isEqualTo(15);
+                    assertThat(e.mode()).isEqualTo(LockMode.WRITE);
+                    assertThat(e.timeout()).isEqualTo(SHORT);
+                });
+
+        for (int stripe = 0; stripe < 15; stripe++) {
+            assertStripeFree(manager, stripe);
+        }
+        assertThat(manager.stripe(15).isWriteLocked()).isTrue();
+        assertThat(manager.timeouts()).isEqualTo(1);
+        assertThat(manager.acquisitions()).isEqualTo(1);
+        // nothing is left behind on this thread either: it may acquire again
+        closeOnOther(held);
+        try (LockSet all = manager.acquire(everywhere, SHORT)) {
+            assertThat(all.stripesHeld()).isEqualTo(16);
+        }
+    }
+
+    @Test
+    void zeroTimeoutTriesOnceWithoutWaiting() throws Exception {
+        LockManager manager = new LockManager();
+        holdOnOther(manager, write("a"));
+        long start = System.nanoTime();
+
+        assertThatThrownBy(() -> manager.acquire(List.of(read("a")), Duration.ZERO))
+                .isInstanceOf(LockTimeoutException.class);
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
+    }
+
+    @Test
+    void twoNamesOfOneFileExcludeEachOtherThroughTheObjectKey() throws Exception {
+        LockManager manager = new LockManager();
+        LockKey inode = LockKey.ofObject("e", 42);
+        holdOnOther(manager, write("x"), LockRequest.write(inode));
+
+        assertThatThrownBy(() -> acquire(manager, SHORT, write("dir/y"), LockRequest.write(inode)))
+                .isInstanceOf(LockTimeoutException.class);
+        LockSet set = acquire(manager, SHORT, write("dir/y"), LockRequest.write(LockKey.ofObject("e", 43)));
+        assertThat(set.keys()).containsKey(LockKey.ofObject("e", 43)).doesNotContainKey(inode);
+    }
+
+    @Test
+    void objectKeyLocksNothingElse() throws Exception {
+        LockManager manager = new LockManager();
+        LockSet set = acquire(manager, SHORT, LockRequest.write(LockKey.ofObject("e", 42)));
+
+        assertThat(set.keys()).containsOnlyKeys(LockKey.ofObject("e", 42));
+    }
+
+    @Test
+    void closingTwiceIsHarmlessAndAClosedSetHoldsNothing() throws Exception {
+        LockManager manager = new LockManager(4);
+        LockSet set = manager.acquire(List.of(write("a/b")), SHORT);
+        set.close();
+        set.close();
+
+        assertThat(set.isOpen()).isFalse();
+        assertThat(set.holds(path("a/b"), LockMode.WRITE)).isFalse();
+        assertThat(set.stripesHeld()).isZero();
+        for (int stripe = 0; stripe < 4; stripe++) {
+            assertStripeFree(manager, stripe);
+        }
+    }
+
+    @Test
+    void closingOnAnotherThreadIsRejectedAndReleasesNothing() throws Exception {
+        LockManager manager = new LockManager();
+        LockSet set = acquire(manager, SHORT, write("a"));
+
+        Future<?> foreignClose = other.submit(set::close);
+        assertThatThrownBy(() -> foreignClose.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(IllegalStateException.class);
+        assertThat(set.isOpen()).isTrue();
+        assertThat(manager.stripe(manager.stripeOf(path("a"))).isWriteLockedByCurrentThread()).isTrue();
+        set.close();
+        assertThat(set.isOpen()).isFalse();
+    }
+
+    @Test
+    void aSecondOpenSetOnOneThreadIsRejected() throws Exception {
+        LockManager manager = new LockManager();
+        LockSet first = manager.acquire(List.of(read("a")), SHORT);
+
+        assertThatThrownBy(() -> manager.acquire(List.of(write("b")), SHORT)).isInstanceOf(IllegalStateException.class);
+        first.close();
+        try (LockSet second = manager.acquire(List.of(write("b")), SHORT)) {
+            assertThat(second.isOpen()).isTrue();
+        }
+    }
+
+    @Test
+    void interruptedWaitReleasesEverythingAndKeepsTheInterruptFlag() throws Exception {
+        LockManager manager = new LockManager(8);
+        LockKey blocker = inodeOnStripe(manager, 7);
+        holdOnOther(manager, LockRequest.write(blocker));
+        List<LockRequest> requests = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            requests.add(LockRequest.read(LockKey.ofObject("e", i)));
+        }
+        requests.add(LockRequest.read(blocker));
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        AtomicReference<Boolean> flagAfter = new AtomicReference<>();
+        Thread waiter = new Thread(() -> {
+            try {
+                manager.acquire(requests, LONG).close();
+            } catch (TxnException e) {
+                thrown.set(e);
+            }
+            flagAfter.set(Thread.currentThread().isInterrupted());
+        });
+        waiter.start();
+        while (waiter.isAlive() && !manager.stripe(7).hasQueuedThread(waiter)) {
+            Thread.sleep(1);
+        }
+        waiter.interrupt();
+        waiter.join(10_000);
+
+        assertThat(thrown.get()).isInstanceOf(LockInterruptedException.class);
+        assertThat(flagAfter.get()).isTrue();
+        for (int stripe = 0; stripe < 7; stripe++) {
+            assertStripeFree(manager, stripe);
+        }
+    }
+
+    @Test
+    void metricsCountAcquisitionsWaitTimeAndTimeouts() throws Exception {
+        LockManager manager = new LockManager();
+        manager.acquire(List.of(write("a")), SHORT).close();
+        LockSet held = holdOnOther(manager, write("b"));
+        assertThatThrownBy(() -> manager.acquire(List.of(read("b")), Duration.ofMillis(50)))
+                .isInstanceOf(LockTimeoutException.class);
+        closeOnOther(held);
+
+        assertThat(manager.acquisitions()).isEqualTo(2);
+        assertThat(manager.timeouts()).isEqualTo(1);
+        assertThat(manager.waitNanos()).isGreaterThanOrEqualTo(Duration.ofMillis(50).toNanos());
+    }
+
+    @Test
+    void emptyRequestHoldsNothing() throws Exception {
+        LockManager manager = new LockManager(1);
+        try (LockSet set = manager.acquire(List.of(), SHORT)) {
+            assertThat(set.keys()).isEmpty();
+            assertThat(set.stripesHeld()).isZero();
+            assertStripeFree(manager, 0);
+        }
+    }
+
+    @Test
+    void badArgumentsAreRejected() {
+        assertThatThrownBy(() -> new LockManager(0)).isInstanceOf(IllegalArgumentException.class);
+        LockManager manager = new LockManager();
+        assertThatThrownBy(() -> manager.acquire(List.of(read("a")), Duration.ofMillis(-1)))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThat(manager.stripeCount()).isEqualTo(LockManager.DEFAULT_STRIPES);
+    }
+
+    @Test
+    void hugeTimeoutIsAccepted() throws Exception {
+        LockManager manager = new LockManager();
+        try (LockSet set = manager.acquire(List.of(read("a")), Duration.ofSeconds(Long.MAX_VALUE))) {
+            assertThat(set.isOpen()).isTrue();
+        }
+    }
+}
