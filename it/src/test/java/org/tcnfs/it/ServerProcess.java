@@ -18,8 +18,8 @@ import org.tcnfs.client.rpc.AuthSys;
 import org.tcnfs.client.rpc.NfsConnection;
 
 /**
- * The real server (the fat jar) as a separate process, on an ephemeral port of 127.0.0.1, with an export
- * directory and a state directory of its own.
+ * The real server (the fat jar) as a separate process, on an ephemeral port of 127.0.0.1 (its HTTP
+ * endpoints on another, {@link #metricsPort()}), with an export directory and a state directory of its own.
  *
  * <p>Start it with {@link #start()}; {@link #kill()} is a SIGKILL (a crash), {@link #stop()} a SIGTERM
  * (a clean stop), {@link #restart()} starts it again on the same directories (the port may change).
@@ -37,10 +37,12 @@ public final class ServerProcess implements AutoCloseable {
     private final Path exportDir;
     private final Path stateDir;
     private final Path portFile;
+    private final Path metricsPortFile;
     private final Path log;
     private final List<String> extraArgs;
     private Process process;
     private int port;
+    private int metricsPort;
     private int starts;
 
     private ServerProcess(Path base, List<String> extraArgs) {
@@ -48,6 +50,7 @@ public final class ServerProcess implements AutoCloseable {
         this.exportDir = base.resolve("export");
         this.stateDir = base.resolve("state");
         this.portFile = base.resolve("port");
+        this.metricsPortFile = base.resolve("metrics-port");
         this.log = base.resolve("server.log");
         this.extraArgs = List.copyOf(extraArgs);
     }
@@ -76,13 +79,15 @@ public final class ServerProcess implements AutoCloseable {
                     + " (build it with `mvn -B package -DskipTests -pl server -am`, or set -Dtcnfs.server.jar)");
         }
         Files.deleteIfExists(portFile);
+        Files.deleteIfExists(metricsPortFile);
         List<String> command = new ArrayList<>();
         command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xmx1g");
         command.add("-jar");
         command.add(jar.toString());
         command.addAll(List.of("--bind", "127.0.0.1", "--port", "0", "--port-file", portFile.toString(),
-                "--data", exportDir.toString(), "--state", stateDir.toString(), "--grace", "0"));
+                "--data", exportDir.toString(), "--state", stateDir.toString(), "--grace", "0",
+                "--metrics-port", "0", "--metrics-port-file", metricsPortFile.toString()));
         command.addAll(extraArgs);
         starts++;
         Files.writeString(log, "=== start " + starts + ": " + String.join(" ", command) + "\n",
@@ -94,6 +99,8 @@ public final class ServerProcess implements AutoCloseable {
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         process = pb.start();
         port = awaitPort();
+        // The server writes the metrics port file before the port file.
+        metricsPort = Integer.parseInt(Files.readString(metricsPortFile, StandardCharsets.UTF_8).trim());
     }
 
     private int awaitPort() throws IOException {
@@ -133,6 +140,11 @@ public final class ServerProcess implements AutoCloseable {
     /** The port the server listens on now. */
     public int port() {
         return port;
+    }
+
+    /** The port of the HTTP endpoints (/metrics, /health, /status) now. */
+    public int metricsPort() {
+        return metricsPort;
     }
 
     public InetSocketAddress address() {

@@ -16,8 +16,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The third-party NFSv4.1 clients (nfs4fs and nfs-rs, Python) against the real server: each fact runs
- * tests of {@code it/src/test/python} with pytest and fails with pytest's and the server's output.
+ * The third-party NFSv4.1 clients (nfs4fs and nfs-rs, Python) against the real server, and nfs-rs once more
+ * over NFSv4.0: each fact runs tests of {@code it/src/test/python} with pytest and fails with pytest's and
+ * the server's output.
  *
  * <p>Skipped (with the reason) only when python3, pytest or the client packages are missing; install
  * them with {@code scripts/install-test-deps.sh}. nfs4fs and nfs-rs expose no byte-range locks, so locks
@@ -25,6 +26,9 @@ import org.junit.jupiter.api.Test;
  */
 class ThirdPartyClientsIT {
     private static final long PYTEST_TIMEOUT_MINUTES = 15;
+
+    /** The pytest option that makes the nfs-rs tests speak NFSv4.0 (RFC 7530) instead of 4.1. */
+    private static final String[] NFS_RS_OVER_NFS40 = {"--nfs-rs-version", "4.0"};
 
     private static ServerProcess server;
 
@@ -63,12 +67,17 @@ class ThirdPartyClientsIT {
                 + " (run scripts/install-test-deps.sh): " + out.strip());
     }
 
-    /** Runs pytest on {@code file} (tests whose names match {@code selection}, a -k expression). */
-    private static void pytest(String module, String file, String selection) throws IOException, InterruptedException {
+    /**
+     * Runs pytest on {@code file} (tests whose names match {@code selection}, a -k expression), with
+     * {@code options} added to the command line (such as {@link #NFS_RS_OVER_NFS40}).
+     */
+    private static void pytest(String module, String file, String selection, String... options)
+            throws IOException, InterruptedException {
         assumePythonHas(module);
         List<String> command = new ArrayList<>(List.of(python(), "-m", "pytest", "-q", "-p", "no:cacheprovider",
                 "-rfE", "--nfs-host", server.host(), "--nfs-port", Integer.toString(server.port()),
                 "--nfs-export", "/", file));
+        command.addAll(List.of(options));
         if (!selection.isEmpty()) {
             command.add("-k");
             command.add(selection);
@@ -148,6 +157,30 @@ class ThirdPartyClientsIT {
     @Test
     void twoNfsRsClientsSeeEachOthersWrites() throws Exception {
         pytest("nfs_rs", "test_nfs_rs.py", "two_clients");
+    }
+
+    // ---- nfs-rs over NFSv4.0: SETCLIENTID, OPEN_CONFIRM, open-owner seqids, and writes of any size (libnfs,
+    // the other NFSv4.0 client, cannot write 4 KiB or more; see LibnfsClientIT)
+
+    @Test
+    void fileWrittenByNfsRsOverNfs40ReadsBackWithSameChecksum() throws Exception {
+        pytest("nfs_rs", "test_nfs_rs.py", "sha256 or positional or gap", NFS_RS_OVER_NFS40);
+    }
+
+    @Test
+    void renameLinkSymlinkRemoveAndMkdirWorkThroughNfsRsOverNfs40() throws Exception {
+        pytest("nfs_rs", "test_nfs_rs.py", "rename or link or symlink or remove or missing or mkdir or pages",
+                NFS_RS_OVER_NFS40);
+    }
+
+    @Test
+    void setattrWorksThroughNfsRsOverNfs40() throws Exception {
+        pytest("nfs_rs", "test_nfs_rs.py", "chmod or mtime or access", NFS_RS_OVER_NFS40);
+    }
+
+    @Test
+    void twoNfsRsClientsOverNfs40SeeEachOthersWrites() throws Exception {
+        pytest("nfs_rs", "test_nfs_rs.py", "two_clients", NFS_RS_OVER_NFS40);
     }
 
     // ---- both

@@ -10,6 +10,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import java.util.Set;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,64 +26,160 @@ import org.tcnfs.nfs4.export.ExportTable;
 import org.tcnfs.nfs4.export.ExportsParser;
 import org.tcnfs.nfs4.rpc.NfsServer;
 import org.tcnfs.nfs4.state.StateHandler;
+import org.tcnfs.server.config.ConfigLoader;
+import org.tcnfs.server.config.InvalidConfigException;
 import org.tcnfs.server.config.ServerConfig;
+import org.tcnfs.server.config.Setting;
 import org.tcnfs.server.fs.LocalFileSystem;
+import org.tcnfs.server.metrics.AdminHttpServer;
+import org.tcnfs.server.metrics.MetricsHook;
+import org.tcnfs.server.metrics.ServerStatus;
+import org.tcnfs.server.metrics.TcnfsMetrics;
+import org.tcnfs.server.txn.TransactionWiring;
 import org.tcnfs.txn.handles.HandleTable;
 
 /**
- * A running tcnfs server: the handle table, one {@link LocalFileSystem} per export, the export table and
- * the NFS server, started from a {@link ServerConfig} and stopped by {@link #close()}.
+ * A tcnfs server: the handle table, one {@link LocalFileSystem} per export, the export table, the NFS
+ * server, its metrics and (when configured) the HTTP endpoints {@code /metrics}, {@code /health} and
+ * {@code /status}. {@link #start()} opens all of it, {@link #close()} stops it.
  *
  * <p>Without an exports file, {@link ServerConfig#data()} is exported as "/" read-write without root
  * squashing (the default listens on loopback only); with one, each line's directory is exported at its own
  * path under a pseudo root with the line's options.
+ *
+ * <p>Embedding, with the settings the command line has (see {@link Setting}):
+ * <pre>{@code
+ * try (TcnfsServer server = TcnfsServer.builder()
+ *         .exportRoot(Path.of("/srv/export"))
+ *         .stateDirectory(Path.of("/var/lib/tcnfs"))
+ *         .bind("127.0.0.1", 0)
+ *         .grace(Duration.ZERO)
+ *         .build()
+ *         .start()) {
+ *     int port = server.port();
+ *     ...
+ * }
+ * }</pre>
+ *
+ * <p>Thread-safe. A server starts once; after {@link #close()} (harmless twice) build a new one.
  */
 public final class TcnfsServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TcnfsServer.class);
 
-    private final ServerConfig config;
-    private final HandleTable handles;
-    private final List<LocalFileSystem> fileSystems;
-    private final NfsServer nfs;
-    private final Instant started;
-    private boolean closed;
+    /** Where a server is in its life. */
+    private enum State { NEW, SERVING, CLOSED }
 
-    private TcnfsServer(ServerConfig config, HandleTable handles, List<LocalFileSystem> fileSystems, NfsServer nfs) {
-        this.config = config;
-        this.handles = handles;
-        this.fileSystems = fileSystems;
-        this.nfs = nfs;
-        this.started = Instant.now();
+    private final ServerConfig config;
+    private final List<LocalFileSystem> fileSystems = new ArrayList<>();
+    private volatile State state = State.NEW;
+    private volatile boolean serving;
+    private TcnfsMetrics metrics;
+    private HandleTable handles;
+    private List<Export> exports = List.of();
+    private StateHandler nfsState;
+    private NfsServer nfs;
+    private TransactionWiring transactions;
+    private AdminHttpServer http;
+    private volatile Instant started;
+
+    private TcnfsServer(ServerConfig config) {
+        this.config = Objects.requireNonNull(config, "config");
     }
 
-    /** Opens the state, builds the exports and starts serving; on failure everything opened is closed. */
+    /** A server for {@code config}, not started yet. */
+    public static TcnfsServer create(ServerConfig config) {
+        return new TcnfsServer(config);
+    }
+
+    /**
+     * Opens the state, builds the exports and starts serving (what {@code main} does).
+     *
+     * @throws IOException if a directory, the handle table or a port cannot be opened; everything opened
+     *     is closed again
+     */
     public static TcnfsServer start(ServerConfig config) throws IOException {
-        Files.createDirectories(config.state());
-        HandleTable handles = HandleTable.open(config.state().resolve("handles"));
-        List<LocalFileSystem> fileSystems = new ArrayList<>();
+        return create(config).start();
+    }
+
+    /** A builder of an embedded server, with the defaults of {@link Setting} except that HTTP is off. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Opens the state, builds the exports and starts serving; returns this server.
+     *
+     * @throws IOException if a directory, the handle table or a port cannot be opened; everything opened
+     *     is closed again, and the server cannot be started again
+     * @throws IllegalStateException if it was started before
+     */
+    public synchronized TcnfsServer start() throws IOException {
+        if (state != State.NEW) {
+            throw new IllegalStateException("a server starts once; it is " + state);
+        }
         try {
-            List<Export> exports = exports(config, handles, fileSystems);
-            NfsLimits limits = new NfsLimits(config.maxOps(), config.maxRequestBytes() + 64 * 1024,
-                    config.maxRequestBytes() + 64 * 1024, config.maxIoBytes(), config.maxIoBytes(),
-                    NfsLimits.DEFAULTS.maxSessionSlots(), config.lease(), config.grace());
-            Path records = config.state().resolve("clients");
-            Files.createDirectories(records);
-            StateHandler state = new StateHandler(limits, Clock.systemUTC(), records);
-            NfsServer nfs = NfsServer.builder()
-                    .fileSystems(new ExportTable(exports))
-                    .limits(limits)
-                    .state(state)
-                    .bind(config.bind(), config.port())
-                    .workerThreads(config.workers())
-                    .build();
-            nfs.start();
-            TcnfsServer server = new TcnfsServer(config, handles, fileSystems, nfs);
-            server.announce(exports);
-            return server;
+            open();
+            state = State.SERVING;
+            serving = true;
+            announce();
+            return this;
         } catch (IOException | RuntimeException e) {
-            fileSystems.forEach(LocalFileSystem::close);
-            handles.close();
+            state = State.CLOSED;
+            serving = false;
+            release();
             throw e;
+        }
+    }
+
+    private void open() throws IOException {
+        metrics = TcnfsMetrics.create();
+        Files.createDirectories(config.state());
+        handles = HandleTable.open(config.state().resolve("handles"));
+        exports = exports(config, handles, fileSystems);
+        NfsLimits limits = new NfsLimits(config.maxOps(), config.maxRequestBytes() + 64 * 1024,
+                config.maxRequestBytes() + 64 * 1024, config.maxIoBytes(), config.maxIoBytes(),
+                NfsLimits.DEFAULTS.maxSessionSlots(), config.lease(), config.grace());
+        Path records = config.state().resolve("clients");
+        Files.createDirectories(records);
+        nfsState = new StateHandler(limits, Clock.systemUTC(), records);
+        NfsServer.Builder nfsBuilder = NfsServer.builder()
+                .fileSystems(new ExportTable(exports))
+                .limits(limits)
+                .state(nfsState)
+                .bind(config.bind(), config.port())
+                .workerThreads(config.workers())
+                .minorVersions(Set.of(0, 1))
+                .hook(new MetricsHook(metrics));
+        transactions = TransactionWiring.install(nfsBuilder, config, handles, fileSystems);
+        nfs = nfsBuilder.build();
+        nfs.start();
+        started = Instant.now();
+        registerGauges();
+        transactions.registerMetrics(metrics);
+        if (config.metricsPort().isPresent()) {
+            http = AdminHttpServer.start(config.bind(), config.metricsPort().getAsInt(), metrics, () -> serving,
+                    this::status);
+        }
+    }
+
+    private void registerGauges() {
+        StateHandler s = nfsState;
+        metrics.gauge("tcnfs.clients", "Confirmed NFSv4 clients", null, s::confirmedClientCount);
+        metrics.gauge("tcnfs.sessions", "Open NFSv4.1 sessions", null, s::sessionCount);
+        metrics.gauge("tcnfs.grace.active", "1 while the grace period runs, else 0", null, () -> s.inGrace() ? 1 : 0);
+        metrics.gauge("tcnfs.exports", "Exported directories", null, exports::size);
+        metrics.gauge("tcnfs.handle.table.size", "Size of the LMDB file of the handle table", "bytes", () -> {
+            OptionalLong size = handleTableBytes();
+            return size.isPresent() ? size.getAsLong() : Double.NaN;
+        });
+    }
+
+    /** Size of the handle table's LMDB data file, if it can be read. */
+    private OptionalLong handleTableBytes() {
+        try {
+            return OptionalLong.of(Files.size(handles.directory().resolve("data.mdb")));
+        } catch (IOException e) {
+            return OptionalLong.empty();
         }
     }
 
@@ -90,7 +191,7 @@ public final class TcnfsServer implements AutoCloseable {
             LocalFileSystem fs = LocalFileSystem.open("/", config.data(), handles);
             opened.add(fs);
             exports.add(new Export("/", fs, List.of(ExportRule.everyone(ExportOptions.TRUSTED))));
-            return exports;
+            return List.copyOf(exports);
         }
         for (ExportsParser.Entry entry : ExportsParser.parse(config.exports().get())) {
             entry.notes().forEach(n -> LOG.info("exports line {}: {}", entry.line(), n));
@@ -98,19 +199,30 @@ public final class TcnfsServer implements AutoCloseable {
             opened.add(fs);
             exports.add(new Export(entry.localPath(), fs, entry.rules()));
         }
-        return exports;
+        return List.copyOf(exports);
     }
 
-    private void announce(List<Export> exports) throws IOException {
+    private void announce() throws IOException {
         String what = exports.stream()
-                .map(e -> e.path() + (config.exports().isEmpty() ? " = " + config.data().toAbsolutePath().normalize() : ""))
+                .map(e -> e.path() + (config.exports().isEmpty() ? " = " + localDirectory(e) : ""))
                 .collect(Collectors.joining(", "));
-        LOG.info("tcnfs {} serving {} on {}:{} (NFSv4.1, state in {}, lease {}s, grace {}s)", version(), what,
+        LOG.info("tcnfs {} serving {} on {}:{} (NFSv4.0 and 4.1, state in {}, lease {}s, grace {}s{})", version(), what,
                 nfs.bindAddress(), nfs.port(), config.state().toAbsolutePath().normalize(), config.lease().toSeconds(),
-                config.grace().toSeconds());
+                config.grace().toSeconds(), http == null ? ", no HTTP endpoints"
+                        : ", metrics on http://" + config.bind() + ":" + http.port() + "/metrics");
+        // The metrics port file first: whoever waits for the port file finds both.
+        if (http != null && config.metricsPortFile().isPresent()) {
+            writeAtomically(config.metricsPortFile().get(), Integer.toString(http.port()));
+        }
         if (config.portFile().isPresent()) {
             writeAtomically(config.portFile().get(), Integer.toString(nfs.port()));
         }
+    }
+
+    private String localDirectory(Export export) {
+        return config.exports().isEmpty()
+                ? config.data().toAbsolutePath().normalize().toString()
+                : Path.of(export.path()).toString();
     }
 
     /** Writes {@code text} to a temporary file and renames it over {@code target}, so readers never see half. */
@@ -121,14 +233,84 @@ public final class TcnfsServer implements AutoCloseable {
         Files.move(tmp, abs, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     }
 
-    /** The TCP port the server listens on. */
+    private void requireServing() {
+        if (state != State.SERVING) {
+            throw new IllegalStateException("the server is " + state);
+        }
+    }
+
+    /** The configuration this server runs with. */
+    public ServerConfig config() {
+        return config;
+    }
+
+    /**
+     * The TCP port the NFS service listens on (the real one when 0 was asked for).
+     *
+     * @throws IllegalStateException unless the server serves
+     */
     public int port() {
+        requireServing();
         return nfs.port();
     }
 
-    /** The NFS server inside (its state, its context). */
+    /**
+     * The port of the HTTP endpoints, empty when they are off.
+     *
+     * @throws IllegalStateException unless the server serves
+     */
+    public OptionalInt metricsPort() {
+        requireServing();
+        return http == null ? OptionalInt.empty() : OptionalInt.of(http.port());
+    }
+
+    /**
+     * The server's meters (also when the HTTP endpoints are off); {@link TcnfsMetrics#scrape()} renders them.
+     *
+     * @throws IllegalStateException unless the server serves
+     */
+    public TcnfsMetrics metrics() {
+        requireServing();
+        return metrics;
+    }
+
+    /**
+     * The NFS server inside (its state, its context).
+     *
+     * @throws IllegalStateException unless the server serves
+     */
     public NfsServer nfs() {
+        requireServing();
         return nfs;
+    }
+
+    /**
+     * What {@code /status} reports now: version, uptime, exports, clients, sessions.
+     *
+     * @throws IllegalStateException unless the server serves
+     */
+    public ServerStatus status() {
+        Instant since = started;
+        if (since == null || state == State.CLOSED) {
+            throw new IllegalStateException("the server is " + state);
+        }
+        List<ServerStatus.ExportStatus> list = exports.stream()
+                .map(e -> new ServerStatus.ExportStatus(e.path(), localDirectory(e),
+                        e.rules().stream().map(TcnfsServer::exportsForm).toList()))
+                .toList();
+        return new ServerStatus(version(), since, Duration.between(since, Instant.now()), nfs.bindAddress(),
+                nfs.port(), list, nfsState.confirmedClientCount(), nfsState.sessionCount(), nfsState.inGrace(),
+                handleTableBytes());
+    }
+
+    /** A rule as an exports file would say it: {@code 10.0.0.0/8(rw,root_squash,anonuid=65534,...)}. */
+    static String exportsForm(ExportRule rule) {
+        ExportOptions o = rule.options();
+        String security = o.security().stream().map(f -> "sec=" + f.name().toLowerCase(Locale.ROOT))
+                .sorted().collect(Collectors.joining(","));
+        return rule.clients() + "(" + (o.isReadOnly() ? "ro" : "rw") + ","
+                + o.squash().name().toLowerCase(Locale.ROOT) + ",anonuid=" + o.anonUid() + ",anongid=" + o.anonGid()
+                + (security.isEmpty() ? "" : "," + security) + ",txn=" + o.txn().name().toLowerCase(Locale.ROOT) + ")";
     }
 
     /** The version of this build, or "dev" when run from classes. */
@@ -137,20 +319,129 @@ public final class TcnfsServer implements AutoCloseable {
         return v == null ? "dev" : v;
     }
 
-    /** Stops serving and closes the file systems and the handle table; calling it again does nothing. */
+    /** Stops serving and closes the endpoints, the file systems and the handle table; harmless twice. */
     @Override
     public synchronized void close() {
-        if (closed) {
+        if (state == State.CLOSED) {
             return;
         }
-        closed = true;
-        try {
-            nfs.close();
-        } catch (IOException e) {
-            LOG.warn("stopping the RPC service: {}", e.getMessage());
+        boolean wasServing = state == State.SERVING;
+        state = State.CLOSED;
+        serving = false;
+        release();
+        if (wasServing) {
+            LOG.info("tcnfs stopped after {}s", Duration.between(started, Instant.now()).toSeconds());
+        }
+    }
+
+    /** Closes whatever {@link #open()} opened, in reverse order. */
+    private void release() {
+        if (http != null) {
+            http.close();
+        }
+        if (nfs != null) {
+            try {
+                nfs.close();
+            } catch (IOException | RuntimeException e) {
+                LOG.warn("stopping the RPC service: {}", e.toString());
+            }
+        } else if (nfsState != null) {
+            nfsState.close();
+        }
+        if (transactions != null) {
+            transactions.close();
         }
         fileSystems.forEach(LocalFileSystem::close);
-        handles.close();
-        LOG.info("tcnfs stopped after {}s", Duration.between(started, Instant.now()).toSeconds());
+        if (handles != null) {
+            handles.close();
+        }
+        if (metrics != null) {
+            metrics.close();
+        }
+    }
+
+    /**
+     * Settings of an embedded server. Each method sets one {@link Setting} and {@link #build()} checks them
+     * all as the command line would, so a bad value fails with the same message naming the setting.
+     * Unlike the command line, nothing is read from the environment, and the HTTP endpoints are off unless
+     * {@link #metricsPort(int)} is called.
+     */
+    public static final class Builder {
+        private static final String SOURCE = "TcnfsServer.Builder.";
+        private final ConfigLoader loader = new ConfigLoader();
+
+        private Builder() {
+            loader.value(Setting.METRICS_PORT, ConfigLoader.METRICS_OFF, SOURCE + "<init>");
+        }
+
+        private Builder set(Setting setting, Object value, String method) {
+            loader.value(setting, String.valueOf(Objects.requireNonNull(value, method)), SOURCE + method);
+            return this;
+        }
+
+        /** The directory exported as "/" (created if missing); default {@code ./data}. */
+        public Builder exportRoot(Path directory) {
+            return set(Setting.DATA, directory, "exportRoot");
+        }
+
+        /** The server's own state (handle table, client record; created if missing); default {@code ./state}. */
+        public Builder stateDirectory(Path directory) {
+            return set(Setting.STATE, directory, "stateDirectory");
+        }
+
+        /** An exports file in /etc/exports form, instead of {@link #exportRoot}. */
+        public Builder exportsFile(Path file) {
+            return set(Setting.EXPORTS, file, "exportsFile");
+        }
+
+        /** Address and TCP port of the NFS service; port 0 picks a free one ({@link TcnfsServer#port()}). */
+        public Builder bind(String address, int port) {
+            set(Setting.BIND, address, "bind");
+            return set(Setting.PORT, port, "bind");
+        }
+
+        /** NFSv4 lease time; default 90 s. */
+        public Builder lease(Duration lease) {
+            return set(Setting.LEASE, lease, "lease");
+        }
+
+        /** Grace period after the start; {@link Duration#ZERO} for none; default 90 s. */
+        public Builder grace(Duration grace) {
+            return set(Setting.GRACE, grace, "grace");
+        }
+
+        /** Most operations per COMPOUND a session may negotiate; default 4096. */
+        public Builder maxOps(int maxOps) {
+            return set(Setting.MAX_OPS, maxOps, "maxOps");
+        }
+
+        /** Largest COMPOUND request a session may negotiate, in bytes; default 16 MiB. */
+        public Builder maxRequestBytes(int bytes) {
+            return set(Setting.MAX_REQUEST, bytes, "maxRequestBytes");
+        }
+
+        /** Largest READ and WRITE, in bytes; default 1 MiB. */
+        public Builder maxIoBytes(int bytes) {
+            return set(Setting.MAX_IO, bytes, "maxIoBytes");
+        }
+
+        /** Request worker threads; 0 (the default) means two per processor, at least 4. */
+        public Builder workers(int workers) {
+            return set(Setting.WORKERS, workers, "workers");
+        }
+
+        /** Serves /metrics, /health and /status on this port of the bind address; 0 picks a free one. */
+        public Builder metricsPort(int port) {
+            return set(Setting.METRICS_PORT, port, "metricsPort");
+        }
+
+        /**
+         * A server with these settings, not started yet.
+         *
+         * @throws InvalidConfigException naming the first invalid setting and the builder method that set it
+         */
+        public TcnfsServer build() {
+            return new TcnfsServer(loader.load());
+        }
     }
 }

@@ -2,7 +2,10 @@
  * The transaction layer: executes a transactional COMPOUND all-or-nothing (DESIGN.md, "The transaction
  * protocol").
  *
- * <p><b>Contents.</b> {@link org.tcnfs.txn.TxnException}, the root of the layer's failures. Sub-packages
+ * <p><b>Contents.</b> {@link org.tcnfs.txn.TransactionHook}, the compound hook that runs flagged compounds
+ * all-or-nothing with online rollback and locks plain ones; {@link org.tcnfs.txn.HandleTableResolver}, the
+ * planner's view of a single export through the handle table; {@link org.tcnfs.txn.TxnException}, the root
+ * of the layer's failures. Sub-packages
  * hold the building blocks: {@code .lock} (lock manager), {@code .handles} (handle tables), and later
  * {@code .backup} and {@code .undo}.
  *

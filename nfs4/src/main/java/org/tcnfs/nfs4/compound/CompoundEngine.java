@@ -20,10 +20,20 @@ import org.tcnfs.nfs4.xdr.nfs_resop4;
  * EXCHANGE_ID, CREATE_SESSION, DESTROY_SESSION, DESTROY_CLIENTID and BIND_CONN_TO_SESSION allowed without
  * it only as the sole operation), answers a retransmission that SEQUENCE recognized with the cached reply,
  * stores each new reply through {@link CompoundContext#replyCache()}, and calls the {@link CompoundHook}s.
+ *
+ * <p>Which operations a minor version has: in minor version 0 only ACCESS (3) to RELEASE_LOCKOWNER (39)
+ * exist; any other operation number, SEQUENCE and every other NFSv4.1 operation included, is answered
+ * NFS4ERR_OP_ILLEGAL with the result's operation number set to ILLEGAL (RFC 7530 15.2, 16.38). In minor
+ * version 1 the NFSv4.0 operations that RFC 8881 section 17 lists as "MUST NOT implement" (OPEN_CONFIRM,
+ * RENEW, SETCLIENTID, SETCLIENTID_CONFIRM, RELEASE_LOCKOWNER) are answered NFS4ERR_NOTSUPP, the status
+ * RFC 8881 gives operations that must not be implemented in the minor version, before the position rules.
  */
 public final class CompoundEngine {
     private static final Set<Integer> SESSIONLESS_OPS =
             Set.of(OP_EXCHANGE_ID, OP_CREATE_SESSION, OP_DESTROY_SESSION, OP_DESTROY_CLIENTID, OP_BIND_CONN_TO_SESSION);
+    /** NFSv4.0 operations that NFSv4.1 servers must not implement (RFC 8881 section 17, "MNI"). */
+    private static final Set<Integer> NFS40_ONLY_OPS =
+            Set.of(OP_OPEN_CONFIRM, OP_RENEW, OP_SETCLIENTID, OP_SETCLIENTID_CONFIRM, OP_RELEASE_LOCKOWNER);
 
     private final OperationExecutor executor;
     private final List<CompoundHook> hooks;
@@ -77,6 +87,12 @@ public final class CompoundEngine {
     }
 
     private nfs_resop4 runOne(CompoundContext context, nfs_argop4 op, int index, int count, COMPOUND4args args) {
+        if (args.minorversion == 0 && !inMinorVersionZero(op.argop)) {
+            return new nfs_resop4(OP_ILLEGAL, NfsStatus.OP_ILLEGAL.code(), null);
+        }
+        if (args.minorversion >= 1 && NFS40_ONLY_OPS.contains(op.argop)) {
+            return new nfs_resop4(op.argop, NfsStatus.NOTSUPP.code(), null);
+        }
         NfsStatus refused = positionRule(args, op, index, count);
         if (refused != null) {
             return new nfs_resop4(op.argop, refused.code(), null);
@@ -98,6 +114,11 @@ public final class CompoundEngine {
             }
         }
         return result;
+    }
+
+    /** Whether {@code opnum} is an operation of NFSv4.0 (ILLEGAL itself runs, and fails, as usual). */
+    private static boolean inMinorVersionZero(int opnum) {
+        return opnum == OP_ILLEGAL || (opnum >= OP_ACCESS && opnum <= OP_RELEASE_LOCKOWNER);
     }
 
     /** The NFSv4.1 rules on where operations may stand; {@code null} when {@code op} may run here. */

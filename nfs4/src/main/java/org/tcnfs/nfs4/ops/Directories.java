@@ -1,16 +1,21 @@
 package org.tcnfs.nfs4.ops;
 
 import java.io.IOException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.tcnfs.nfs4.status.NotDirException;
 import org.tcnfs.nfs4.status.SymlinkException;
 import org.tcnfs.nfs4.status.XDevException;
 import org.tcnfs.nfs4.vfs.FileType;
 import org.tcnfs.nfs4.vfs.Inode;
+import org.tcnfs.nfs4.vfs.SetAttributes;
 import org.tcnfs.nfs4.vfs.Stat;
 import org.tcnfs.nfs4.vfs.VirtualFileSystem;
 
-/** Checks shared by the operations that work on a directory. */
+/** Checks and steps shared by the operations that work on a directory. */
 final class Directories {
+    private static final Logger LOG = LoggerFactory.getLogger(Directories.class);
+
     private Directories() {
     }
 
@@ -46,5 +51,31 @@ final class Directories {
     /** The directory's {@code change} attribute now. */
     static long change(VirtualFileSystem fs, Inode dir) throws IOException {
         return fs.getattr(dir).change();
+    }
+
+    /**
+     * Applies the create attributes left after creation ({@code rest}, if any) to {@code created}, which
+     * was just made as {@code name} in {@code dir}. If that fails, removes the new object again and rethrows
+     * the failure (a failed removal is logged and added to it as suppressed).
+     *
+     * @param operation the operation's name, for the log
+     */
+    static void setattrOrRemove(VirtualFileSystem fs, Inode dir, String name, Inode created, SetAttributes rest,
+            String operation) throws IOException {
+        if (rest.isEmpty()) {
+            return;
+        }
+        try {
+            fs.setattr(created, rest);
+        } catch (IOException e) {
+            try {
+                fs.remove(dir, name);
+            } catch (IOException removeFailure) {
+                LOG.error("{} of {} could not set its attributes nor remove it again", operation, name,
+                        removeFailure);
+                e.addSuppressed(removeFailure);
+            }
+            throw e;
+        }
     }
 }

@@ -1,8 +1,6 @@
 package org.tcnfs.nfs4.ops;
 
 import java.io.IOException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.tcnfs.nfs4.attr.AttributesToSet;
 import org.tcnfs.nfs4.attr.FileAttributes;
 import org.tcnfs.nfs4.compound.CompoundContext;
@@ -40,8 +38,6 @@ import org.tcnfs.nfs4.xdr.nfs_resop4;
  * before and after, not atomic.
  */
 public final class OperationCREATE implements NfsOperation {
-    private static final Logger LOG = LoggerFactory.getLogger(OperationCREATE.class);
-
     /** Mode of a directory created without one. */
     static final int DEFAULT_DIR_MODE = 0755;
     /** Mode of a symbolic link created without one. */
@@ -74,10 +70,7 @@ public final class OperationCREATE implements NfsOperation {
                     context.credential(), mode);
             default -> fs.mknod(dir, name, type, 0, 0, context.credential(), mode);
         };
-        SetAttributes rest = attrs.withMode(null);
-        if (!rest.isEmpty()) {
-            applyOrRemove(fs, dir, name, created, rest);
-        }
+        Directories.setattrOrRemove(fs, dir, name, created, attrs.withMode(null), "CREATE");
         long after = Directories.change(fs, dir);
 
         context.setCurrentInode(created);
@@ -112,21 +105,5 @@ public final class OperationCREATE implements NfsOperation {
             }
         }
         return new AttributesToSet(SetAttributes.NONE, new bitmap4());
-    }
-
-    /** Applies the remaining create attributes; if that fails, removes the new object and rethrows. */
-    private static void applyOrRemove(VirtualFileSystem fs, Inode dir, String name, Inode created,
-            SetAttributes rest) throws IOException {
-        try {
-            fs.setattr(created, rest);
-        } catch (IOException e) {
-            try {
-                fs.remove(dir, name);
-            } catch (IOException removeFailure) {
-                LOG.error("CREATE of {} could not set its attributes nor remove it again", name, removeFailure);
-                e.addSuppressed(removeFailure);
-            }
-            throw e;
-        }
     }
 }

@@ -29,14 +29,18 @@ import org.tcnfs.nfs4.xdr.state_protect_how4;
  *
  * <p>Only SP4_NONE state protection is offered: SP4_MACH_CRED is NFS4ERR_NOTSUPP (it needs RPCSEC_GSS,
  * which this server does not speak) and SP4_SSV is NFS4ERR_ENCR_ALG_UNSUPP (no algorithm offered is
- * supported). Undefined flags and a client-set EXCHGID4_FLAG_CONFIRMED_R are NFS4ERR_INVAL. The server is a
- * non-pNFS server ({@code EXCHGID4_FLAG_USE_NON_PNFS}); the principal is the caller's AUTH_SYS uid.
+ * supported). Undefined flags and a client-set EXCHGID4_FLAG_CONFIRMED_R are NFS4ERR_INVAL; so is
+ * EXCHGID4_FLAG_SUPP_FENCE_OPS below minor version 2, since RFC 7862 (NFSv4.2) defines that bit and an NFSv4.1
+ * server must treat it as undefined (RFC 8881 18.35.3). The server is a non-pNFS server
+ * ({@code EXCHGID4_FLAG_USE_NON_PNFS}); the principal is the caller's AUTH_SYS uid.
  */
 public final class OperationEXCHANGE_ID implements NfsOperation {
-    /** The flags a client may send. */
+    /** The flags an NFSv4.1 client may send (RFC 8881 18.35.1). */
     static final int CLIENT_FLAGS = EXCHGID4_FLAG_SUPP_MOVED_REFER | EXCHGID4_FLAG_SUPP_MOVED_MIGR
-            | EXCHGID4_FLAG_SUPP_FENCE_OPS | EXCHGID4_FLAG_BIND_PRINC_STATEID | EXCHGID4_FLAG_MASK_PNFS
-            | EXCHGID4_FLAG_UPD_CONFIRMED_REC_A;
+            | EXCHGID4_FLAG_BIND_PRINC_STATEID | EXCHGID4_FLAG_MASK_PNFS | EXCHGID4_FLAG_UPD_CONFIRMED_REC_A;
+
+    /** The flags an NFSv4.2 client may send: RFC 7862 adds EXCHGID4_FLAG_SUPP_FENCE_OPS. */
+    static final int CLIENT_FLAGS_V42 = CLIENT_FLAGS | EXCHGID4_FLAG_SUPP_FENCE_OPS;
 
     /** The implementation this server reports in {@code eir_server_impl_id}. */
     static final String IMPL_DOMAIN = "tcnfs.org";
@@ -50,8 +54,9 @@ public final class OperationEXCHANGE_ID implements NfsOperation {
         ExchangeIdMode mode = (flags & EXCHGID4_FLAG_UPD_CONFIRMED_REC_A) != 0 ? ExchangeIdMode.UPDATE
                 : ExchangeIdMode.CREATE;
 
-        if ((flags & ~CLIENT_FLAGS) != 0) {
-            throw new InvalException("undefined EXCHANGE_ID flags 0x" + Integer.toHexString(flags & ~CLIENT_FLAGS));
+        int allowed = context.minorVersion() >= 2 ? CLIENT_FLAGS_V42 : CLIENT_FLAGS;
+        if ((flags & ~allowed) != 0) {
+            throw new InvalException("undefined EXCHANGE_ID flags 0x" + Integer.toHexString(flags & ~allowed));
         }
         switch (args.eia_state_protect.spa_how) {
             case state_protect_how4.SP4_NONE -> {

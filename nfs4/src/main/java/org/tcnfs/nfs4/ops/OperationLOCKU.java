@@ -3,14 +3,12 @@ package org.tcnfs.nfs4.ops;
 import java.io.IOException;
 import org.tcnfs.nfs4.compound.CompoundContext;
 import org.tcnfs.nfs4.compound.NfsOperation;
-import org.tcnfs.nfs4.state.ByteRange;
-import org.tcnfs.nfs4.state.LockType;
-import org.tcnfs.nfs4.state.NfsClient;
 import org.tcnfs.nfs4.state.OpenStateTable;
+import org.tcnfs.nfs4.state.OwnerSequence;
 import org.tcnfs.nfs4.state.StateId;
-import org.tcnfs.nfs4.vfs.Inode;
 import org.tcnfs.nfs4.xdr.LOCKU4args;
 import org.tcnfs.nfs4.xdr.nfs_argop4;
+import org.tcnfs.nfs4.xdr.nfs_opnum4;
 import org.tcnfs.nfs4.xdr.nfs_resop4;
 
 /**
@@ -23,13 +21,30 @@ public final class OperationLOCKU implements NfsOperation {
     @Override
     public void process(CompoundContext context, nfs_argop4 op, nfs_resop4 result) throws IOException {
         LOCKU4args args = (LOCKU4args) op.args;
-        Inode file = context.currentInode();
-        NfsClient client = OpenStateTable.clientOf(context);
-        LockType.of(args.locktype);
-        ByteRange range = ByteRange.of(args.offset, args.length);
+        if (context.minorVersion() == 0) {
+            processNfs40(context, args, result);
+            return;
+        }
+        Locks.Request request = Locks.Request.of(context, args.locktype, args.offset, args.length);
         StateId lock = OpenStateTable.resolve(context, StateId.of(args.lock_stateid));
-        StateId unlocked = context.server().state().opens().unlock(client, lock, file, range);
+        StateId unlocked = context.server().state().opens().unlock(request.client(), lock, request.file(),
+                request.range());
         context.setCurrentStateId(unlocked);
         result.body = unlocked.toWire();
+    }
+
+    /**
+     * NFSv4.0 (RFC 7530 16.12): in sequence with the lock owner's seqid (a retransmission gets the original
+     * reply); the client is the lock stateid's, and its lease is renewed.
+     */
+    private static void processNfs40(CompoundContext context, LOCKU4args args, nfs_resop4 result) throws IOException {
+        context.currentInode();
+        StateId lock = StateId.of(args.lock_stateid);
+        OpenStateTable opens = context.server().state().opens();
+        OwnerSequence owner = opens.ownerOf(lock);
+        owner.run(context, args.seqid, nfs_opnum4.OP_LOCKU, result, () -> {
+            Locks.Request request = Locks.Request.of(context, owner.client(), args.locktype, args.offset, args.length);
+            result.body = opens.unlock(owner.client(), lock, request.file(), request.range()).toWire();
+        });
     }
 }

@@ -4,18 +4,18 @@ import java.io.IOException;
 import java.time.Instant;
 import java.util.EnumSet;
 import java.util.Set;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.tcnfs.nfs4.attr.Bitmaps;
 import org.tcnfs.nfs4.attr.FileAttributes;
 import org.tcnfs.nfs4.compound.CompoundContext;
 import org.tcnfs.nfs4.compound.NfsOperation;
 import org.tcnfs.nfs4.state.NfsClient;
 import org.tcnfs.nfs4.state.OpenStateTable;
+import org.tcnfs.nfs4.state.OwnerSequence;
 import org.tcnfs.nfs4.state.ShareMode;
 import org.tcnfs.nfs4.state.StateHandler;
 import org.tcnfs.nfs4.state.StateId;
 import org.tcnfs.nfs4.status.AccessException;
+import org.tcnfs.nfs4.status.BadXdrException;
 import org.tcnfs.nfs4.status.ExistException;
 import org.tcnfs.nfs4.status.GraceException;
 import org.tcnfs.nfs4.status.InvalException;
@@ -41,6 +41,7 @@ import org.tcnfs.nfs4.xdr.createmode4;
 import org.tcnfs.nfs4.xdr.fattr4;
 import org.tcnfs.nfs4.xdr.nfs4_attr;
 import org.tcnfs.nfs4.xdr.nfs_argop4;
+import org.tcnfs.nfs4.xdr.nfs_opnum4;
 import org.tcnfs.nfs4.xdr.nfs_resop4;
 import org.tcnfs.nfs4.xdr.open_claim_type4;
 import org.tcnfs.nfs4.xdr.open_delegation4;
@@ -73,10 +74,11 @@ import org.tcnfs.nfs4.xdr.opentype4;
  * NFS4ERR_SHARE_DENIED; a second OPEN of the same owner upgrades its open (a new seqid). Truncation happens
  * only once the open is known to be grantable. {@code cinfo} is the directory's change attribute before and
  * after (not atomic when a file was created); results carry OPEN4_RESULT_LOCKTYPE_POSIX and no delegation.
+ *
+ * <p>NFSv4.0 (RFC 7530 16.16) differs in the client (the open owner's), the open owner's seqid and
+ * OPEN4_RESULT_CONFIRM; see {@link #processNfs40}.
  */
 public final class OperationOPEN implements NfsOperation {
-    private static final Logger LOG = LoggerFactory.getLogger(OperationOPEN.class);
-
     /** Mode of a file created without one. */
     static final int DEFAULT_FILE_MODE = 0644;
 
@@ -94,11 +96,52 @@ public final class OperationOPEN implements NfsOperation {
     @Override
     public void process(CompoundContext context, nfs_argop4 op, nfs_resop4 result) throws IOException {
         OPEN4args args = (OPEN4args) op.args;
+        if (context.minorVersion() == 0) {
+            processNfs40(context, args, result);
+            return;
+        }
         Inode current = context.currentInode();
         NfsClient client = OpenStateTable.clientOf(context);
         ShareMode share = ShareMode.of(args.share_access & ~WANT_BITS, args.share_deny);
-        StateHandler state = context.server().state();
+        StateId stateId = open(context, args, current, client, share, result);
+        context.setCurrentStateId(stateId);
+    }
 
+    /**
+     * NFSv4.0 (RFC 7530 16.16): the client is the open owner's (NFS4ERR_STALE_CLIENTID, NFS4ERR_EXPIRED),
+     * whose lease this renews; the OPEN runs in sequence with the open owner's seqid, so a retransmission
+     * gets the reply (and the current file handle) of the original. An owner that has not been confirmed
+     * yet gets OPEN4_RESULT_CONFIRM. The NFSv4.1 claims (CLAIM_FH and the delegation handle claims) and
+     * EXCLUSIVE4_1 do not exist in NFSv4.0 (NFS4ERR_BADXDR), nor do delegation wishes in the share access
+     * (NFS4ERR_INVAL).
+     */
+    private static void processNfs40(CompoundContext context, OPEN4args args, nfs_resop4 result) throws IOException {
+        Inode current = context.currentInode();
+        StateHandler state = context.server().state();
+        NfsClient client = state.renewNfs40(args.owner.clientid);
+        OwnerSequence owner = state.opens().openOwner(client, args.owner.owner);
+        owner.run(context, args.seqid, nfs_opnum4.OP_OPEN, result, () -> {
+            if (args.claim.claim > open_claim_type4.CLAIM_DELEGATE_PREV) {
+                throw new BadXdrException("claim type " + args.claim.claim + " is not one of NFSv4.0");
+            }
+            if (args.openhow.opentype == opentype4.OPEN4_CREATE && args.openhow.how.mode == createmode4.EXCLUSIVE4_1) {
+                throw new BadXdrException("EXCLUSIVE4_1 is not an NFSv4.0 create mode");
+            }
+            ShareMode share = ShareMode.of(args.share_access, args.share_deny);
+            open(context, args, current, client, share, result);
+            if (!owner.isConfirmed()) {
+                ((OPEN4resok) result.body).rflags |= OPEN4resok.OPEN4_RESULT_CONFIRM;
+            }
+        });
+    }
+
+    /**
+     * Opens the file {@code args} claim for {@code client} with {@code share}: it becomes the current file
+     * handle and the result; returns the open stateid.
+     */
+    private static StateId open(CompoundContext context, OPEN4args args, Inode current, NfsClient client,
+            ShareMode share, nfs_resop4 result) throws IOException {
+        StateHandler state = context.server().state();
         Opened opened = switch (args.claim.claim) {
             case open_claim_type4.CLAIM_NULL -> {
                 requireNoGrace(state);
@@ -123,9 +166,9 @@ public final class OperationOPEN implements NfsOperation {
 
         StateId stateId = state.opens().open(client, args.owner.owner, opened.file(), share, opened.beforeGrant());
         context.setCurrentInode(opened.file());
-        context.setCurrentStateId(stateId);
         result.body = new OPEN4resok(stateId.toWire(), opened.cinfo(), OPEN4resok.OPEN4_RESULT_LOCKTYPE_POSIX,
                 new bitmap4(Bitmaps.trim(opened.attrset())), open_delegation4.none());
+        return stateId;
     }
 
     private static void requireNoGrace(StateHandler state) throws GraceException {
@@ -209,19 +252,7 @@ public final class OperationOPEN implements NfsOperation {
             rest = rest.withTimes(TimeChange.at(Instant.ofEpochSecond(word(verifier, 0))),
                     TimeChange.at(Instant.ofEpochSecond(word(verifier, 4))));
         }
-        if (!rest.isEmpty()) {
-            try {
-                fs.setattr(created, rest);
-            } catch (IOException e) {
-                try {
-                    fs.remove(dir, name);
-                } catch (IOException removeFailure) {
-                    LOG.error("OPEN of {} could not set its attributes nor remove it again", name, removeFailure);
-                    e.addSuppressed(removeFailure);
-                }
-                throw e;
-            }
-        }
+        Directories.setattrOrRemove(fs, dir, name, created, rest, "OPEN");
         return created;
     }
 

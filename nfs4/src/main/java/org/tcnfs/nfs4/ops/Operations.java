@@ -22,6 +22,7 @@ public final class Operations {
         dataAndAttributeOps(ops);
         sessionOps(ops);
         stateOps(ops);
+        nfs40Ops(ops);
         return ops;
     }
 
@@ -86,5 +87,15 @@ public final class Operations {
         ops.put(OP_TEST_STATEID, new OperationTEST_STATEID());
         ops.put(OP_FREE_STATEID, new OperationFREE_STATEID());
         ops.put(OP_DELEGRETURN, new OperationDELEGRETURN());
+    }
+
+    // SETCLIENTID, SETCLIENTID_CONFIRM, RENEW, OPEN_CONFIRM, RELEASE_LOCKOWNER (NFSv4.0 only; the engine
+    // answers them NFS4ERR_NOTSUPP in NFSv4.1 compounds)
+    private static void nfs40Ops(Map<Integer, NfsOperation> ops) {
+        ops.put(OP_SETCLIENTID, new OperationSETCLIENTID());
+        ops.put(OP_SETCLIENTID_CONFIRM, new OperationSETCLIENTID_CONFIRM());
+        ops.put(OP_RENEW, new OperationRENEW());
+        ops.put(OP_OPEN_CONFIRM, new OperationOPEN_CONFIRM());
+        ops.put(OP_RELEASE_LOCKOWNER, new OperationRELEASE_LOCKOWNER());
     }
 }

@@ -3,10 +3,14 @@ package org.tcnfs.nfs4.state;
 import org.tcnfs.nfs4.xdr.CREATE_SESSION4args;
 
 import java.io.IOException;
+import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -19,6 +23,7 @@ import org.tcnfs.nfs4.status.BadSessionException;
 import org.tcnfs.nfs4.status.ClidInUseException;
 import org.tcnfs.nfs4.status.ClientIdBusyException;
 import org.tcnfs.nfs4.status.CompleteAlreadyException;
+import org.tcnfs.nfs4.status.ExpiredException;
 import org.tcnfs.nfs4.status.NfsException;
 import org.tcnfs.nfs4.status.NoEntException;
 import org.tcnfs.nfs4.status.NoSpcException;
@@ -33,7 +38,10 @@ import org.tcnfs.nfs4.xdr.COMPOUND4res;
 
 /**
  * Client records and sessions: the state machine of EXCHANGE_ID, CREATE_SESSION, SEQUENCE,
- * DESTROY_SESSION, DESTROY_CLIENTID and lease expiry.
+ * DESTROY_SESSION, DESTROY_CLIENTID and lease expiry; and of NFSv4.0's SETCLIENTID, SETCLIENTID_CONFIRM
+ * and RENEW (RFC 7530 16.33, 16.34, 16.28), whose records are kept apart from NFSv4.1's (the same client
+ * identity may be used in both) and are not written to the client record (NFSv4.0 clients send no
+ * RECLAIM_COMPLETE, so the record could not tell when they finished reclaiming).
  *
  * <p>Locking: changes to the set of clients and sessions take this object's monitor; SEQUENCE does not,
  * it takes the client's monitor (to decide between renewal and expiry atomically) and then the slot's.
@@ -45,6 +53,8 @@ final class ClientRegistry {
 
     /** Most sessions one client may hold at once. */
     static final int MAX_SESSIONS_PER_CLIENT = 16;
+    /** How many NFSv4.0 clients that expired are remembered, to answer NFS4ERR_EXPIRED for their id. */
+    private static final int EXPIRED_CLIENTS_REMEMBERED = 4096;
 
     private final NfsLimits limits;
     private final Clock clock;
@@ -60,6 +70,22 @@ final class ClientRegistry {
     private final Map<SessionId, NfsSession> sessions = new ConcurrentHashMap<>();
     private final Map<OwnerId, NfsClient> confirmed = new HashMap<>();
     private final Map<OwnerId, NfsClient> unconfirmed = new HashMap<>();
+    // NFSv4.0 records, guarded by this object's monitor. A callback update's unconfirmed record shares its id
+    // with the confirmed one, so unconfirmed records are also indexed by id; records with an id of their own
+    // are in `clients` too.
+    private final Map<OwnerId, NfsClient> confirmed40 = new HashMap<>();
+    private final Map<OwnerId, NfsClient> unconfirmed40 = new HashMap<>();
+    private final Map<Long, NfsClient> unconfirmed40ById = new HashMap<>();
+    private final Set<Long> expired40 = Collections.synchronizedSet(Collections.newSetFromMap(
+            new LinkedHashMap<>(64, 0.75f, false) {
+                private static final long serialVersionUID = 1L;
+
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<Long, Boolean> eldest) {
+                    return size() > EXPIRED_CLIENTS_REMEMBERED;
+                }
+            }));
+    private final SecureRandom random = new SecureRandom();
 
     ClientRegistry(NfsLimits limits, Clock clock, OpenStateTable opens, GracePeriod grace, ClientRecord record) {
         this.limits = limits;
@@ -125,7 +151,7 @@ final class ClientRegistry {
         NfsSession session;
         synchronized (this) {
             NfsClient client = clients.get(request.clientId());
-            if (client == null) {
+            if (client == null || client.minorVersion() != 1) {
                 throw new StaleClientIdException("unknown client id " + Long.toHexString(request.clientId()));
             }
             if (client.principalUid() != principalUid) {
@@ -253,7 +279,7 @@ final class ClientRegistry {
         List<NfsClient> dropped = new ArrayList<>();
         synchronized (this) {
             NfsClient client = clients.get(clientId);
-            if (client == null) {
+            if (client == null || client.minorVersion() != 1) {
                 throw new StaleClientIdException("unknown client id " + Long.toHexString(clientId));
             }
             if (client.sessionCount() > 0) {
@@ -293,6 +319,165 @@ final class ClientRegistry {
         return clients.size();
     }
 
+    synchronized int confirmedClientCount() {
+        return confirmed.size();
+    }
+
+    int sessionCount() {
+        return sessions.size();
+    }
+
+    // ---------------------------------------------------------------- NFSv4.0
+
+    /**
+     * SETCLIENTID (RFC 7530 16.33). Any unconfirmed record of the identity is replaced by a new one; it
+     * keeps the confirmed record's client id when the verifier and the principal are the same (a callback
+     * update), and gets a new id otherwise (a new client, or a client restart: the confirmed record stays
+     * until SETCLIENTID_CONFIRM). Another principal is refused with NFS4ERR_CLID_INUSE while the confirmed
+     * record holds state under an unexpired lease.
+     */
+    SetClientIdResult setClientId(ClientOwner owner, ClientCallback callback, int principalUid) {
+        OwnerId key = owner.ownerId();
+        long now = clock.millis();
+        synchronized (this) {
+            NfsClient conf = confirmed40.get(key);
+            if (conf != null && conf.principalUid() != principalUid && !conf.leaseLapsed(now, leaseMillis)
+                    && opens.holdsState(conf)) {
+                LOG.debug("SETCLIENTID for {} by uid {}: in use by uid {}", key, principalUid, conf.principalUid());
+                return new SetClientIdResult.InUse(conf.callback());
+            }
+            NfsClient unconf = unconfirmed40.get(key);
+            if (unconf != null) {
+                forgetUnconfirmed40Locked(unconf);
+            }
+            boolean update = conf != null && conf.principalUid() == principalUid && conf.owner().sameVerifier(owner);
+            long id = update ? conf.clientId() : newClientId();
+            byte[] confirm = newConfirmVerifier(conf, unconf);
+            NfsClient created = new NfsClient(id, owner, principalUid, callback, confirm, now);
+            unconfirmed40.put(key, created);
+            unconfirmed40ById.put(id, created);
+            if (!update) {
+                clients.put(id, created);
+            }
+            LOG.debug("SETCLIENTID: unconfirmed NFSv4.0 client {} from uid {}{}", created, principalUid,
+                    update ? " (callback update)" : "");
+            return new SetClientIdResult.Accepted(id, confirm);
+        }
+    }
+
+    /**
+     * SETCLIENTID_CONFIRM (RFC 7530 16.34): confirms the unconfirmed record with this id and verifier.
+     * For a callback update the confirmed record takes the new callback; otherwise the record becomes the
+     * confirmed one, and a confirmed record of the same identity (the client before its restart) expires
+     * with its state. A retransmission (the confirmed record has this verifier) changes nothing.
+     *
+     * @throws NfsException CLID_INUSE (another principal), STALE_CLIENTID (no such record and verifier)
+     */
+    void confirmClientId(long clientId, byte[] verifier, int principalUid) throws NfsException {
+        long now = clock.millis();
+        List<NfsClient> dropped = new ArrayList<>();
+        synchronized (this) {
+            NfsClient unconf = unconfirmed40ById.get(clientId);
+            NfsClient known = clients.get(clientId);
+            NfsClient conf = known != null && known.minorVersion() == 0 && known.isConfirmed() && !known.isExpired()
+                    ? known : null;
+            if ((unconf != null && unconf.principalUid() != principalUid)
+                    || (conf != null && conf.principalUid() != principalUid)) {
+                throw new ClidInUseException("SETCLIENTID_CONFIRM of client " + Long.toHexString(clientId)
+                        + " by another principal");
+            }
+            if (unconf == null || !unconf.confirmVerifierIs(verifier)) {
+                if (conf != null && conf.confirmVerifierIs(verifier)) {
+                    conf.renew(now);
+                    return;
+                }
+                throw new StaleClientIdException("no client " + Long.toHexString(clientId)
+                        + " to confirm with this verifier");
+            }
+            OwnerId key = unconf.owner().ownerId();
+            if (conf != null) {
+                forgetUnconfirmed40Locked(unconf);
+                conf.updateCallback(unconf.callback(), unconf.confirmVerifier());
+                conf.renew(now);
+                LOG.debug("client {} changed its callback", conf);
+                return;
+            }
+            NfsClient old = confirmed40.get(key);
+            if (old != null && old != unconf) {
+                if (old.principalUid() != principalUid && opens.holdsState(old)) {
+                    throw new ClidInUseException("client identity " + key + " is in use by another principal");
+                }
+                synchronized (old) {
+                    old.markExpired();
+                }
+                dropLocked(old, dropped);
+                LOG.info("client {} replaced by {} (client restart)", old, unconf);
+            }
+            unconfirmed40.remove(key, unconf);
+            unconfirmed40ById.remove(clientId, unconf);
+            confirmed40.put(key, unconf);
+            unconf.confirm();
+            unconf.renew(now);
+            LOG.debug("NFSv4.0 client {} confirmed", unconf);
+        }
+        release(dropped);
+    }
+
+    /**
+     * The confirmed NFSv4.0 client {@code clientId}, its lease renewed (RENEW, and every operation that
+     * names a client id, RFC 7530 9.5). A client whose lease ran out expires now, with its state.
+     *
+     * @throws NfsException EXPIRED (the client expired or was replaced), STALE_CLIENTID (unknown or
+     *     unconfirmed id, or one of another server instance)
+     */
+    NfsClient client40(long clientId) throws NfsException {
+        NfsClient c = clients.get(clientId);
+        if (c == null || c.minorVersion() != 0 || !c.isConfirmed()) {
+            if (expired40.contains(clientId)) {
+                throw new ExpiredException("the lease of client " + Long.toHexString(clientId) + " expired");
+            }
+            throw new StaleClientIdException("unknown client id " + Long.toHexString(clientId));
+        }
+        long now = clock.millis();
+        boolean lapsed;
+        synchronized (c) {
+            if (c.isExpired()) {
+                throw new ExpiredException("the lease of client " + c + " expired");
+            }
+            lapsed = c.leaseLapsed(now, leaseMillis);
+            if (lapsed) {
+                c.markExpired();
+            } else {
+                c.renew(now);
+            }
+        }
+        if (lapsed) {
+            expireNow(c);
+            throw new ExpiredException("the lease of client " + c + " expired");
+        }
+        return c;
+    }
+
+    /** Removes an unconfirmed NFSv4.0 record (it holds no state); caller holds this monitor. */
+    private void forgetUnconfirmed40Locked(NfsClient unconf) {
+        unconfirmed40.remove(unconf.owner().ownerId(), unconf);
+        unconfirmed40ById.remove(unconf.clientId(), unconf);
+        clients.remove(unconf.clientId(), unconf);
+        synchronized (unconf) {
+            unconf.markExpired();
+        }
+    }
+
+    /** 8 random bytes, not all zero, that differ from the verifiers of the records being replaced. */
+    private byte[] newConfirmVerifier(NfsClient conf, NfsClient unconf) {
+        byte[] v = new byte[8];
+        do {
+            random.nextBytes(v);
+        } while (Arrays.equals(v, new byte[8]) || (conf != null && conf.confirmVerifierIs(v))
+                || (unconf != null && unconf.confirmVerifierIs(v)));
+        return v;
+    }
+
     /** Expires every client whose lease ran out and that runs no request; returns how many. */
     int reapExpired() {
         long now = clock.millis();
@@ -300,6 +485,11 @@ final class ClientRegistry {
         synchronized (this) {
             for (NfsClient c : List.copyOf(clients.values())) {
                 tryExpireLocked(c, now, dropped);
+            }
+            for (NfsClient u : List.copyOf(unconfirmed40ById.values())) {
+                if (clients.get(u.clientId()) != u && u.leaseLapsed(now, leaseMillis)) {
+                    forgetUnconfirmed40Locked(u);
+                }
             }
         }
         for (NfsClient c : dropped) {
@@ -343,6 +533,9 @@ final class ClientRegistry {
         OwnerId key = c.owner().ownerId();
         confirmed.remove(key, c);
         unconfirmed.remove(key, c);
+        confirmed40.remove(key, c);
+        unconfirmed40.remove(key, c);
+        unconfirmed40ById.remove(c.clientId(), c);
         for (NfsSession s : c.sessions()) {
             sessions.remove(s.id(), s);
             s.markDestroyed();
@@ -353,15 +546,23 @@ final class ClientRegistry {
 
     /** Releases the open state of dropped clients and rewrites the record; outside this monitor. */
     private void releaseAndRecord(List<NfsClient> dropped) {
+        release(dropped);
+        rewriteRecord();
+    }
+
+    /** Releases the open state of dropped clients; outside this monitor. */
+    private void release(List<NfsClient> dropped) {
         for (NfsClient c : dropped) {
             synchronized (c) {
                 c.markExpired();
             }
             if (c.isConfirmed()) {
                 opens.releaseClient(c);
+                if (c.minorVersion() == 0) {
+                    expired40.add(c.clientId());
+                }
             }
         }
-        rewriteRecord();
     }
 
     /** Writes the record if the set of confirmed owners (or grace's expectations) changed. */

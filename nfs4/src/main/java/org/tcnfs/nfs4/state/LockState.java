@@ -8,8 +8,9 @@ package org.tcnfs.nfs4.state;
 final class LockState extends NfsState {
     final OpenState open;
 
-    LockState(byte[] other, ClientState client, FileState file, StateOwner owner, OpenState open) {
-        super(other, client, file, owner);
+    LockState(byte[] other, ClientState client, FileState file, StateOwner owner, OpenState open,
+            OwnerSequence sequence) {
+        super(other, client, file, owner, sequence);
         this.open = open;
     }
 }

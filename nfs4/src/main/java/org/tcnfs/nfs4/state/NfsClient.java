@@ -1,6 +1,7 @@
 package org.tcnfs.nfs4.state;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -10,7 +11,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A client known to the server: the record EXCHANGE_ID creates and CREATE_SESSION confirms (RFC 8881
- * 18.35 and 18.36), with its sessions, its lease and its reclaim status.
+ * 18.35 and 18.36), with its sessions, its lease and its reclaim status; or, for NFSv4.0
+ * ({@link #minorVersion()} 0), the record SETCLIENTID creates and SETCLIENTID_CONFIRM confirms (RFC 7530
+ * 16.33, 16.34), with its callback address and confirm verifier and no sessions.
  *
  * <p>Thread-safe. The lifecycle (unconfirmed, confirmed, expired) is driven by the {@link StateHandler};
  * other layers read it.
@@ -24,6 +27,11 @@ public class NfsClient {
     private volatile long lastRenewMillis;
     private volatile boolean confirmed;
     private volatile boolean expired;
+    private final int minorVersion;
+    // NFSv4.0 only: SETCLIENTID's callback and the verifier SETCLIENTID_CONFIRM presents (RFC 7530 16.33);
+    // changed by a confirmed callback update, under the ClientRegistry's lock.
+    private volatile ClientCallback callback;
+    private volatile byte[] confirmVerifier;
 
     // CREATE_SESSION's sequence and reply cache (RFC 8881 18.36.4); guarded by the ClientRegistry's lock.
     private int createSessionSequence;
@@ -45,6 +53,31 @@ public class NfsClient {
         this.principalUid = principalUid;
         this.createSessionSequence = firstCreateSessionSequence - 1;
         this.lastRenewMillis = nowMillis;
+        this.minorVersion = 1;
+    }
+
+    /** An unconfirmed NFSv4.0 client record (SETCLIENTID). */
+    NfsClient(long clientId, ClientOwner owner, int principalUid, ClientCallback callback, byte[] confirmVerifier,
+            long nowMillis) {
+        this.clientId = clientId;
+        this.owner = Objects.requireNonNull(owner);
+        this.principalUid = principalUid;
+        this.lastRenewMillis = nowMillis;
+        this.minorVersion = 0;
+        this.callback = Objects.requireNonNull(callback);
+        this.confirmVerifier = confirmVerifier.clone();
+    }
+
+    /**
+     * A confirmed NFSv4.0 client with the given id and an owner made from it, for tests and for layers
+     * that need a client without the protocol exchange.
+     */
+    public static NfsClient confirmedNfs40(long clientId) {
+        NfsClient c = new NfsClient(clientId,
+                new ClientOwner(new OwnerId(("client40-" + clientId).getBytes(StandardCharsets.UTF_8)), new byte[8]),
+                0, new ClientCallback(0, "tcp", "0.0.0.0.0.0", 0), new byte[8], 0L);
+        c.confirmed = true;
+        return c;
     }
 
     /** The client id the server assigned. */
@@ -52,7 +85,17 @@ public class NfsClient {
         return clientId;
     }
 
-    /** The owner and verifier the client sent in EXCHANGE_ID. */
+    /** 0 for a client of SETCLIENTID (NFSv4.0), 1 for one of EXCHANGE_ID (NFSv4.1). */
+    public int minorVersion() {
+        return minorVersion;
+    }
+
+    /** The callback address an NFSv4.0 client gave in SETCLIENTID; {@code null} for NFSv4.1 clients. */
+    public ClientCallback callback() {
+        return callback;
+    }
+
+    /** The owner and verifier the client sent in EXCHANGE_ID (or SETCLIENTID). */
     public ClientOwner owner() {
         return owner;
     }
@@ -90,6 +133,23 @@ public class NfsClient {
     @Override
     public String toString() {
         return Long.toHexString(clientId) + (confirmed ? "" : " (unconfirmed)") + " owner " + owner;
+    }
+
+    /** Whether {@code verifier} is the one SETCLIENTID gave this NFSv4.0 record. */
+    boolean confirmVerifierIs(byte[] verifier) {
+        byte[] mine = confirmVerifier;
+        return mine != null && Arrays.equals(mine, verifier);
+    }
+
+    /** A confirmed callback update (RFC 7530 16.34): the new callback and confirm verifier. */
+    void updateCallback(ClientCallback newCallback, byte[] newConfirmVerifier) {
+        this.callback = Objects.requireNonNull(newCallback);
+        this.confirmVerifier = newConfirmVerifier.clone();
+    }
+
+    byte[] confirmVerifier() {
+        byte[] mine = confirmVerifier;
+        return mine == null ? null : mine.clone();
     }
 
     void renew(long nowMillis) {

@@ -16,15 +16,18 @@ abstract sealed class NfsState permits OpenState, LockState {
     final FileState file;
     /** The open owner or lock owner. */
     final StateOwner owner;
+    /** The NFSv4.0 sequence of {@link #owner}; {@code null} for NFSv4.1 states. */
+    final OwnerSequence sequence;
     private int seqid = 1;
     private boolean closed;
 
-    NfsState(byte[] other, ClientState client, FileState file, StateOwner owner) {
+    NfsState(byte[] other, ClientState client, FileState file, StateOwner owner, OwnerSequence sequence) {
         this.other = other.clone();
         this.key = StateKey.of(this.other);
         this.client = client;
         this.file = file;
         this.owner = owner;
+        this.sequence = sequence;
     }
 
     /** The stateid of this state now. */
@@ -38,13 +41,14 @@ abstract sealed class NfsState permits OpenState, LockState {
     }
 
     /**
-     * Checks the seqid a client sent with this state's stateid: 0 stands for the current one in NFSv4.1.
+     * Checks the seqid a client sent with this state's stateid: 0 stands for the current one in NFSv4.1,
+     * but is an ordinary (old) seqid in NFSv4.0 (RFC 7530 9.1.4).
      *
      * @throws OldStateIdException if it is older than the current one
      * @throws BadStateIdException if it is newer (the server never issued it)
      */
     void checkSeqid(int requested) throws OldStateIdException, BadStateIdException {
-        if (requested == 0 || requested == seqid) {
+        if (requested == seqid || (requested == 0 && client.minorVersion != 0)) {
             return;
         }
         if (Integer.compareUnsigned(requested, seqid) < 0) {

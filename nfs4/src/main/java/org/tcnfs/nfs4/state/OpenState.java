@@ -14,10 +14,16 @@ final class OpenState extends NfsState {
     private int requested;
     final List<LockState> lockStates = new ArrayList<>();
 
-    OpenState(byte[] other, ClientState client, FileState file, StateOwner owner, ShareMode share) {
-        super(other, client, file, owner);
+    OpenState(byte[] other, ClientState client, FileState file, StateOwner owner, ShareMode share,
+            OwnerSequence sequence) {
+        super(other, client, file, owner, sequence);
         this.share = share;
         this.requested = bit(share);
+    }
+
+    /** NFSv4.0: whether the open owner is still waiting for OPEN_CONFIRM (its stateids are not usable). */
+    boolean awaitsConfirmation() {
+        return sequence != null && !sequence.isConfirmed();
     }
 
     ShareMode share() {

@@ -2,9 +2,14 @@ package org.tcnfs.nfs4.state;
 
 import java.io.IOException;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import org.slf4j.Logger;
@@ -15,6 +20,7 @@ import org.tcnfs.nfs4.status.ExpiredException;
 import org.tcnfs.nfs4.status.LockedException;
 import org.tcnfs.nfs4.status.LocksHeldException;
 import org.tcnfs.nfs4.status.InvalException;
+import org.tcnfs.nfs4.status.StaleStateIdException;
 import org.tcnfs.nfs4.status.NfsException;
 import org.tcnfs.nfs4.status.NfsStatus;
 import org.tcnfs.nfs4.status.NotSuppException;
@@ -37,6 +43,19 @@ import org.tcnfs.nfs4.vfs.Inode;
  * holds two of them. Each client has a read-write lock: its operations share the read lock, releasing the
  * client takes the write lock, so no state of a released client survives. Lock order: client lock, then
  * file monitor. The {@code OpenAction} of an OPEN runs under the file monitor.
+ *
+ * <h2>NFSv4.0 (RFC 7530)</h2>
+ * States of a client of minor version 0 differ in these ways: their stateids carry the client (see
+ * {@link StateIdGenerator#next(long)}), so a stateid of a client whose state was released is
+ * NFS4ERR_EXPIRED, and one of an earlier server instance NFS4ERR_STALE_STATEID; seqid 0 is an ordinary
+ * (old) seqid; each open owner and lock owner has an {@link OwnerSequence} (see {@link #openOwner},
+ * {@link #lockOwner}, {@link #ownerOf}), kept while the owner is in use and forgotten by
+ * {@link #pruneIdleOwners} once idle and without state; an open owner's stateids are NFS4ERR_BAD_STATEID
+ * until OPEN_CONFIRM ({@link #confirmOpen}), and a further OPEN of an unconfirmed owner replaces its opens;
+ * the open an owner closed last stays findable by {@link #ownerOf}, so a retransmitted CLOSE is answered
+ * from the owner's sequence; the client is taken from the state, not from a session, and every use of a
+ * stateid renews the client's lease (RFC 7530 9.5). Lock order: owner sequence, then client lock, then
+ * file monitor.
  */
 public class OpenStateTable {
     private static final Logger LOG = LoggerFactory.getLogger(OpenStateTable.class);
@@ -62,11 +81,27 @@ public class OpenStateTable {
         T run(FileState file) throws IOException;
     }
 
+    /** How many released NFSv4.0 clients are remembered for NFS4ERR_EXPIRED. */
+    private static final int RELEASED_CLIENTS_REMEMBERED = 4096;
+
     private final StateIdGenerator ids;
     private final ConcurrentMap<StateKey, NfsState> states = new ConcurrentHashMap<>();
     private final ConcurrentMap<Inode, FileState> files = new ConcurrentHashMap<>();
     private final ConcurrentMap<Long, ClientState> clients = new ConcurrentHashMap<>();
     private final RecentlyClosed recentlyClosed;
+    private final Clock clock;
+    /** NFSv4.0: the open each open owner closed last, so that a retransmitted CLOSE finds its owner. */
+    private final ConcurrentMap<StateKey, OpenState> closed40 = new ConcurrentHashMap<>();
+    /** NFSv4.0: the client bits of clients whose state was released (newest last, bounded). */
+    private final Set<Integer> released40 = Collections.synchronizedSet(Collections.newSetFromMap(
+            new LinkedHashMap<>(64, 0.75f, false) {
+                private static final long serialVersionUID = 1L;
+
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<Integer, Boolean> eldest) {
+                    return size() > RELEASED_CLIENTS_REMEMBERED;
+                }
+            }));
 
     /** A table whose stateids carry the system clock's boot epoch. */
     public OpenStateTable() {
@@ -84,7 +119,8 @@ public class OpenStateTable {
 
     public OpenStateTable(StateIdGenerator ids, Clock clock) {
         this.ids = Objects.requireNonNull(ids);
-        this.recentlyClosed = new RecentlyClosed(Objects.requireNonNull(clock));
+        this.clock = Objects.requireNonNull(clock);
+        this.recentlyClosed = new RecentlyClosed(clock);
     }
 
     // ---------------------------------------------------------------- helpers for operations
@@ -92,7 +128,8 @@ public class OpenStateTable {
     /**
      * The client of the compound's session.
      *
-     * @throws NotSuppException without a session (NFSv4.0 opens and locks are not served yet)
+     * @throws NotSuppException without a session (NFSv4.0 operations find their client through the open
+     *     owner, lock owner or stateid instead: {@link #ownerOf}, {@link StateHandler#renewNfs40})
      */
     public static NfsClient clientOf(CompoundContext context) throws NotSuppException {
         if (context.session() == null) {
@@ -136,6 +173,18 @@ public class OpenStateTable {
         ClientState cs = enter(client);
         try {
             StateOwner openOwner = new StateOwner(cs.clientId, owner);
+            OwnerSequence sequence = cs.minorVersion == 0 ? cs.openSequence(openOwner, clock) : null;
+            if (sequence != null && !sequence.isConfirmed()) {
+                // an OPEN of an open owner never confirmed starts it over (RFC 7530 9.1.11)
+                for (OpenState unconfirmed : cs.opensOf(openOwner)) {
+                    synchronized (unconfirmed.file) {
+                        if (!unconfirmed.isClosed()) {
+                            dropOpen(unconfirmed);
+                            retireIfEmpty(unconfirmed.file);
+                        }
+                    }
+                }
+            }
             return onFile(file, fs -> {
                 OpenState existing = fs.opens.get(openOwner);
                 ShareMode wanted = existing == null ? share : existing.share().union(share);
@@ -151,7 +200,7 @@ public class OpenStateTable {
                     existing.bump();
                     return existing.stateId();
                 }
-                OpenState open = new OpenState(ids.next(), cs, fs, openOwner, share);
+                OpenState open = new OpenState(newOther(cs), cs, fs, openOwner, share, sequence);
                 fs.opens.put(openOwner, open);
                 register(open);
                 return open.stateId();
@@ -164,16 +213,27 @@ public class OpenStateTable {
     /**
      * CLOSE: ends the open named by {@code openStateId} on {@code file}, releasing its share reservation and
      * the lock states (and byte-range locks) opened through it, as RFC 8881 18.2.4 allows.
+     *
+     * @return the open's stateid with its seqid advanced (what an NFSv4.0 CLOSE returns)
      */
-    public void close(NfsClient client, StateId openStateId, Inode file) throws IOException {
+    public StateId close(NfsClient client, StateId openStateId, Inode file) throws IOException {
         ClientState cs = enter(client);
         try {
             OpenState open = lookupOpen(cs, openStateId);
             synchronized (open.file) {
                 checkCurrent(open, openStateId, file);
+                open.bump();
                 dropOpen(open);
                 recentlyClosed.remember(open.key, cs.clientId, file);
                 retireIfEmpty(open.file);
+                if (open.sequence != null) {
+                    StateKey previous = open.sequence.swapLastClosed(open.key);
+                    if (previous != null) {
+                        closed40.remove(previous);
+                    }
+                    closed40.put(open.key, open);
+                }
+                return open.stateId();
             }
         } finally {
             cs.lock.readLock().unlock();
@@ -231,7 +291,8 @@ public class OpenStateTable {
                 }
                 LockState lock = fs.lockStates.get(owner);
                 if (lock == null) {
-                    lock = new LockState(ids.next(), cs, fs, owner, open);
+                    lock = new LockState(newOther(cs), cs, fs, owner, open,
+                            cs.minorVersion == 0 ? cs.lockSequence(owner, clock) : null);
                     fs.lockStates.put(owner, lock);
                     open.lockStates.add(lock);
                     register(lock);
@@ -380,6 +441,10 @@ public class OpenStateTable {
      * </ul>
      */
     public void checkIo(CompoundContext context, StateId stateId, Inode inode, IoMode mode) throws IOException {
+        if (context.minorVersion() == 0) {
+            checkIoNfs40(stateId, inode, mode);
+            return;
+        }
         StateId id = resolve(context, stateId);
         if (id.equals(StateId.READ_BYPASS) && mode == IoMode.READ) {
             return;
@@ -440,6 +505,10 @@ public class OpenStateTable {
                     }
                 }
             }
+            if (cs.minorVersion == 0) {
+                released40.add((int) cs.clientId);
+                closed40.values().removeIf(open -> open.client == cs);
+            }
             LOG.debug("released {} opens and {} lock states of client {}", opens.size(), locks.size(),
                     Long.toHexString(cs.clientId));
         } finally {
@@ -447,11 +516,213 @@ public class OpenStateTable {
         }
     }
 
+    // ---------------------------------------------------------------- NFSv4.0 owners, OPEN_CONFIRM, RELEASE_LOCKOWNER
+
+    /**
+     * NFSv4.0: the sequence of open owner {@code owner} of {@code client} (RFC 7530 9.1.7), created
+     * (unconfirmed) if the owner is new.
+     *
+     * @throws ExpiredException if the client's state was released
+     */
+    public OwnerSequence openOwner(NfsClient client, byte[] owner) throws ExpiredException {
+        ClientState cs = enter(client);
+        try {
+            return cs.openSequence(new StateOwner(cs.clientId, owner), clock);
+        } finally {
+            cs.lock.readLock().unlock();
+        }
+    }
+
+    /**
+     * NFSv4.0: the sequence of lock owner {@code owner} of {@code client}, created if new.
+     *
+     * @throws ExpiredException if the client's state was released
+     */
+    public OwnerSequence lockOwner(NfsClient client, byte[] owner) throws ExpiredException {
+        ClientState cs = enter(client);
+        try {
+            return cs.lockSequence(new StateOwner(cs.clientId, owner), clock);
+        } finally {
+            cs.lock.readLock().unlock();
+        }
+    }
+
+    /**
+     * NFSv4.0: the owner whose requests carry seqids for {@code stateId}: the open owner of an open
+     * stateid (also of the open it closed last), the lock owner of a lock stateid. Renews the lease of the
+     * owner's client (RFC 7530 9.5). The stateid's own seqid is checked later, by the operation.
+     *
+     * @throws NfsException STALE_STATEID, EXPIRED or BAD_STATEID (see {@link #unknownStateId})
+     */
+    public OwnerSequence ownerOf(StateId stateId) throws NfsException {
+        if (stateId.isSpecial()) {
+            throw new BadStateIdException("special stateid " + stateId + " names no owner");
+        }
+        StateKey key = StateKey.of(stateId);
+        NfsState state = states.get(key);
+        if (state == null) {
+            state = closed40.get(key);
+        }
+        if (state == null) {
+            throw unknownStateId(stateId);
+        }
+        if (state.sequence == null) {
+            throw new BadStateIdException("stateid " + stateId + " is not one of an NFSv4.0 client");
+        }
+        state.client.client.renew(clock.millis());
+        return state.sequence;
+    }
+
+    /**
+     * OPEN_CONFIRM (RFC 7530 16.18): confirms the open owner of the open {@code openStateId} on
+     * {@code file}.
+     *
+     * @return the open's new stateid
+     * @throws BadStateIdException if the stateid is no open of {@code client} on {@code file}, or its owner
+     *     is confirmed already
+     */
+    public StateId confirmOpen(NfsClient client, StateId openStateId, Inode file) throws IOException {
+        ClientState cs = enter(client);
+        try {
+            OpenState open = lookupOpen(cs, openStateId);
+            synchronized (open.file) {
+                if (open.isClosed()) {
+                    throw new BadStateIdException("stateid " + openStateId + " is gone");
+                }
+                if (!open.awaitsConfirmation()) {
+                    throw new BadStateIdException("the open owner of " + openStateId + " is confirmed already");
+                }
+                open.checkSeqid(openStateId.seqid());
+                if (!open.file.inode.equals(file)) {
+                    throw new BadStateIdException("stateid " + openStateId + " is for another file");
+                }
+                open.bump();
+                open.sequence.confirm();
+                return open.stateId();
+            }
+        } finally {
+            cs.lock.readLock().unlock();
+        }
+    }
+
+    /**
+     * RELEASE_LOCKOWNER (RFC 7530 16.37): forgets lock owner {@code owner} of {@code client}, its lock
+     * states and its sequence; nothing happens for an unknown owner.
+     *
+     * @throws LocksHeldException if the owner still holds a byte-range lock
+     */
+    public void releaseLockOwner(NfsClient client, byte[] owner) throws IOException {
+        ClientState cs = enter(client);
+        try {
+            StateOwner id = new StateOwner(cs.clientId, owner);
+            List<LockState> locks = cs.lockStatesOf(id);
+            for (LockState lock : locks) {
+                synchronized (lock.file) {
+                    if (!lock.isClosed() && lock.file.locks.holds(lock.owner)) {
+                        throw new LocksHeldException("lock owner " + id + " still holds locks");
+                    }
+                }
+            }
+            for (LockState lock : locks) {
+                synchronized (lock.file) {
+                    if (!lock.isClosed()) {
+                        dropLock(lock);
+                        retireIfEmpty(lock.file);
+                    }
+                }
+            }
+            cs.forgetLockOwner(id);
+        } finally {
+            cs.lock.readLock().unlock();
+        }
+    }
+
+    /** Whether {@code client} holds any open or lock state (SETCLIENTID's NFS4ERR_CLID_INUSE test). */
+    public boolean holdsState(NfsClient client) {
+        ClientState cs = clients.get(client.clientId());
+        return cs != null && !cs.released && cs.holdsState();
+    }
+
+    /**
+     * Why a stateid that names no state is refused in NFSv4.0: NFS4ERR_STALE_STATEID when an earlier server
+     * instance issued it (another boot epoch), NFS4ERR_EXPIRED when it belongs to a client whose state was
+     * released, else NFS4ERR_BAD_STATEID.
+     */
+    public NfsException unknownStateId(StateId stateId) {
+        if (stateId.isSpecial()) {
+            return new BadStateIdException("special stateid " + stateId + " names no state");
+        }
+        byte[] other = stateId.other();
+        if (StateIdGenerator.epochOf(other) != ids.epoch()) {
+            return new StaleStateIdException("stateid " + stateId + " is of an earlier server instance");
+        }
+        if (released40.contains(StateIdGenerator.clientBitsOf(other))) {
+            return new ExpiredException("stateid " + stateId + " is of a client whose lease expired");
+        }
+        return new BadStateIdException("unknown stateid " + stateId);
+    }
+
+    /**
+     * Forgets the NFSv4.0 open and lock owners that hold no state and ran no request for {@code idle} (a
+     * lease), with what they remembered for retransmissions. The lease reaper calls this. Returns how many.
+     */
+    public int pruneIdleOwners(Duration idle) {
+        long now = clock.millis();
+        int pruned = 0;
+        for (ClientState cs : clients.values()) {
+            if (cs.minorVersion == 0) {
+                pruned += cs.pruneIdle(now, idle.toMillis(), closed40::remove);
+            }
+        }
+        return pruned;
+    }
+
+    /** {@link #checkIo} for NFSv4.0: the client is the state's; a stale or expired stateid says so. */
+    private void checkIoNfs40(StateId id, Inode inode, IoMode mode) throws IOException {
+        if (id.equals(StateId.READ_BYPASS) && mode == IoMode.READ) {
+            return;
+        }
+        if (id.equals(StateId.ANONYMOUS) || id.equals(StateId.READ_BYPASS)) {
+            checkShareDeny(inode, mode);
+            return;
+        }
+        if (id.isSpecial()) {
+            throw new BadStateIdException("stateid " + id + " cannot be used for I/O");
+        }
+        StateKey key = StateKey.of(id);
+        NfsState state = states.get(key);
+        if (state == null) {
+            OpenState closed = closed40.get(key);
+            if (closed != null && mode == IoMode.READ
+                    && recentlyClosed.justClosed(key, closed.client.clientId, inode)) {
+                checkShareDeny(inode, mode);
+                return;
+            }
+            throw unknownStateId(id);
+        }
+        if (state.client.minorVersion != 0) {
+            throw new BadStateIdException("stateid " + id + " is not one of an NFSv4.0 client");
+        }
+        state.client.client.renew(clock.millis());
+        synchronized (state.file) {
+            checkCurrent(state, id, inode);
+            OpenState open = state instanceof LockState lock ? lock.open : (OpenState) state;
+            if (mode == IoMode.WRITE && !open.share().allowsWrite()) {
+                throw new OpenModeException("the file is not open for writing");
+            }
+        }
+    }
+
+    /** The {@code other} of a new state of {@code cs}: NFSv4.0 states carry their client. */
+    private byte[] newOther(ClientState cs) {
+        return cs.minorVersion == 0 ? ids.next(cs.clientId) : ids.next();
+    }
+
     // ---------------------------------------------------------------- internals
 
     /** The client's state with its read lock held; the caller unlocks. */
     private ClientState enter(NfsClient client) throws ExpiredException {
-        ClientState cs = clients.computeIfAbsent(client.clientId(), ClientState::new);
+        ClientState cs = clients.computeIfAbsent(client.clientId(), id -> new ClientState(client));
         cs.lock.readLock().lock();
         if (cs.released) {
             cs.lock.readLock().unlock();
@@ -543,6 +814,9 @@ public class OpenStateTable {
     private static void checkCurrent(NfsState state, StateId requested, Inode file) throws NfsException {
         if (state.isClosed()) {
             throw new BadStateIdException("stateid " + requested + " is gone");
+        }
+        if (state instanceof OpenState open && open.awaitsConfirmation()) {
+            throw new BadStateIdException("stateid " + requested + " awaits OPEN_CONFIRM");
         }
         state.checkSeqid(requested.seqid());
         if (!state.file.inode.equals(file)) {

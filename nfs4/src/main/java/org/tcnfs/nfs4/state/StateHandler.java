@@ -26,9 +26,10 @@ import org.tcnfs.nfs4.xdr.COMPOUND4res;
  *
  * <h2>Leases</h2>
  * Every SEQUENCE renews its client's lease ({@link NfsLimits#lease()}), and so does the end of every
- * request. A daemon thread ("tcnfs-lease-reaper") runs {@link #reapExpired()} periodically: a client whose
- * lease ran out and that runs no request loses its sessions, and its opens and locks are released
- * through {@link OpenStateTable#releaseClient}. A SEQUENCE that finds its client's lease run out expires
+ * request; an NFSv4.0 client's lease is renewed by RENEW and by every operation that names its client id or
+ * one of its stateids (RFC 7530 9.5). A daemon thread ("tcnfs-lease-reaper") runs {@link #reapExpired()}
+ * periodically: a client whose lease ran out and that runs no request loses its sessions, and its opens
+ * and locks are released through {@link OpenStateTable#releaseClient}. A SEQUENCE that finds its client's lease run out expires
  * the client at once and answers NFS4ERR_BADSESSION, so the outcome never depends on the reaper's timing.
  * All time decisions use the injected {@link Clock}.
  *
@@ -179,6 +180,16 @@ public class StateHandler implements AutoCloseable {
         return registry.clientCount();
     }
 
+    /** Number of confirmed clients still known (an NFSv4.1 client is confirmed by its first CREATE_SESSION). */
+    public int confirmedClientCount() {
+        return registry.confirmedClientCount();
+    }
+
+    /** Number of sessions not destroyed (by DESTROY_SESSION or their client's expiry). */
+    public int sessionCount() {
+        return registry.sessionCount();
+    }
+
     /**
      * The session with this id.
      *
@@ -256,9 +267,44 @@ public class StateHandler implements AutoCloseable {
         registry.reclaimComplete(client);
     }
 
-    /** Expires every client whose lease ran out; the reaper calls this, tests may too. Returns how many. */
+    /**
+     * SETCLIENTID (RFC 7530 16.33): records an unconfirmed NFSv4.0 client, or answers that another
+     * principal's client uses the identity.
+     *
+     * @param principalUid uid of the caller's AUTH_SYS credential
+     */
+    public SetClientIdResult setClientId(ClientOwner owner, ClientCallback callback, int principalUid) {
+        return registry.setClientId(owner, callback, principalUid);
+    }
+
+    /**
+     * SETCLIENTID_CONFIRM (RFC 7530 16.34).
+     *
+     * @throws NfsException CLID_INUSE, STALE_CLIENTID
+     */
+    public void confirmClientId(long clientId, byte[] verifier, int principalUid) throws NfsException {
+        registry.confirmClientId(clientId, verifier, principalUid);
+    }
+
+    /**
+     * The confirmed NFSv4.0 client {@code clientId}, its lease renewed: RENEW, and every NFSv4.0 operation
+     * that names a client id (RFC 7530 9.5); operations that name a stateid renew through
+     * {@link OpenStateTable#ownerOf} and {@link OpenStateTable#checkIo}.
+     *
+     * @throws NfsException EXPIRED, STALE_CLIENTID
+     */
+    public NfsClient renewNfs40(long clientId) throws NfsException {
+        return registry.client40(clientId);
+    }
+
+    /**
+     * Expires every client whose lease ran out, and forgets NFSv4.0 owners idle for a lease; the reaper
+     * calls this, tests may too. Returns how many clients expired.
+     */
     public int reapExpired() {
-        return registry.reapExpired();
+        int expired = registry.reapExpired();
+        opens.pruneIdleOwners(limits.lease());
+        return expired;
     }
 
     private void reapInBackground() {

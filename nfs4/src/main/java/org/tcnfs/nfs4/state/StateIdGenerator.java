@@ -40,6 +40,42 @@ public final class StateIdGenerator {
         return epoch;
     }
 
+    /**
+     * A fresh {@code other} for a state of the NFSv4.0 client {@code clientId}: 4 bytes of the boot epoch,
+     * the low 4 bytes of the client id and the low 4 bytes of the counter. The client in it lets a server
+     * tell a stateid of a client whose lease expired (NFS4ERR_EXPIRED) from one it never
+     * issued, as NFSv4.0 asks.
+     */
+    public byte[] next(long clientId) {
+        long n = counter.getAndIncrement();
+        byte[] other = new byte[XdrSupport.NFS4_OTHER_SIZE];
+        putInt(other, 0, epoch);
+        putInt(other, 4, (int) clientId);
+        putInt(other, 8, (int) n);
+        return other;
+    }
+
+    /** The boot epoch in the first 4 bytes of {@code other}. */
+    public static int epochOf(byte[] other) {
+        return intAt(other, 0);
+    }
+
+    /** The client bits of an {@code other} made by {@link #next(long)}: the low 4 bytes of its client id. */
+    public static int clientBitsOf(byte[] other) {
+        return intAt(other, 4);
+    }
+
+    private static void putInt(byte[] b, int at, int v) {
+        b[at] = (byte) (v >>> 24);
+        b[at + 1] = (byte) (v >>> 16);
+        b[at + 2] = (byte) (v >>> 8);
+        b[at + 3] = (byte) v;
+    }
+
+    private static int intAt(byte[] b, int at) {
+        return ((b[at] & 0xff) << 24) | ((b[at + 1] & 0xff) << 16) | ((b[at + 2] & 0xff) << 8) | (b[at + 3] & 0xff);
+    }
+
     /** A fresh {@code other}, never returned before by this generator. */
     public byte[] next() {
         long n = counter.getAndIncrement();

@@ -19,9 +19,16 @@
  * {@link org.tcnfs.nfs4.state.StateIdGenerator} (boot epoch and counter). Threading: the stateid index and
  * the file index are concurrent maps; everything of one file is guarded by that file's monitor, and no
  * thread holds two file monitors; each client's operations share its read lock, and releasing the client
- * takes its write lock, so nothing of a released client survives (lock order: client, then file). NFSv4.0
- * open-owner and lock-owner sequence ids are not kept yet; their place is the package's OpenOwner and
- * LockOwner classes.
+ * takes its write lock, so nothing of a released client survives (lock order: client, then file).
+ *
+ * <p>NFSv4.0 (RFC 7530): SETCLIENTID and SETCLIENTID_CONFIRM make and confirm client records (kept apart
+ * from NFSv4.1's, not written to the client record) whose lease RENEW and every use of their client id or
+ * stateids renew, and which the same reaper expires. Each NFSv4.0 open owner and lock owner has an
+ * {@link org.tcnfs.nfs4.state.OwnerSequence}: the seqid of its last request and that request's reply, so a
+ * retransmission is answered from it (RFC 7530 9.1.7), and for an open owner whether OPEN_CONFIRM ran.
+ * NFSv4.0 stateids carry their client, so that a stateid of an expired client is NFS4ERR_EXPIRED and one of
+ * an earlier server instance NFS4ERR_STALE_STATEID (see {@link org.tcnfs.nfs4.state.OpenStateTable}). Lock
+ * order: owner sequence (open owner before lock owner), client, file.
  *
  * <p>Exceptions: operations of the state handler throw the {@link org.tcnfs.nfs4.status.NfsException} of
  * the protocol status (BADSESSION, SEQ_MISORDERED, STALE_CLIENTID, ...); a client record directory that cannot

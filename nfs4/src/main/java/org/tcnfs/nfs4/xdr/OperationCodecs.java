@@ -29,6 +29,7 @@ public final class OperationCodecs {
         registerDataAndAttributeOps();
         registerSessionOps();
         registerStateOps();
+        registerNfs40Ops();
     }
 
     private OperationCodecs() {
@@ -137,5 +138,16 @@ public final class OperationCodecs {
         register(OP_TEST_STATEID, TEST_STATEID4args::new, okBody(TEST_STATEID4resok::new));
         register(OP_FREE_STATEID, FREE_STATEID4args::new, statusOnly());
         register(OP_DELEGRETURN, DELEGRETURN4args::new, statusOnly());
+    }
+
+    // SETCLIENTID, SETCLIENTID_CONFIRM, RENEW, OPEN_CONFIRM, RELEASE_LOCKOWNER (NFSv4.0 only, RFC 7530)
+    private static void registerNfs40Ops() {
+        int clidInUse = org.tcnfs.nfs4.status.NfsStatus.CLID_INUSE.code();
+        register(OP_SETCLIENTID, SETCLIENTID4args::new,
+                status -> status == 0 ? new SETCLIENTID4resok() : status == clidInUse ? new netaddr4() : null);
+        register(OP_SETCLIENTID_CONFIRM, SETCLIENTID_CONFIRM4args::new, statusOnly());
+        register(OP_RENEW, RENEW4args::new, statusOnly());
+        register(OP_OPEN_CONFIRM, OPEN_CONFIRM4args::new, okBody(OPEN_CONFIRM4resok::new));
+        register(OP_RELEASE_LOCKOWNER, RELEASE_LOCKOWNER4args::new, statusOnly());
     }
 }

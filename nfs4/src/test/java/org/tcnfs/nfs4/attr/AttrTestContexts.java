@@ -22,9 +22,14 @@ public final class AttrTestContexts {
 
     /** A fresh compound context of {@code server} for {@code credential}, minor version 1. */
     public static CompoundContext context(ServerContext server, Credential credential) {
+        return context(server, 1, credential);
+    }
+
+    /** A fresh compound context of {@code server} for {@code credential}, on its own connection. */
+    public static CompoundContext context(ServerContext server, int minorVersion, Credential credential) {
         return CompoundContext.builder()
                 .server(server)
-                .minorVersion(1)
+                .minorVersion(minorVersion)
                 .credential(credential)
                 .clientAddress(InetAddress.getLoopbackAddress())
                 .connection(new Object())

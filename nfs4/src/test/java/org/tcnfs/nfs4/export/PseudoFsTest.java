@@ -1,7 +1,7 @@
 package org.tcnfs.nfs4.export;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.tcnfs.nfs4.status.NfsAssertions.assertStatus;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -15,7 +15,6 @@ import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.tcnfs.nfs4.export.ExportOptions.Access;
 import org.tcnfs.nfs4.export.ExportOptions.Squash;
-import org.tcnfs.nfs4.status.NfsException;
 import org.tcnfs.nfs4.status.NfsStatus;
 import org.tcnfs.nfs4.vfs.AccessRight;
 import org.tcnfs.nfs4.vfs.Credential;
@@ -45,20 +44,6 @@ class PseudoFsTest {
         } catch (UnknownHostException e) {
             throw new IllegalStateException(e);
         }
-    }
-
-    private static NfsStatus statusOf(Throwable t) {
-        return ((NfsException) t).status();
-    }
-
-    private static void assertStatus(ThrowingCall call, NfsStatus expected) {
-        assertThatThrownBy(call::run).isInstanceOf(NfsException.class)
-                .satisfies(t -> assertThat(statusOf(t)).isEqualTo(expected));
-    }
-
-    @FunctionalInterface
-    private interface ThrowingCall {
-        void run() throws Exception;
     }
 
     private static ByteBuffer bytes(String s) {

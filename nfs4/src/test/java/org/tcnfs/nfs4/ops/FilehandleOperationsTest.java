@@ -3,19 +3,18 @@ package org.tcnfs.nfs4.ops;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.tcnfs.nfs4.xdr.nfs_opnum4.*;
 
-import org.dcache.oncrpc4j.xdr.Xdr;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.tcnfs.nfs4.status.NfsStatus;
 import org.tcnfs.nfs4.vfs.Credential;
 import org.tcnfs.nfs4.vfs.Inode;
-import org.tcnfs.nfs4.xdr.GETFH4resok;
 import org.tcnfs.nfs4.xdr.LOOKUP4args;
 import org.tcnfs.nfs4.xdr.PUTFH4args;
 import org.tcnfs.nfs4.xdr.SECINFO4args;
 import org.tcnfs.nfs4.xdr.SECINFO4resok;
 import org.tcnfs.nfs4.xdr.SECINFO_NO_NAME4args;
+import org.tcnfs.nfs4.xdr.XdrRoundTrip;
 import org.tcnfs.nfs4.xdr.nfs_fh4;
 import org.tcnfs.nfs4.xdr.secinfo4;
 import org.tcnfs.nfs4.xdr.secinfo_style4;
@@ -25,18 +24,6 @@ class FilehandleOperationsTest {
     private final OpHarness h = new OpHarness(1);
     private final Inode root = h.fs.getRootInode();
 
-    private Inode currentHandle() throws Exception {
-        return Inode.of(h.ok(OP_GETFH, null, GETFH4resok.class).object.value);
-    }
-
-    private Inode mkdir(Inode parent, String name) throws Exception {
-        return h.fs.mkdir(parent, name, Credential.ROOT, 0755);
-    }
-
-    private Inode file(Inode parent, String name) throws Exception {
-        return h.fs.create(parent, name, Credential.ROOT, 0644);
-    }
-
     private NfsStatus putfh(byte[] handle) throws Exception {
         return h.status(OP_PUTFH, new PUTFH4args(new nfs_fh4(handle)));
     }
@@ -44,20 +31,20 @@ class FilehandleOperationsTest {
     @Test
     void putrootfhMakesTheRootCurrent() throws Exception {
         h.ok(OP_PUTROOTFH, null);
-        assertThat(currentHandle()).isEqualTo(root);
+        assertThat(h.currentHandle()).isEqualTo(root);
     }
 
     @Test
     void putpubfhIsTheRoot() throws Exception {
         h.ok(OP_PUTPUBFH, null);
-        assertThat(currentHandle()).isEqualTo(root);
+        assertThat(h.currentHandle()).isEqualTo(root);
     }
 
     @Test
     void putfhMakesTheHandleCurrent() throws Exception {
-        Inode dir = mkdir(root, "d");
+        Inode dir = h.mkdir(root, "d");
         assertThat(putfh(dir.toBytes())).isEqualTo(NfsStatus.OK);
-        assertThat(currentHandle()).isEqualTo(dir);
+        assertThat(h.currentHandle()).isEqualTo(dir);
     }
 
     @Test
@@ -80,14 +67,14 @@ class FilehandleOperationsTest {
 
     @Test
     void putfhOfARemovedObjectIsStale() throws Exception {
-        Inode f = file(root, "gone");
+        Inode f = h.file(root, "gone");
         h.fs.remove(root, "gone");
         assertThat(putfh(f.toBytes())).isEqualTo(NfsStatus.STALE);
     }
 
     @Test
     void handleThatGoesStaleAfterPutfhIsStaleForTheNextOperation() throws Exception {
-        Inode dir = mkdir(root, "d");
+        Inode dir = h.mkdir(root, "d");
         h.putfh(dir);
         h.fs.remove(root, "d");
         assertThat(h.status(OP_LOOKUP, new LOOKUP4args("x"))).isEqualTo(NfsStatus.STALE);
@@ -103,14 +90,14 @@ class FilehandleOperationsTest {
 
     @Test
     void restorefhBringsBackTheSavedHandle() throws Exception {
-        Inode a = mkdir(root, "a");
-        Inode b = mkdir(root, "b");
+        Inode a = h.mkdir(root, "a");
+        Inode b = h.mkdir(root, "b");
         h.putfh(a);
         h.ok(OP_SAVEFH, null);
         h.putfh(b);
-        assertThat(currentHandle()).isEqualTo(b);
+        assertThat(h.currentHandle()).isEqualTo(b);
         h.ok(OP_RESTOREFH, null);
-        assertThat(currentHandle()).isEqualTo(a);
+        assertThat(h.currentHandle()).isEqualTo(a);
     }
 
     @Test
@@ -126,25 +113,25 @@ class FilehandleOperationsTest {
 
     @Test
     void lookupMakesTheNamedObjectCurrent() throws Exception {
-        Inode dir = mkdir(root, "dir");
-        Inode f = file(dir, "Grüße.txt");
+        Inode dir = h.mkdir(root, "dir");
+        Inode f = h.file(dir, "Grüße.txt");
         h.putroot();
         h.ok(OP_LOOKUP, new LOOKUP4args("dir"));
         h.ok(OP_LOOKUP, new LOOKUP4args("Grüße.txt"));
-        assertThat(currentHandle()).isEqualTo(f);
+        assertThat(h.currentHandle()).isEqualTo(f);
     }
 
     @Test
     void lookupOfMissingNameIsNoEnt() throws Exception {
         h.putroot();
         assertThat(h.status(OP_LOOKUP, new LOOKUP4args("missing"))).isEqualTo(NfsStatus.NOENT);
-        assertThat(currentHandle()).as("a failed LOOKUP leaves the current handle").isEqualTo(root);
+        assertThat(h.currentHandle()).as("a failed LOOKUP leaves the current handle").isEqualTo(root);
     }
 
     @ParameterizedTest(name = "[{index}] \"{0}\" -> {1}")
     @CsvSource({"'', INVAL", "., BADNAME", "'..', BADNAME", "a/b, BADCHAR", "/, BADCHAR"})
     void lookupRefusesBadNames(String name, NfsStatus expected) throws Exception {
-        mkdir(root, "a");
+        h.mkdir(root, "a");
         h.putroot();
         assertThat(h.status(OP_LOOKUP, new LOOKUP4args(name))).isEqualTo(expected);
     }
@@ -164,19 +151,16 @@ class FilehandleOperationsTest {
     @Test
     void lookupOfNameThatIsNotUtf8IsInval() throws Exception {
         h.putroot();
-        Xdr xdr = new Xdr(64);
-        xdr.beginEncoding();
-        xdr.xdrEncodeInt(OP_LOOKUP);
-        xdr.xdrEncodeDynamicOpaque(new byte[] {'x', (byte) 0xff, (byte) 0xfe});
-        xdr.endEncoding();
-        byte[] raw = new byte[xdr.asBuffer().remaining()];
-        xdr.asBuffer().get(raw);
+        byte[] raw = XdrRoundTrip.bytes(xdr -> {
+            xdr.xdrEncodeInt(OP_LOOKUP);
+            xdr.xdrEncodeDynamicOpaque(new byte[] {'x', (byte) 0xff, (byte) 0xfe});
+        });
         assertThat(NfsStatus.of(h.runRaw(raw).status)).isEqualTo(NfsStatus.INVAL);
     }
 
     @Test
     void lookupInAFileIsNotDir() throws Exception {
-        h.putfh(file(root, "f"));
+        h.putfh(h.file(root, "f"));
         assertThat(h.status(OP_LOOKUP, new LOOKUP4args("x"))).isEqualTo(NfsStatus.NOTDIR);
     }
 
@@ -188,13 +172,13 @@ class FilehandleOperationsTest {
 
     @Test
     void lookuppMakesTheParentCurrent() throws Exception {
-        Inode a = mkdir(root, "a");
-        Inode b = mkdir(a, "b");
+        Inode a = h.mkdir(root, "a");
+        Inode b = h.mkdir(a, "b");
         h.putfh(b);
         h.ok(OP_LOOKUPP, null);
-        assertThat(currentHandle()).isEqualTo(a);
+        assertThat(h.currentHandle()).isEqualTo(a);
         h.ok(OP_LOOKUPP, null);
-        assertThat(currentHandle()).isEqualTo(root);
+        assertThat(h.currentHandle()).isEqualTo(root);
     }
 
     @Test
@@ -205,13 +189,13 @@ class FilehandleOperationsTest {
 
     @Test
     void lookuppOfAFileIsNotDir() throws Exception {
-        h.putfh(file(root, "f"));
+        h.putfh(h.file(root, "f"));
         assertThat(h.status(OP_LOOKUPP, null)).isEqualTo(NfsStatus.NOTDIR);
     }
 
     @Test
     void secinfoOffersAuthSysAndConsumesTheCurrentHandle() throws Exception {
-        file(root, "f");
+        h.file(root, "f");
         h.putroot();
         SECINFO4resok res = h.ok(OP_SECINFO, new SECINFO4args("f"), SECINFO4resok.class);
         assertThat(res.value).extracting(s -> s.flavor).containsExactly(secinfo4.AUTH_SYS);
@@ -243,13 +227,13 @@ class FilehandleOperationsTest {
 
     @Test
     void secinfoInAFileIsNotDir() throws Exception {
-        h.putfh(file(root, "f"));
+        h.putfh(h.file(root, "f"));
         assertThat(h.status(OP_SECINFO, new SECINFO4args("x"))).isEqualTo(NfsStatus.NOTDIR);
     }
 
     @Test
     void secinfoNoNameOfTheCurrentObjectOffersAuthSysAndConsumesTheHandle() throws Exception {
-        h.putfh(file(root, "f"));
+        h.putfh(h.file(root, "f"));
         SECINFO4resok res = h.ok(OP_SECINFO_NO_NAME,
                 new SECINFO_NO_NAME4args(secinfo_style4.SECINFO_STYLE4_CURRENT_FH), SECINFO4resok.class);
         assertThat(res.value).extracting(s -> s.flavor).containsExactly(secinfo4.AUTH_SYS);
@@ -258,7 +242,7 @@ class FilehandleOperationsTest {
 
     @Test
     void secinfoNoNameOfTheParentWorksBelowTheRoot() throws Exception {
-        h.putfh(mkdir(root, "d"));
+        h.putfh(h.mkdir(root, "d"));
         h.ok(OP_SECINFO_NO_NAME, new SECINFO_NO_NAME4args(secinfo_style4.SECINFO_STYLE4_PARENT), SECINFO4resok.class);
         assertThat(h.context.hasCurrentInode()).isFalse();
     }
@@ -272,7 +256,7 @@ class FilehandleOperationsTest {
 
     @Test
     void secinfoNoNameOfTheParentOfAFileIsNotDir() throws Exception {
-        h.putfh(file(root, "f"));
+        h.putfh(h.file(root, "f"));
         assertThat(h.status(OP_SECINFO_NO_NAME, new SECINFO_NO_NAME4args(secinfo_style4.SECINFO_STYLE4_PARENT)))
                 .isEqualTo(NfsStatus.NOTDIR);
     }

@@ -11,7 +11,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.tcnfs.nfs4.status.NfsException;
 import org.tcnfs.nfs4.status.NfsStatus;
-import org.tcnfs.nfs4.vfs.Credential;
 import org.tcnfs.nfs4.vfs.FileType;
 import org.tcnfs.nfs4.vfs.Inode;
 import org.tcnfs.nfs4.vfs.Stat;
@@ -41,18 +40,6 @@ import org.tcnfs.nfs4.xdr.specdata4;
 class NamespaceOperationsTest {
     private final OpHarness h = new OpHarness(1);
     private final Inode root = h.fs.getRootInode();
-
-    private Inode currentHandle() throws Exception {
-        return Inode.of(h.ok(OP_GETFH, null, GETFH4resok.class).object.value);
-    }
-
-    private Inode mkdir(Inode parent, String name) throws Exception {
-        return h.fs.mkdir(parent, name, Credential.ROOT, 0755);
-    }
-
-    private Inode file(Inode parent, String name) throws Exception {
-        return h.fs.create(parent, name, Credential.ROOT, 0644);
-    }
 
     private boolean exists(Inode dir, String name) throws Exception {
         try {
@@ -93,7 +80,7 @@ class NamespaceOperationsTest {
         long before = h.fs.getattr(root).change();
         CREATE4resok res = h.ok(OP_CREATE, create(nfs_ftype4.NF4DIR, "d"), CREATE4resok.class);
         Inode d = h.fs.lookup(root, "d");
-        assertThat(currentHandle()).isEqualTo(d);
+        assertThat(h.currentHandle()).isEqualTo(d);
         Stat st = h.fs.getattr(d);
         assertThat(st.type()).isEqualTo(FileType.DIRECTORY);
         assertThat(st.mode()).isEqualTo(0755);
@@ -177,14 +164,14 @@ class NamespaceOperationsTest {
 
     @Test
     void createOfTakenNameIsExist() throws Exception {
-        file(root, "taken");
+        h.file(root, "taken");
         h.putroot();
         assertThat(h.status(OP_CREATE, create(nfs_ftype4.NF4DIR, "taken"))).isEqualTo(NfsStatus.EXIST);
     }
 
     @Test
     void createInAFileIsNotDir() throws Exception {
-        h.putfh(file(root, "f"));
+        h.putfh(h.file(root, "f"));
         assertThat(h.status(OP_CREATE, create(nfs_ftype4.NF4DIR, "d"))).isEqualTo(NfsStatus.NOTDIR);
     }
 
@@ -226,18 +213,18 @@ class NamespaceOperationsTest {
 
     @Test
     void removeOfAFileRemovesItAndReportsTheChange() throws Exception {
-        Inode f = file(root, "f");
+        Inode f = h.file(root, "f");
         h.putroot();
         REMOVE4resok res = h.ok(OP_REMOVE, new REMOVE4args("f"), REMOVE4resok.class);
         assertChanged(res.cinfo);
         assertThat(exists(root, "f")).isFalse();
         assertThatThrownBy(() -> h.fs.getattr(f)).isInstanceOf(NfsException.class);
-        assertThat(currentHandle()).as("the directory stays current").isEqualTo(root);
+        assertThat(h.currentHandle()).as("the directory stays current").isEqualTo(root);
     }
 
     @Test
     void removeOfAnEmptyDirectorySucceeds() throws Exception {
-        mkdir(root, "d");
+        h.mkdir(root, "d");
         h.putroot();
         h.ok(OP_REMOVE, new REMOVE4args("d"), REMOVE4resok.class);
         assertThat(exists(root, "d")).isFalse();
@@ -245,7 +232,7 @@ class NamespaceOperationsTest {
 
     @Test
     void removeOfNonEmptyDirectoryIsNotEmpty() throws Exception {
-        file(mkdir(root, "d"), "inside");
+        h.file(h.mkdir(root, "d"), "inside");
         h.putroot();
         assertThat(h.status(OP_REMOVE, new REMOVE4args("d"))).isEqualTo(NfsStatus.NOTEMPTY);
         assertThat(exists(root, "d")).isTrue();
@@ -259,7 +246,7 @@ class NamespaceOperationsTest {
 
     @Test
     void removeRefusesDotDotAndSlash() throws Exception {
-        mkdir(root, "d");
+        h.mkdir(root, "d");
         h.putfh(h.fs.lookup(root, "d"));
         assertThat(h.status(OP_REMOVE, new REMOVE4args(".."))).isEqualTo(NfsStatus.BADNAME);
         assertThat(h.status(OP_REMOVE, new REMOVE4args("../d"))).isEqualTo(NfsStatus.BADCHAR);
@@ -269,7 +256,7 @@ class NamespaceOperationsTest {
 
     @Test
     void removeInAFileIsNotDir() throws Exception {
-        h.putfh(file(root, "f"));
+        h.putfh(h.file(root, "f"));
         assertThat(h.status(OP_REMOVE, new REMOVE4args("x"))).isEqualTo(NfsStatus.NOTDIR);
     }
 
@@ -277,7 +264,7 @@ class NamespaceOperationsTest {
 
     @Test
     void renameWithinOneDirectory() throws Exception {
-        Inode f = file(root, "a");
+        Inode f = h.file(root, "a");
         h.putroot();
         h.ok(OP_SAVEFH, null);
         RENAME4resok res = h.ok(OP_RENAME, new RENAME4args("a", "b"), RENAME4resok.class);
@@ -289,9 +276,9 @@ class NamespaceOperationsTest {
 
     @Test
     void renameAcrossDirectoriesReportsBothChanges() throws Exception {
-        Inode from = mkdir(root, "from");
-        Inode to = mkdir(root, "to");
-        Inode f = file(from, "f");
+        Inode from = h.mkdir(root, "from");
+        Inode to = h.mkdir(root, "to");
+        Inode f = h.file(from, "f");
         long fromBefore = h.fs.getattr(from).change();
         long toBefore = h.fs.getattr(to).change();
         h.putfh(from);
@@ -309,8 +296,8 @@ class NamespaceOperationsTest {
 
     @Test
     void renameOverAnExistingFileReplacesIt() throws Exception {
-        Inode a = file(root, "a");
-        Inode b = file(root, "b");
+        Inode a = h.file(root, "a");
+        Inode b = h.file(root, "b");
         h.putroot();
         h.ok(OP_SAVEFH, null);
         h.ok(OP_RENAME, new RENAME4args("a", "b"), RENAME4resok.class);
@@ -323,8 +310,8 @@ class NamespaceOperationsTest {
 
     @Test
     void renameOfADirectoryOverANonEmptyDirectoryIsExist() throws Exception {
-        mkdir(root, "a");
-        file(mkdir(root, "b"), "x");
+        h.mkdir(root, "a");
+        h.file(h.mkdir(root, "b"), "x");
         h.putroot();
         h.ok(OP_SAVEFH, null);
         assertThat(h.status(OP_RENAME, new RENAME4args("a", "b"))).isEqualTo(NfsStatus.EXIST);
@@ -332,8 +319,8 @@ class NamespaceOperationsTest {
 
     @Test
     void renameOfAFileOverADirectoryIsExist() throws Exception {
-        file(root, "f");
-        mkdir(root, "d");
+        h.file(root, "f");
+        h.mkdir(root, "d");
         h.putroot();
         h.ok(OP_SAVEFH, null);
         assertThat(h.status(OP_RENAME, new RENAME4args("f", "d"))).isEqualTo(NfsStatus.EXIST);
@@ -342,8 +329,8 @@ class NamespaceOperationsTest {
 
     @Test
     void renameOfADirectoryIntoItselfIsInval() throws Exception {
-        Inode a = mkdir(root, "a");
-        Inode b = mkdir(a, "b");
+        Inode a = h.mkdir(root, "a");
+        Inode b = h.mkdir(a, "b");
         h.putroot();
         h.ok(OP_SAVEFH, null);
         h.putfh(b);
@@ -355,7 +342,7 @@ class NamespaceOperationsTest {
 
     @Test
     void renameOntoAnotherLinkOfTheSameFileChangesNothing() throws Exception {
-        Inode f = file(root, "f");
+        Inode f = h.file(root, "f");
         h.fs.link(f, root, "g");
         h.putroot();
         h.ok(OP_SAVEFH, null);
@@ -375,14 +362,14 @@ class NamespaceOperationsTest {
 
     @Test
     void renameWithoutSavedHandleIsNoFileHandle() throws Exception {
-        file(root, "f");
+        h.file(root, "f");
         h.putroot();
         assertThat(h.status(OP_RENAME, new RENAME4args("f", "g"))).isEqualTo(NfsStatus.NOFILEHANDLE);
     }
 
     @Test
     void renameRefusesBadNamesOnEitherSide() throws Exception {
-        file(root, "f");
+        h.file(root, "f");
         h.putroot();
         h.ok(OP_SAVEFH, null);
         assertThat(h.status(OP_RENAME, new RENAME4args("f", ".."))).isEqualTo(NfsStatus.BADNAME);
@@ -395,7 +382,7 @@ class NamespaceOperationsTest {
 
     @Test
     void renameWithAFileAsEitherDirectoryIsNotDir() throws Exception {
-        Inode f = file(root, "f");
+        Inode f = h.file(root, "f");
         h.putfh(f);
         h.ok(OP_SAVEFH, null);
         h.putroot();
@@ -410,8 +397,8 @@ class NamespaceOperationsTest {
 
     @Test
     void linkGivesTheSavedFileASecondName() throws Exception {
-        Inode f = file(root, "f");
-        Inode d = mkdir(root, "d");
+        Inode f = h.file(root, "f");
+        Inode d = h.mkdir(root, "d");
         h.putfh(f);
         h.ok(OP_SAVEFH, null);
         h.putfh(d);
@@ -419,12 +406,12 @@ class NamespaceOperationsTest {
         assertChanged(res.cinfo);
         assertThat(h.fs.lookup(d, "g")).isEqualTo(f);
         assertThat(h.fs.getattr(f).nlink()).isEqualTo(2);
-        assertThat(currentHandle()).as("the directory stays current").isEqualTo(d);
+        assertThat(h.currentHandle()).as("the directory stays current").isEqualTo(d);
     }
 
     @Test
     void linkOfADirectoryIsIsDir() throws Exception {
-        Inode d = mkdir(root, "d");
+        Inode d = h.mkdir(root, "d");
         h.putfh(d);
         h.ok(OP_SAVEFH, null);
         h.putroot();
@@ -434,8 +421,8 @@ class NamespaceOperationsTest {
 
     @Test
     void linkOntoATakenNameIsExist() throws Exception {
-        Inode f = file(root, "f");
-        file(root, "g");
+        Inode f = h.file(root, "f");
+        h.file(root, "g");
         h.putfh(f);
         h.ok(OP_SAVEFH, null);
         h.putroot();
@@ -444,7 +431,7 @@ class NamespaceOperationsTest {
 
     @Test
     void linkIntoAFileIsNotDir() throws Exception {
-        Inode f = file(root, "f");
+        Inode f = h.file(root, "f");
         h.putfh(f);
         h.ok(OP_SAVEFH, null);
         assertThat(h.status(OP_LINK, new LINK4args("g"))).isEqualTo(NfsStatus.NOTDIR);
@@ -458,7 +445,7 @@ class NamespaceOperationsTest {
 
     @Test
     void linkRefusesBadNames() throws Exception {
-        Inode f = file(root, "f");
+        Inode f = h.file(root, "f");
         h.putfh(f);
         h.ok(OP_SAVEFH, null);
         h.putroot();
@@ -471,7 +458,7 @@ class NamespaceOperationsTest {
 
     @Test
     void readlinkOfAFileIsInval() throws Exception {
-        h.putfh(file(root, "f"));
+        h.putfh(h.file(root, "f"));
         assertThat(h.status(OP_READLINK, null)).isEqualTo(NfsStatus.INVAL);
     }
 
@@ -490,7 +477,7 @@ class NamespaceOperationsTest {
 
     @Test
     void accessReportsTheKnownRequestedBitsAsSupportedAndGranted() throws Exception {
-        h.putfh(file(root, "f"));
+        h.putfh(h.file(root, "f"));
         ACCESS4resok res = h.ok(OP_ACCESS, new ACCESS4args(ACCESS4args.ACCESS4_READ | ACCESS4args.ACCESS4_MODIFY),
                 ACCESS4resok.class);
         assertThat(res.supported).isEqualTo(ACCESS4args.ACCESS4_READ | ACCESS4args.ACCESS4_MODIFY);
@@ -515,7 +502,7 @@ class NamespaceOperationsTest {
 
     @Test
     void accessOnAStaleHandleIsStale() throws Exception {
-        Inode f = file(root, "f");
+        Inode f = h.file(root, "f");
         h.putfh(f);
         h.fs.remove(root, "f");
         assertThat(h.status(OP_ACCESS, new ACCESS4args(ACCESS4args.ACCESS4_READ))).isEqualTo(NfsStatus.STALE);

@@ -1,5 +1,7 @@
 package org.tcnfs.nfs4.ops;
 
+import static org.tcnfs.nfs4.xdr.XdrRoundTrip.decode;
+import static org.tcnfs.nfs4.xdr.XdrRoundTrip.encode;
 import static org.tcnfs.nfs4.xdr.nfs_opnum4.*;
 
 import java.io.IOException;
@@ -17,8 +19,6 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import org.dcache.oncrpc4j.xdr.Xdr;
-import org.dcache.oncrpc4j.xdr.XdrAble;
 import org.tcnfs.nfs4.compound.CompoundContext;
 import org.tcnfs.nfs4.compound.CompoundEngine;
 import org.tcnfs.nfs4.compound.NfsLimits;
@@ -139,9 +139,7 @@ final class SessionHarness implements AutoCloseable {
 
     /** A compound through XDR both ways. */
     COMPOUND4res compound(Credential credential, int requestBytes, nfs_argop4... ops) throws IOException {
-        COMPOUND4res back = new COMPOUND4res();
-        decode(encode(rawCompound(credential, requestBytes, ops)), back);
-        return back;
+        return decode(encode(rawCompound(credential, requestBytes, ops)), new COMPOUND4res());
     }
 
     /** A compound, arguments through XDR, the reply as the engine returned it. */
@@ -150,8 +148,7 @@ final class SessionHarness implements AutoCloseable {
         args.tag = "sessions";
         args.minorversion = 1;
         args.argarray = ops;
-        COMPOUND4args decoded = new COMPOUND4args();
-        decode(encode(args), decoded);
+        COMPOUND4args decoded = decode(encode(args), new COMPOUND4args());
         CompoundContext context = CompoundContext.builder()
                 .server(server)
                 .minorVersion(1)
@@ -261,22 +258,5 @@ final class SessionHarness implements AutoCloseable {
     CREATE_SESSION4resok newSession(String owner) throws IOException {
         EXCHANGE_ID4resok eid = exchangeId(owner, 1);
         return body(compound(createSessionOp(eid.eir_clientid, eid.eir_sequenceid)), 0, CREATE_SESSION4resok.class);
-    }
-
-    static byte[] encode(XdrAble value) throws IOException {
-        Xdr xdr = new Xdr(1024);
-        xdr.beginEncoding();
-        value.xdrEncode(xdr);
-        xdr.endEncoding();
-        byte[] bytes = new byte[xdr.asBuffer().remaining()];
-        xdr.asBuffer().get(bytes);
-        return bytes;
-    }
-
-    static void decode(byte[] bytes, XdrAble into) throws IOException {
-        Xdr xdr = new Xdr(bytes);
-        xdr.beginDecoding();
-        into.xdrDecode(xdr);
-        xdr.endDecoding();
     }
 }

@@ -3,17 +3,15 @@ package org.tcnfs.nfs4.ops;
 import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
-import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Set;
-import org.dcache.oncrpc4j.xdr.XdrAble;
+import org.tcnfs.nfs4.attr.AttrTestContexts;
 import org.tcnfs.nfs4.compound.CompoundContext;
 import org.tcnfs.nfs4.compound.NfsLimits;
-import org.tcnfs.nfs4.compound.OperationExecutor;
 import org.tcnfs.nfs4.compound.ServerContext;
 import org.tcnfs.nfs4.state.NfsClient;
 import org.tcnfs.nfs4.state.NfsSession;
@@ -30,7 +28,6 @@ import org.tcnfs.nfs4.xdr.LOCK4args;
 import org.tcnfs.nfs4.xdr.LOCK4resok;
 import org.tcnfs.nfs4.xdr.OPEN4args;
 import org.tcnfs.nfs4.xdr.OPEN4resok;
-import org.tcnfs.nfs4.xdr.PUTFH4args;
 import org.tcnfs.nfs4.xdr.bitmap4;
 import org.tcnfs.nfs4.xdr.createhow4;
 import org.tcnfs.nfs4.xdr.createmode4;
@@ -38,8 +35,6 @@ import org.tcnfs.nfs4.xdr.exist_lock_owner4;
 import org.tcnfs.nfs4.xdr.fattr4;
 import org.tcnfs.nfs4.xdr.lock_owner4;
 import org.tcnfs.nfs4.xdr.locker4;
-import org.tcnfs.nfs4.xdr.nfs_argop4;
-import org.tcnfs.nfs4.xdr.nfs_fh4;
 import org.tcnfs.nfs4.xdr.nfs_lock_type4;
 import org.tcnfs.nfs4.xdr.nfs_opnum4;
 import org.tcnfs.nfs4.xdr.nfs_resop4;
@@ -58,7 +53,6 @@ final class StateHarness implements AutoCloseable {
     final InMemoryFileSystem fs = new InMemoryFileSystem();
     final StateHandler state;
     final ServerContext server;
-    final OperationExecutor executor = OperationExecutor.of(Operations.all());
 
     /** A server without grace period. */
     StateHarness() {
@@ -100,7 +94,7 @@ final class StateHarness implements AutoCloseable {
     }
 
     /** One NFSv4.1 client: its session, and the compound context its operations run in. */
-    final class Client {
+    final class Client extends OpRunner {
         final NfsClient client;
         final NfsSession session;
         CompoundContext context;
@@ -113,42 +107,13 @@ final class StateHarness implements AutoCloseable {
 
         /** Starts a new compound: no current file handle, no current stateid. */
         void newCompound() {
-            context = CompoundContext.builder()
-                    .server(server)
-                    .minorVersion(1)
-                    .credential(Credential.ROOT)
-                    .clientAddress(InetAddress.getLoopbackAddress())
-                    .connection(new Object())
-                    .build();
+            context = AttrTestContexts.context(server, Credential.ROOT);
             context.setSession(session);
         }
 
-        nfs_resop4 run(int opnum, XdrAble args) throws IOException {
-            nfs_argop4 decoded = new nfs_argop4();
-            OpHarness.decode(OpHarness.encode(new nfs_argop4(opnum, args)), decoded);
-            nfs_resop4 result = executor.execute(context, decoded);
-            nfs_resop4 back = new nfs_resop4();
-            OpHarness.decode(OpHarness.encode(result), back);
-            return back;
-        }
-
-        NfsStatus status(int opnum, XdrAble args) throws IOException {
-            return NfsStatus.of(run(opnum, args).status);
-        }
-
-        <T> T ok(int opnum, XdrAble args, Class<T> body) throws IOException {
-            nfs_resop4 res = run(opnum, args);
-            if (res.status != 0) {
-                throw new AssertionError(nfs_opnum4.name(opnum) + " failed: " + NfsStatus.nameOf(res.status));
-            }
-            return body.cast(res.body);
-        }
-
-        void putfh(Inode inode) throws IOException {
-            NfsStatus s = status(nfs_opnum4.OP_PUTFH, new PUTFH4args(new nfs_fh4(inode.toBytes())));
-            if (s != NfsStatus.OK) {
-                throw new AssertionError("PUTFH failed: " + s);
-            }
+        @Override
+        CompoundContext context() {
+            return context;
         }
 
         Inode current() throws IOException {

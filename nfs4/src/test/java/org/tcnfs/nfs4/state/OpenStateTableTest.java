@@ -2,6 +2,7 @@ package org.tcnfs.nfs4.state;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.tcnfs.nfs4.status.NfsAssertions.assertStatus;
 
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
@@ -16,7 +17,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.tcnfs.nfs4.compound.CompoundContext;
@@ -60,11 +60,6 @@ class OpenStateTableTest {
 
     private static byte[] owner(String name) {
         return name.getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static void assertStatus(ThrowingCallable call, NfsStatus status) {
-        assertThatThrownBy(call).isInstanceOfSatisfying(NfsException.class,
-                e -> assertThat(e.status()).isEqualTo(status));
     }
 
     @Test

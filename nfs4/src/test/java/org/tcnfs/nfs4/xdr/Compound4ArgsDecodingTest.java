@@ -3,6 +3,7 @@ package org.tcnfs.nfs4.xdr;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.fail;
+import static org.tcnfs.nfs4.xdr.XdrRoundTrip.encode;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -16,17 +17,6 @@ import org.junit.jupiter.api.Test;
  * GARBAGE_ARGS), whatever the bytes: truncated, random, or with forged lengths.
  */
 class Compound4ArgsDecodingTest {
-
-    private static byte[] encode(COMPOUND4args args) throws IOException {
-        Xdr xdr = new Xdr(1024);
-        xdr.beginEncoding();
-        args.xdrEncode(xdr);
-        xdr.endEncoding();
-        ByteBuffer b = xdr.asBuffer().toByteBuffer();
-        byte[] bytes = new byte[b.remaining()];
-        b.get(bytes);
-        return bytes;
-    }
 
     private static COMPOUND4args decode(byte[] bytes) throws IOException {
         Xdr xdr = new Xdr(bytes);

@@ -2,51 +2,25 @@ package org.tcnfs.nfs4.xdr;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.tcnfs.nfs4.xdr.XdrRoundTrip.decode;
+import static org.tcnfs.nfs4.xdr.XdrRoundTrip.encode;
+import static org.tcnfs.nfs4.xdr.XdrRoundTrip.roundTrip;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import org.dcache.oncrpc4j.rpc.OncRpcException;
 import org.dcache.oncrpc4j.xdr.BadXdrOncRpcException;
-import org.dcache.oncrpc4j.xdr.Xdr;
-import org.dcache.oncrpc4j.xdr.XdrAble;
 import org.junit.jupiter.api.Test;
 
 /** Round trips of the file handle and name space wire types, and their decoding bounds. */
 class NamespaceXdrTest {
 
-    private static byte[] encode(XdrAble value) throws IOException {
-        Xdr xdr = new Xdr(256);
-        xdr.beginEncoding();
-        value.xdrEncode(xdr);
-        xdr.endEncoding();
-        byte[] bytes = new byte[xdr.asBuffer().remaining()];
-        xdr.asBuffer().get(bytes);
-        return bytes;
-    }
-
-    private static <T extends XdrAble> T decode(byte[] bytes, T into) throws IOException {
-        Xdr xdr = new Xdr(bytes);
-        xdr.beginDecoding();
-        into.xdrDecode(xdr);
-        assertThat(xdr.hasMoreData()).as("all bytes consumed").isFalse();
-        xdr.endDecoding();
-        return into;
-    }
-
-    private static <T extends XdrAble> T roundTrip(XdrAble value, T into) throws IOException {
-        return decode(encode(value), into);
-    }
-
     /** The XDR of an int followed by an opaque holding {@code bytes}. */
     private static byte[] intAndOpaque(int first, byte[] bytes) throws IOException {
-        Xdr xdr = new Xdr(256);
-        xdr.beginEncoding();
-        xdr.xdrEncodeInt(first);
-        xdr.xdrEncodeDynamicOpaque(bytes);
-        xdr.endEncoding();
-        byte[] out = new byte[xdr.asBuffer().remaining()];
-        xdr.asBuffer().get(out);
-        return out;
+        return XdrRoundTrip.bytes(xdr -> {
+            xdr.xdrEncodeInt(first);
+            xdr.xdrEncodeDynamicOpaque(bytes);
+        });
     }
 
     @Test
@@ -83,12 +57,7 @@ class NamespaceXdrTest {
 
     @Test
     void componentNameThatIsNotUtf8DecodesAsNull() throws Exception {
-        Xdr xdr = new Xdr(64);
-        xdr.beginEncoding();
-        xdr.xdrEncodeDynamicOpaque(new byte[] {'a', (byte) 0xc3});
-        xdr.endEncoding();
-        byte[] bytes = new byte[xdr.asBuffer().remaining()];
-        xdr.asBuffer().get(bytes);
+        byte[] bytes = XdrRoundTrip.bytes(xdr -> xdr.xdrEncodeDynamicOpaque(new byte[] {'a', (byte) 0xc3}));
         assertThat(decode(bytes, new LOOKUP4args()).objname).isNull();
     }
 

@@ -2,55 +2,17 @@ package org.tcnfs.nfs4.xdr;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.tcnfs.nfs4.xdr.XdrRoundTrip.decode;
+import static org.tcnfs.nfs4.xdr.XdrRoundTrip.ints;
+import static org.tcnfs.nfs4.xdr.XdrRoundTrip.roundTrip;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import org.dcache.oncrpc4j.rpc.OncRpcException;
-import org.dcache.oncrpc4j.xdr.Xdr;
-import org.dcache.oncrpc4j.xdr.XdrAble;
 import org.junit.jupiter.api.Test;
 
 /** Round trips of the session wire types (RFC 5662), and their decoding bounds. */
 class SessionXdrTest {
-
-    private static byte[] encode(XdrAble value) throws IOException {
-        Xdr xdr = new Xdr(256);
-        xdr.beginEncoding();
-        value.xdrEncode(xdr);
-        xdr.endEncoding();
-        byte[] bytes = new byte[xdr.asBuffer().remaining()];
-        xdr.asBuffer().get(bytes);
-        return bytes;
-    }
-
-    private static <T extends XdrAble> T decode(byte[] bytes, T into) throws IOException {
-        Xdr xdr = new Xdr(bytes);
-        xdr.beginDecoding();
-        into.xdrDecode(xdr);
-        assertThat(xdr.hasMoreData()).as("all bytes consumed").isFalse();
-        xdr.endDecoding();
-        return into;
-    }
-
-    /** Decodes the encoding of {@code value} and checks that it encodes to the same bytes again. */
-    private static <T extends XdrAble> T roundTrip(XdrAble value, T into) throws IOException {
-        byte[] bytes = encode(value);
-        T back = decode(bytes, into);
-        assertThat(encode(back)).isEqualTo(bytes);
-        return back;
-    }
-
-    private static byte[] ints(int... values) {
-        Xdr xdr = new Xdr(256);
-        xdr.beginEncoding();
-        for (int v : values) {
-            xdr.xdrEncodeInt(v);
-        }
-        xdr.endEncoding();
-        byte[] bytes = new byte[xdr.asBuffer().remaining()];
-        xdr.asBuffer().get(bytes);
-        return bytes;
-    }
 
     private static byte[] sessionId(int seed) {
         byte[] b = new byte[16];
@@ -282,7 +244,7 @@ class SessionXdrTest {
     }
 
     @Test
-    void moreThanOneImplementationIdIsRefused() {
+    void moreThanOneImplementationIdIsRefused() throws Exception {
         byte[] bytes = ints(0, 0, /* ownerid */ 0, /* flags */ 0, /* SP4_NONE */ 0, /* impl ids */ 2);
         assertThatThrownBy(() -> decode(bytes, new EXCHANGE_ID4args())).isInstanceOf(OncRpcException.class);
     }
@@ -308,7 +270,7 @@ class SessionXdrTest {
     }
 
     @Test
-    void truncatedSequenceArgsAreRefused() {
+    void truncatedSequenceArgsAreRefused() throws Exception {
         byte[] whole = ints(1, 2, 3, 4, 5, 6, 7, 0);
         byte[] cut = java.util.Arrays.copyOf(whole, whole.length - 4);
         assertThatThrownBy(() -> decode(cut, new SEQUENCE4args())).isInstanceOf(IOException.class);

@@ -2,11 +2,13 @@ package org.tcnfs.nfs4.xdr;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.tcnfs.nfs4.xdr.XdrRoundTrip.decode;
+import static org.tcnfs.nfs4.xdr.XdrRoundTrip.encode;
+import static org.tcnfs.nfs4.xdr.XdrRoundTrip.ints;
+import static org.tcnfs.nfs4.xdr.XdrRoundTrip.roundTrip;
 
-import java.io.IOException;
 import org.dcache.oncrpc4j.rpc.OncRpcException;
 import org.dcache.oncrpc4j.xdr.BadXdrOncRpcException;
-import org.dcache.oncrpc4j.xdr.Xdr;
 import org.dcache.oncrpc4j.xdr.XdrAble;
 import org.junit.jupiter.api.Test;
 import org.tcnfs.nfs4.status.NfsStatus;
@@ -14,41 +16,6 @@ import org.tcnfs.nfs4.status.NfsStatus;
 /** Round trips of the open, lock and stateid wire types, and their decoding bounds. */
 class StateXdrTest {
     private static final byte[] OTHER = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
-
-    private static byte[] encode(XdrAble value) throws IOException {
-        Xdr xdr = new Xdr(256);
-        xdr.beginEncoding();
-        value.xdrEncode(xdr);
-        xdr.endEncoding();
-        byte[] bytes = new byte[xdr.asBuffer().remaining()];
-        xdr.asBuffer().get(bytes);
-        return bytes;
-    }
-
-    private static <T extends XdrAble> T decode(byte[] bytes, T into) throws IOException {
-        Xdr xdr = new Xdr(bytes);
-        xdr.beginDecoding();
-        into.xdrDecode(xdr);
-        assertThat(xdr.hasMoreData()).as("all bytes consumed").isFalse();
-        xdr.endDecoding();
-        return into;
-    }
-
-    private static <T extends XdrAble> T roundTrip(XdrAble value, T into) throws IOException {
-        return decode(encode(value), into);
-    }
-
-    private static byte[] ints(int... values) throws IOException {
-        Xdr xdr = new Xdr(256);
-        xdr.beginEncoding();
-        for (int v : values) {
-            xdr.xdrEncodeInt(v);
-        }
-        xdr.endEncoding();
-        byte[] bytes = new byte[xdr.asBuffer().remaining()];
-        xdr.asBuffer().get(bytes);
-        return bytes;
-    }
 
     private static void assertMalformed(byte[] bytes, XdrAble into) {
         assertThatThrownBy(() -> decode(bytes, into)).isInstanceOfAny(OncRpcException.class,

@@ -9,7 +9,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Properties;
 
 /**
@@ -17,6 +19,9 @@ import java.util.Properties;
  * values, in that order of rising priority, and refuses invalid values with a message naming the setting.
  */
 public final class ConfigLoader {
+    /** The value of {@link Setting#METRICS_PORT} that turns the HTTP endpoints off. */
+    public static final String METRICS_OFF = "off";
+
     private final Map<Setting, String> values = new EnumMap<>(Setting.class);
     private final Map<Setting, String> sources = new EnumMap<>(Setting.class);
 
@@ -66,6 +71,16 @@ public final class ConfigLoader {
         return this;
     }
 
+    /**
+     * Sets one value from another source, such as an embedding program; {@code source} appears in the
+     * message if the value is refused.
+     */
+    public ConfigLoader value(Setting setting, String value, String source) {
+        set(Objects.requireNonNull(setting, "setting"), Objects.requireNonNull(value, "value"),
+                Objects.requireNonNull(source, "source"));
+        return this;
+    }
+
     private void set(Setting s, String value, String source) {
         values.put(s, value);
         sources.put(s, source);
@@ -102,8 +117,30 @@ public final class ConfigLoader {
         if (workers == 0) {
             workers = Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
         }
+        OptionalInt metricsPort = metricsPort(port);
+        Optional<Path> metricsPortFile = path(Setting.METRICS_PORT_FILE);
+        if (metricsPort.isEmpty() && metricsPortFile.isPresent()) {
+            throw invalid(Setting.METRICS_PORT_FILE, "the metrics endpoints are off (metrics-port=off)");
+        }
         return new ServerConfig(bind, port, data, state, exports, lease, grace, maxOps, maxRequest, maxIo, workers,
-                path(Setting.PORT_FILE));
+                path(Setting.PORT_FILE), metricsPort, metricsPortFile);
+    }
+
+    /** {@code off}: empty; else a port that is not the NFS port (both listen on the bind address). */
+    private OptionalInt metricsPort(int nfsPort) {
+        if (text(Setting.METRICS_PORT).equalsIgnoreCase(METRICS_OFF)) {
+            return OptionalInt.empty();
+        }
+        int port;
+        try {
+            port = (int) integer(Setting.METRICS_PORT, 0, 65535);
+        } catch (InvalidConfigException e) {
+            throw invalid(Setting.METRICS_PORT, "must be a port between 0 and 65535, or " + METRICS_OFF);
+        }
+        if (port != 0 && port == nfsPort) {
+            throw invalid(Setting.METRICS_PORT, "must differ from 'port' (both listen on the bind address)");
+        }
+        return OptionalInt.of(port);
     }
 
     private String text(Setting s) {

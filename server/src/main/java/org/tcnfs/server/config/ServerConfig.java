@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * The server's validated configuration (see {@link Setting} for what each value means).
@@ -20,6 +21,8 @@ import java.util.Optional;
  * @param maxIoBytes largest READ and WRITE
  * @param workers worker threads
  * @param portFile where to write the port once listening, if anywhere
+ * @param metricsPort TCP port of the HTTP endpoints (0 for any free one), empty when they are off
+ * @param metricsPortFile where to write the metrics port once listening, if anywhere
  */
 public record ServerConfig(
         String bind,
@@ -33,7 +36,9 @@ public record ServerConfig(
         int maxRequestBytes,
         int maxIoBytes,
         int workers,
-        Optional<Path> portFile) {
+        Optional<Path> portFile,
+        OptionalInt metricsPort,
+        Optional<Path> metricsPortFile) {
 
     public ServerConfig {
         Objects.requireNonNull(bind, "bind");
@@ -43,5 +48,17 @@ public record ServerConfig(
         Objects.requireNonNull(lease, "lease");
         Objects.requireNonNull(grace, "grace");
         Objects.requireNonNull(portFile, "portFile");
+        Objects.requireNonNull(metricsPort, "metricsPort");
+        Objects.requireNonNull(metricsPortFile, "metricsPortFile");
+        if (metricsPort.isPresent() && (metricsPort.getAsInt() < 0 || metricsPort.getAsInt() > 65535)) {
+            throw new IllegalArgumentException("metrics port out of range: " + metricsPort.getAsInt());
+        }
+    }
+
+    /** A configuration without the HTTP endpoints (the form before they existed). */
+    public ServerConfig(String bind, int port, Path data, Path state, Optional<Path> exports, Duration lease,
+            Duration grace, int maxOps, int maxRequestBytes, int maxIoBytes, int workers, Optional<Path> portFile) {
+        this(bind, port, data, state, exports, lease, grace, maxOps, maxRequestBytes, maxIoBytes, workers, portFile,
+                OptionalInt.empty(), Optional.empty());
     }
 }

@@ -26,7 +26,11 @@ public enum Setting {
     MAX_REQUEST("max-request", "16MiB", "Largest COMPOUND request a session may negotiate (bytes, KiB, MiB)."),
     MAX_IO("max-io", "1MiB", "Largest READ and WRITE (maxread/maxwrite)."),
     WORKERS("workers", "0", "Request worker threads; 0 means two per processor, at least 4."),
-    PORT_FILE("port-file", "", "If set, the listening port is written to this file once the server serves.");
+    PORT_FILE("port-file", "", "If set, the listening port is written to this file once the server serves."),
+    METRICS_PORT("metrics-port", "9049", "TCP port of the HTTP endpoints /metrics (Prometheus text), /health and "
+            + "/status, on the bind address; 0 picks a free port (see metrics-port-file), off turns them off."),
+    METRICS_PORT_FILE("metrics-port-file", "", "If set, the metrics port is written to this file once the "
+            + "endpoints serve.");
 
     private final String key;
     private final String defaultValue;

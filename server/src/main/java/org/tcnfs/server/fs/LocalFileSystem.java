@@ -223,17 +223,8 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
 
     @Override
     public Inode lookup(Inode parent, String name) throws IOException {
-        String checked = checkName(name);
-        Resolved dir = resolveDirectory(parent);
-        if (isReserved(dir, checked)) {
-            throw new NoEntException(checked);
-        }
-        Path path = child(dir, checked);
-        PosixStat stat = posix.lstat(path);
-        if (stat.isDirectory() && stat.dev() != rootDev) {
-            throw new NoEntException(path + " is a mount point and not exported");
-        }
-        return inodeOf(handleFor(dir.handle(), checked, path, stat));
+        Child child = visibleChild(parent, name);
+        return inodeOf(handleFor(child.dir().handle(), child.name(), child.path(), child.stat()));
     }
 
     @Override
@@ -302,23 +293,17 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
 
     @Override
     public void remove(Inode parent, String name) throws IOException {
-        String checked = checkName(name);
-        Resolved dir = resolveDirectory(parent);
-        if (isReserved(dir, checked)) {
-            throw new NoEntException(checked);
-        }
-        Path path = child(dir, checked);
-        PosixStat stat = posix.lstat(path);
+        Child child = visibleChild(parent, name);
+        Resolved dir = child.dir();
+        Path path = child.path();
+        PosixStat stat = child.stat();
         if (stat.isDirectory()) {
-            if (stat.dev() != rootDev) {
-                throw new NoEntException(path + " is a mount point and not exported");
-            }
             posix.rmdir(path);
         } else {
             posix.unlink(path);
         }
         try (HandleBatch batch = handles.write()) {
-            Optional<HandleBatch.Unlinked> unlinked = batch.unlink(dir.handle(), checked);
+            Optional<HandleBatch.Unlinked> unlinked = batch.unlink(dir.handle(), child.name());
             batch.commit();
             unlinked.filter(HandleBatch.Unlinked::nodeRemoved).ifPresent(u -> channels.invalidate(u.handle()));
         } catch (HandleTableException e) {
@@ -377,33 +362,20 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
             throw new InvalException("negative offset " + offset);
         }
         int start = dst.position();
-        for (int attempt = 0; ; attempt++) {
-            try (ChannelCache.Lease lease = lease(file, ChannelCache.Use.READ)) {
-                FileChannel channel = lease.channel();
-                try {
-                    long position = offset;
-                    boolean eof = false;
-                    while (dst.hasRemaining()) {
-                        int n = channel.read(dst, position);
-                        if (n < 0) {
-                            eof = true;
-                            break;
-                        }
-                        position += n;
-                    }
-                    int count = dst.position() - start;
-                    return new ReadResult(count, eof || offset + count >= channel.size());
-                } catch (ClosedChannelException e) {
-                    lease.discard();
-                    dst.position(start);
-                    if (!retryable(e, attempt)) {
-                        throw FsErrors.of(e, "read " + file.path());
-                    }
-                } catch (IOException e) {
-                    throw FsErrors.of(e, "read " + file.path());
+        return withChannel(file, ChannelCache.Use.READ, "read", () -> dst.position(start), channel -> {
+            long position = offset;
+            boolean eof = false;
+            while (dst.hasRemaining()) {
+                int n = channel.read(dst, position);
+                if (n < 0) {
+                    eof = true;
+                    break;
                 }
+                position += n;
             }
-        }
+            int count = dst.position() - start;
+            return new ReadResult(count, eof || offset + count >= channel.size());
+        });
     }
 
     @Override
@@ -418,52 +390,28 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
             throw new FBigException("write beyond the largest offset");
         }
         int start = data.position();
-        for (int attempt = 0; ; attempt++) {
-            try (ChannelCache.Lease lease = lease(file, ChannelCache.Use.WRITE)) {
-                FileChannel channel = lease.channel();
-                try {
-                    long position = offset;
-                    while (data.hasRemaining()) {
-                        position += channel.write(data, position);
-                    }
-                    switch (stability) {
-                        case UNSTABLE -> { }
-                        case DATA_SYNC -> channel.force(false);
-                        case FILE_SYNC -> channel.force(true);
-                    }
-                    changes.modified(file.stat().ino(), file.stat().ctimeNanos());
-                    return new WriteResult(data.position() - start, stability);
-                } catch (ClosedChannelException e) {
-                    lease.discard();
-                    data.position(start);
-                    if (!retryable(e, attempt)) {
-                        throw FsErrors.of(e, "write " + file.path());
-                    }
-                } catch (IOException e) {
-                    throw FsErrors.of(e, "write " + file.path());
-                }
+        return withChannel(file, ChannelCache.Use.WRITE, "write", () -> data.position(start), channel -> {
+            long position = offset;
+            while (data.hasRemaining()) {
+                position += channel.write(data, position);
             }
-        }
+            switch (stability) {
+                case UNSTABLE -> { }
+                case DATA_SYNC -> channel.force(false);
+                case FILE_SYNC -> channel.force(true);
+            }
+            changes.modified(file.stat().ino(), file.stat().ctimeNanos());
+            return new WriteResult(data.position() - start, stability);
+        });
     }
 
     @Override
     public void commit(Inode inode, long offset, long count) throws IOException {
         Resolved file = resolveRegular(inode);
-        for (int attempt = 0; ; attempt++) {
-            try (ChannelCache.Lease lease = lease(file, ChannelCache.Use.READ)) {
-                try {
-                    lease.channel().force(true);
-                    return;
-                } catch (ClosedChannelException e) {
-                    lease.discard();
-                    if (!retryable(e, attempt)) {
-                        throw FsErrors.of(e, "commit " + file.path());
-                    }
-                } catch (IOException e) {
-                    throw FsErrors.of(e, "commit " + file.path());
-                }
-            }
-        }
+        withChannel(file, ChannelCache.Use.READ, "commit", () -> { }, channel -> {
+            channel.force(true);
+            return null;
+        });
     }
 
     @Override
@@ -655,6 +603,28 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         return path;
     }
 
+    /** An existing entry of a directory, as a client may see it. */
+    private record Child(Resolved dir, String name, Path path, PosixStat stat) {
+    }
+
+    /**
+     * The entry {@code name} of directory {@code parent}, which a client may see: not the reserved name at
+     * the root, and not a directory on another device (a mount point below the export). Both are NOENT.
+     */
+    private Child visibleChild(Inode parent, String name) throws IOException {
+        String checked = checkName(name);
+        Resolved dir = resolveDirectory(parent);
+        if (isReserved(dir, checked)) {
+            throw new NoEntException(checked);
+        }
+        Path path = child(dir, checked);
+        PosixStat stat = posix.lstat(path);
+        if (stat.isDirectory() && stat.dev() != rootDev) {
+            throw new NoEntException(path + " is a mount point and not exported");
+        }
+        return new Child(dir, checked, path, stat);
+    }
+
     private static Path child(Resolved dir, String name) throws NfsException {
         try {
             return dir.path().resolve(name);
@@ -682,16 +652,11 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
 
     /** The handle of the object {@code stat} found at {@code name} in {@code parent}, registering it if new. */
     private Nfh handleFor(Nfh parent, String name, Path path, PosixStat stat) throws IOException {
-        FileType type = stat.type();
-        try {
+        return registering(name, path, () -> {
             try (HandleSnapshot snapshot = handles.read()) {
                 Optional<Nfh> known = snapshot.child(parent, name);
-                if (known.isPresent()) {
-                    Optional<Node> node = snapshot.node(known.get());
-                    if (node.isPresent() && node.get().isSameObject(stat.ino(), stat.generation())
-                            && node.get().type() == type) {
-                        return known.get();
-                    }
+                if (known.isPresent() && isSameObject(snapshot.node(known.get()), stat)) {
+                    return known.get();
                 }
             }
             try (HandleBatch batch = handles.write()) {
@@ -699,12 +664,34 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
                 batch.commit();
                 return handle;
             }
+        });
+    }
+
+    /** Work on the handle table for the object at {@code path}, named {@code name} in its directory. */
+    @FunctionalInterface
+    private interface TableWork {
+        Nfh run() throws IOException;
+    }
+
+    /**
+     * Runs {@code work}, mapping a failure of the handle table to an NFS error and a table that no longer
+     * agrees with what {@code work} expected (the directory changed meanwhile) to NFS4ERR_STALE.
+     */
+    private static Nfh registering(String name, Path path, TableWork work) throws IOException {
+        try {
+            return work.run();
         } catch (HandleTableException e) {
             throw FsErrors.of(e, "registering " + path);
         } catch (IllegalStateException | IllegalArgumentException e) {
             LOG.debug("registering {} failed: {}", path, e.getMessage());
             throw new StaleException("the directory changed while " + name + " was registered", e);
         }
+    }
+
+    /** Whether the table's {@code node} is the object {@code stat} describes (same inode, generation, type). */
+    private static boolean isSameObject(Optional<Node> node, PosixStat stat) throws IOException {
+        return node.isPresent() && node.get().isSameObject(stat.ino(), stat.generation())
+                && node.get().type() == stat.type();
     }
 
     /**
@@ -716,9 +703,7 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         FileType type = stat.type();
         Optional<Nfh> atName = batch.child(parent, name);
         if (atName.isPresent()) {
-            Optional<Node> node = batch.node(atName.get());
-            if (node.isPresent() && node.get().isSameObject(stat.ino(), stat.generation())
-                    && node.get().type() == type) {
+            if (isSameObject(batch.node(atName.get()), stat)) {
                 return atName.get();
             }
             batch.unlink(parent, name).filter(HandleBatch.Unlinked::nodeRemoved)
@@ -829,23 +814,20 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
      * an inode number reused within one tick of the birth-time clock).
      */
     private Nfh registerCreated(Nfh parent, String name, Path path, PosixStat stat) throws IOException {
-        try (HandleBatch batch = handles.write()) {
-            batch.unlink(parent, name).filter(HandleBatch.Unlinked::nodeRemoved)
-                    .ifPresent(gone -> channels.invalidate(gone.handle()));
-            Optional<Nfh> previous = batch.byInode(exportId, stat.ino());
-            if (previous.isPresent()) {
-                batch.removeNode(previous.get());
-                channels.invalidate(previous.get());
+        return registering(name, path, () -> {
+            try (HandleBatch batch = handles.write()) {
+                batch.unlink(parent, name).filter(HandleBatch.Unlinked::nodeRemoved)
+                        .ifPresent(gone -> channels.invalidate(gone.handle()));
+                Optional<Nfh> previous = batch.byInode(exportId, stat.ino());
+                if (previous.isPresent()) {
+                    batch.removeNode(previous.get());
+                    channels.invalidate(previous.get());
+                }
+                Nfh handle = batch.register(parent, name, stat.type(), stat.dev(), stat.ino(), stat.generation());
+                batch.commit();
+                return handle;
             }
-            Nfh handle = batch.register(parent, name, stat.type(), stat.dev(), stat.ino(), stat.generation());
-            batch.commit();
-            return handle;
-        } catch (HandleTableException e) {
-            throw FsErrors.of(e, "registering " + path);
-        } catch (IllegalStateException | IllegalArgumentException e) {
-            LOG.debug("registering {} failed: {}", path, e.getMessage());
-            throw new StaleException("the directory changed while " + name + " was registered", e);
-        }
+        });
     }
 
     private void undoCreate(Path path, FileType type) {
@@ -876,6 +858,37 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
             changes.modified(before.ino(), before.ctimeNanos());
         } else {
             changes.forget(before.ino());
+        }
+    }
+
+    /** What {@link #withChannel} does with a file's channel. */
+    @FunctionalInterface
+    private interface ChannelAction<T> {
+        T run(FileChannel channel) throws IOException;
+    }
+
+    /**
+     * Runs {@code action} on a cached channel of {@code file}. If the channel is closed under it (another
+     * thread evicted it), discards the channel, calls {@code reset} to undo what the attempt consumed and
+     * retries once on a fresh channel (see {@link #retryable}). I/O failures are mapped to NFS errors
+     * naming {@code what} and the path.
+     */
+    private <T> T withChannel(Resolved file, ChannelCache.Use use, String what, Runnable reset,
+            ChannelAction<T> action) throws IOException {
+        for (int attempt = 0; ; attempt++) {
+            try (ChannelCache.Lease lease = lease(file, use)) {
+                try {
+                    return action.run(lease.channel());
+                } catch (ClosedChannelException e) {
+                    lease.discard();
+                    reset.run();
+                    if (!retryable(e, attempt)) {
+                        throw FsErrors.of(e, what + " " + file.path());
+                    }
+                } catch (IOException e) {
+                    throw FsErrors.of(e, what + " " + file.path());
+                }
+            }
         }
     }
 

@@ -88,4 +88,59 @@ class ConfigLoaderTest {
         assertThat(c.maxIoBytes()).isEqualTo(64 * 1024);
         assertThat(c.lease()).isEqualTo(Duration.ofMinutes(2));
     }
+
+    @Test
+    void metricsEndpointsListenOnPort9049ByDefault() {
+        ServerConfig c = new ConfigLoader().load();
+        assertThat(c.metricsPort()).hasValue(9049);
+        assertThat(c.metricsPortFile()).isEmpty();
+    }
+
+    @Test
+    void metricsPortOffTurnsTheEndpointsOffAndZeroPicksAnyPort() throws IOException {
+        assertThat(new ConfigLoader().environment(Map.of("TCNFS_METRICS_PORT", "OFF")).load().metricsPort()).isEmpty();
+        Path file = dir.resolve("tcnfs.properties");
+        Files.writeString(file, "metrics-port=0\nmetrics-port-file=" + dir.resolve("mport") + "\n");
+        ServerConfig c = new ConfigLoader().file(file).load();
+        assertThat(c.metricsPort()).hasValue(0);
+        assertThat(c.metricsPortFile()).contains(dir.resolve("mport"));
+    }
+
+    @Test
+    void badMetricsPortsAreRefusedNamingTheSetting() {
+        for (String bad : new String[] {"70000", "-1", "none", ""}) {
+            assertThatThrownBy(() -> new ConfigLoader().environment(Map.of("TCNFS_METRICS_PORT", bad)).load())
+                    .as("metrics-port=%s", bad)
+                    .isInstanceOf(InvalidConfigException.class)
+                    .hasMessageContaining("'metrics-port'")
+                    .hasMessageContaining("TCNFS_METRICS_PORT");
+        }
+    }
+
+    @Test
+    void metricsPortEqualToTheNfsPortIsRefused() {
+        assertThatThrownBy(() -> new ConfigLoader().flag(Setting.PORT, "9049").load())
+                .isInstanceOf(InvalidConfigException.class)
+                .hasMessageContaining("'metrics-port'")
+                .hasMessageContaining("must differ from 'port'");
+        assertThat(new ConfigLoader().flag(Setting.PORT, "0").flag(Setting.METRICS_PORT, "0").load().port())
+                .as("two ephemeral ports do not clash").isZero();
+    }
+
+    @Test
+    void metricsPortFileWithTheEndpointsOffIsRefused() {
+        assertThatThrownBy(() -> new ConfigLoader().flag(Setting.METRICS_PORT, "off")
+                .flag(Setting.METRICS_PORT_FILE, dir.resolve("mport").toString()).load())
+                .isInstanceOf(InvalidConfigException.class)
+                .hasMessageContaining("'metrics-port-file'");
+    }
+
+    @Test
+    void valueFromAnEmbeddingProgramIsRefusedNamingItsSource() {
+        ConfigLoader loader = new ConfigLoader().value(Setting.WORKERS, "many", "TcnfsServer.Builder.workers");
+        assertThatThrownBy(loader::load)
+                .isInstanceOf(InvalidConfigException.class)
+                .hasMessageContaining("'workers'")
+                .hasMessageContaining("TcnfsServer.Builder.workers");
+    }
 }

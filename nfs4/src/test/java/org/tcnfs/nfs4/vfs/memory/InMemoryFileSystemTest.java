@@ -1,7 +1,7 @@
 package org.tcnfs.nfs4.vfs.memory;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.tcnfs.nfs4.status.NfsAssertions.assertStatus;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -17,7 +17,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
-import org.tcnfs.nfs4.status.NfsException;
 import org.tcnfs.nfs4.status.NfsStatus;
 import org.tcnfs.nfs4.vfs.Credential;
 import org.tcnfs.nfs4.vfs.DirEntry;
@@ -36,20 +35,6 @@ class InMemoryFileSystemTest {
 
     private final InMemoryFileSystem fs = new InMemoryFileSystem();
     private final Inode root = fs.getRootInode();
-
-    private static NfsStatus statusOf(Throwable t) {
-        return ((NfsException) t).status();
-    }
-
-    private static void assertStatus(ThrowingCall call, NfsStatus expected) {
-        assertThatThrownBy(call::run).isInstanceOf(NfsException.class)
-                .satisfies(t -> assertThat(statusOf(t)).isEqualTo(expected));
-    }
-
-    @FunctionalInterface
-    private interface ThrowingCall {
-        void run() throws Exception;
-    }
 
     private void write(Inode file, long offset, String text) throws IOException {
         fs.write(file, offset, ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)), WriteStability.UNSTABLE);

@@ -1,0 +1,83 @@
+package org.tcnfs.txn;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import org.tcnfs.nfs4.vfs.Inode;
+import org.tcnfs.txn.handles.HandleTable;
+import org.tcnfs.txn.handles.HandleTableException;
+import org.tcnfs.txn.handles.Nfh;
+import org.tcnfs.txn.handles.Node;
+import org.tcnfs.txn.plan.ObjectPath;
+import org.tcnfs.txn.plan.PathResolver;
+import org.tcnfs.txn.plan.ResolvedPath;
+
+/**
+ * A {@link PathResolver} over the LMDB handle table for a server whose only export is one directory at
+ * "/" (no pseudo directories): handles are the table's {@link Nfh}s, PUTROOTFH leads to that export's root.
+ * Handles of other exports are {@link ResolvedPath.Unresolvable}.
+ *
+ * <p>Thread-safe (the table is); holds no state of its own.
+ */
+public final class HandleTableResolver implements PathResolver {
+    private final HandleTable handles;
+    private final String exportId;
+
+    /**
+     * @param handles the server's handle table
+     * @param exportId the id of the export at "/" (its {@code LocalFileSystem.exportId()})
+     */
+    public HandleTableResolver(HandleTable handles, String exportId) {
+        this.handles = Objects.requireNonNull(handles, "handles");
+        this.exportId = Objects.requireNonNull(exportId, "exportId");
+    }
+
+    @Override
+    public ResolvedPath resolve(Inode handle) throws IOException {
+        Nfh nfh;
+        try {
+            nfh = Nfh.of(handle.toBytes());
+        } catch (IllegalArgumentException e) {
+            return new ResolvedPath.Unresolvable("malformed handle: " + e.getMessage());
+        }
+        try {
+            Optional<Node> node = handles.node(nfh);
+            if (node.isEmpty()) {
+                return new ResolvedPath.Unresolvable("unknown handle " + nfh);
+            }
+            if (!node.get().exportId().equals(exportId)) {
+                return new ResolvedPath.Unresolvable("handle " + nfh + " of export " + node.get().exportId());
+            }
+            if (node.get().isRoot()) {
+                return ObjectPath.root(exportId);
+            }
+            Optional<List<String>> names = handles.path(nfh);
+            return names.<ResolvedPath>map(n -> ObjectPath.of(exportId, n))
+                    .orElseGet(() -> new ResolvedPath.Unresolvable("no path for handle " + nfh));
+        } catch (HandleTableException e) {
+            throw new IOException("resolving " + nfh + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public ResolvedPath root() {
+        return ObjectPath.root(exportId);
+    }
+
+    @Override
+    public Optional<Inode> identify(ObjectPath path) throws IOException {
+        try {
+            Optional<Nfh> at = handles.root(exportId);
+            for (String name : path.components()) {
+                if (at.isEmpty()) {
+                    return Optional.empty();
+                }
+                at = handles.child(at.get(), name);
+            }
+            return at.map(h -> Inode.of(h.toBytes()));
+        } catch (HandleTableException e) {
+            throw new IOException("identifying " + path + ": " + e.getMessage(), e);
+        }
+    }
+}
