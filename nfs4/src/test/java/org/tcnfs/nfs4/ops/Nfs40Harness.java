@@ -4,17 +4,12 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicLong;
 import org.dcache.oncrpc4j.xdr.Xdr;
 import org.dcache.oncrpc4j.xdr.XdrAble;
 import org.tcnfs.nfs4.compound.CompoundContext;
@@ -77,7 +72,7 @@ final class Nfs40Harness implements AutoCloseable {
             NfsStatus.BAD_STATEID, NfsStatus.BAD_SEQID, NfsStatus.BADXDR, NfsStatus.RESOURCE,
             NfsStatus.NOFILEHANDLE, NfsStatus.MOVED);
 
-    final TestClock clock = new TestClock();
+    final SessionHarness.MutableClock clock = new SessionHarness.MutableClock();
     final InMemoryFileSystem fs = new InMemoryFileSystem();
     final StateHandler state;
     final ServerContext server;
@@ -320,35 +315,6 @@ final class Nfs40Harness implements AutoCloseable {
                 statuses.add(nfs_opnum4.name(r.resop) + ":" + NfsStatus.nameOf(r.status));
             }
             throw new AssertionError(what + " failed: " + statuses);
-        }
-    }
-
-    /** A clock the test moves by hand. */
-    static final class TestClock extends Clock {
-        private final AtomicLong millis = new AtomicLong(1_700_000_000_000L);
-
-        void advance(Duration d) {
-            millis.addAndGet(d.toMillis());
-        }
-
-        @Override
-        public long millis() {
-            return millis.get();
-        }
-
-        @Override
-        public Instant instant() {
-            return Instant.ofEpochMilli(millis());
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
         }
     }
 }
