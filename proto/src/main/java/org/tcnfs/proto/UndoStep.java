@@ -183,4 +183,22 @@ public sealed interface UndoStep {
             }
         }
     }
+
+    /**
+     * Undo of REMOVE of an empty directory, and of RENAME onto an existing empty directory: if the path is
+     * free, make a directory there; then, if a directory is there, set back every attribute present in
+     * {@code old} and give it the target's handle again. Idempotent.
+     *
+     * @param opIndex position of the operation in the COMPOUND
+     * @param target the directory's path, with its handle and old file id
+     * @param old its attributes before the change
+     */
+    record RecreateDirectory(int opIndex, ObjectRef target, Attributes old) implements UndoStep {
+
+        public RecreateDirectory {
+            checkOpIndex(opIndex);
+            Objects.requireNonNull(target, "target").requireBelowRoot("a removed directory");
+            Objects.requireNonNull(old, "old");
+        }
+    }
 }

@@ -364,7 +364,7 @@ class RecoveryRecordsTest {
         org.tcnfs.proto.recovery.UndoStep future = org.tcnfs.proto.recovery.UndoStep.newBuilder()
                 .setOpIndex(21)
                 .setUnknownFields(UnknownFieldSet.newBuilder()
-                        .addField(17, UnknownFieldSet.Field.newBuilder()
+                        .addField(99, UnknownFieldSet.Field.newBuilder()
                                 .addLengthDelimited(ByteString.copyFromUtf8("deallocate")).build())
                         .build())
                 .build();
@@ -372,7 +372,7 @@ class RecoveryRecordsTest {
 
         assertThatThrownBy(() -> RecoveryRecords.decode(sealed(message)))
                 .isInstanceOf(InvalidRecordException.class)
-                .hasMessageContaining("steps[14]: undo step of no kind known to this version");
+                .hasMessageContaining("steps[15]: undo step of no kind known to this version");
     }
 
     // ------------------------------------------------------------------ size
@@ -437,6 +437,9 @@ class RecoveryRecordsTest {
                     s.keptTargetBackup().map(b -> RelativePath.of("kept-" + op)));
         } else if (template instanceof UndoStep.RestoreAttributes s) {
             return new UndoStep.RestoreAttributes(op, new ObjectRef(path, s.target().handle(), s.target().fileId()),
+                    s.old());
+        } else if (template instanceof UndoStep.RecreateDirectory s) {
+            return new UndoStep.RecreateDirectory(op, new ObjectRef(path, s.target().handle(), s.target().fileId()),
                     s.old());
         }
         throw new AssertionError(template);

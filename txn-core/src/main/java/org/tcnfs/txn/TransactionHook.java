@@ -7,103 +7,94 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tcnfs.nfs4.compound.CompoundContext;
 import org.tcnfs.nfs4.compound.CompoundHook;
+import org.tcnfs.nfs4.state.ByteRange;
+import org.tcnfs.nfs4.state.NfsClient;
+import org.tcnfs.nfs4.state.OpenStateTable;
+import org.tcnfs.nfs4.state.StateId;
 import org.tcnfs.nfs4.status.DelayException;
+import org.tcnfs.nfs4.status.NfsException;
 import org.tcnfs.nfs4.status.NfsStatus;
 import org.tcnfs.nfs4.status.NotSuppException;
 import org.tcnfs.nfs4.status.ServerFaultException;
-import org.tcnfs.nfs4.vfs.FileType;
 import org.tcnfs.nfs4.vfs.Inode;
-import org.tcnfs.nfs4.vfs.SetAttributes;
-import org.tcnfs.nfs4.vfs.Stat;
-import org.tcnfs.nfs4.vfs.TimeChange;
 import org.tcnfs.nfs4.vfs.VirtualFileSystem;
 import org.tcnfs.nfs4.xdr.COMPOUND4args;
 import org.tcnfs.nfs4.xdr.COMPOUND4res;
+import org.tcnfs.nfs4.xdr.LOCK4args;
+import org.tcnfs.nfs4.xdr.LOCK4resok;
+import org.tcnfs.nfs4.xdr.OPEN4resok;
 import org.tcnfs.nfs4.xdr.nfs_argop4;
 import org.tcnfs.nfs4.xdr.nfs_opnum4;
 import org.tcnfs.nfs4.xdr.nfs_resop4;
-import org.tcnfs.proto.Attributes;
-import org.tcnfs.proto.ObjectKind;
+import org.tcnfs.proto.ObjectHandle;
 import org.tcnfs.proto.RecoveryRecord;
 import org.tcnfs.proto.RecoveryRecords;
-import org.tcnfs.proto.RelativePath;
 import org.tcnfs.proto.UndoStep;
 import org.tcnfs.txn.backup.BackupManager;
 import org.tcnfs.txn.backup.BackupStore;
-import org.tcnfs.txn.backup.RangeBackup;
 import org.tcnfs.txn.handles.HandleBatch;
 import org.tcnfs.txn.handles.HandleTable;
-import org.tcnfs.txn.handles.Nfh;
-import org.tcnfs.txn.handles.Node;
 import org.tcnfs.txn.handles.SideTable;
+import org.tcnfs.txn.handles.TxnBuffer;
+import org.tcnfs.txn.lock.LockKey;
 import org.tcnfs.txn.lock.LockManager;
 import org.tcnfs.txn.lock.LockSet;
 import org.tcnfs.txn.lock.LockTimeoutException;
 import org.tcnfs.txn.plan.CompoundPlanner;
 import org.tcnfs.txn.plan.Mutation;
 import org.tcnfs.txn.plan.ObjectPath;
+import org.tcnfs.txn.plan.ObjectRef;
 import org.tcnfs.txn.plan.PathResolver;
 import org.tcnfs.txn.plan.TxnPlan;
+import org.tcnfs.txn.undo.Reattach;
+import org.tcnfs.txn.undo.UndoExecutor;
 
 /**
- * Runs a COMPOUND sent with the transaction flag (RPC procedure {@code 0x80000001}) all-or-nothing with
- * online rollback, on one export (DESIGN.md, "The transaction protocol"). Compounds without the flag
- * still take the plan's locks (from the first operation after SEQUENCE to the reply; no backups, no
- * record, no undo), so they never see or create half of a transaction; a plain compound the planner
- * cannot plan runs without locks (logged at debug).
+ * Runs a COMPOUND sent with the transaction flag (RPC procedure {@code 0x80000001}) all-or-nothing, on one
+ * export (DESIGN.md, "The transaction protocol"). Compounds without the flag still take the plan's locks
+ * (from the first operation after SEQUENCE to the reply; no backups, no record, no undo), so they never see
+ * or create half of a transaction; a plain compound the planner cannot plan runs without locks.
  *
- * <p><b>Protocol.</b> At the first operation after SEQUENCE (so a replay never starts a transaction) the
- * compound is planned ({@link CompoundPlanner}); an unplannable compound is refused with NFS4ERR_NOTSUPP
- * before anything ran. The plan's locks are taken all at once (timeout: NFS4ERR_DELAY) and its
- * assumptions re-checked (re-planned up to three times, then NFS4ERR_DELAY). Before each operation, what it
- * will destroy is saved and its undo prepared; the backups are fsynced and the recovery record (LMDB side
- * table {@value #RECORDS_TABLE}, rewritten whole for each mutating operation: one durable LMDB commit per
- * mutating operation, a cost to batch later) is committed before the operation runs. After a successful
- * operation its undo joins the transaction's. When the compound ends:
- * <ul>
- *   <li>NFS4_OK: touched files and directories are fsynced, then the record is deleted in one LMDB commit
- *       (the commit point), the locks released, and the backup directory deleted in the background;</li>
- *   <li>any other status: the undo runs newest first, the touched objects are fsynced, the record deleted,
- *       the locks released; the compound keeps the failing operation's status. If undo fails the compound
- *       answers NFS4ERR_SERVERFAULT and the record stays for recovery (logged at error).</li>
- * </ul>
- *
- * <p><b>How each change is undone</b> (the operations themselves are untouched):
- * <ul>
- *   <li>WRITE, truncation: {@link BackupManager#backupRange} of the existing bytes the change overwrites
- *       (nothing for files the compound created), restored with {@link BackupManager#restoreRange};</li>
- *   <li>SETATTR mode, owner, group, times: the old values, set back through the file system;</li>
- *   <li>CREATE, creating OPEN, LINK: the new name removed through the file system;</li>
- *   <li>REMOVE of a non-directory: a hard link of the victim is made in the backup directory before the
- *       operation, and renamed back to its name by undo; its old handle is registered again, so it stays
- *       valid. Until the background cleaner deletes the backup directory after a commit, the kept link adds
- *       one to the link count of a removed file that has other names.
- *       REMOVE of an (empty) directory: its attributes are saved; undo makes the directory again, sets them
- *       and gives it its old handle;</li>
- *   <li>RENAME: renamed back through the file system; a replaced target is kept as for REMOVE.</li>
- * </ul>
- * Undo goes through the {@link VirtualFileSystem} where it can, so the handle table stays consistent.
- * Open state of a rolled-back OPEN is not released yet (its file is gone).
+ * <p><b>Protocol.</b> At the first operation after SEQUENCE (a replay never starts a transaction):
+ * <ol>
+ *   <li>plan ({@link CompoundPlanner}; an unplannable transactional compound is refused with
+ *       NFS4ERR_NOTSUPP before anything ran), lock all keys at once (timeout: NFS4ERR_DELAY), re-check the
+ *       plan's assumptions (re-plan up to three times, then NFS4ERR_DELAY);</li>
+ *   <li>prepare the undo ({@link UndoPreparer}): for most compounds all at once, against the tree as it is
+ *       before the compound; backups made durable in one pass, then the recovery record written to LMDB
+ *       (side table {@value #RECORDS_TABLE}) in one durable commit. A compound that renames, or that
+ *       creates a name an earlier operation of it vacated, is prepared operation by operation instead,
+ *       each mutating operation's part made durable (backups, then the record rewritten) right before it
+ *       runs: what a name means there depends on the operations before it;</li>
+ *   <li>run the operations, the thread bound to the transaction's {@link TxnBuffer}: handle-table changes
+ *       wait there, invisible to other compounds;</li>
+ *   <li>NFS4_OK: fsync the touched files and directories, then one LMDB commit applies the buffer and
+ *       deletes the record: the commit point. Backups are deleted by a background cleaner;</li>
+ *   <li>any other status: the buffer is dropped, open and lock state the compound created is released, and
+ *       the {@link UndoExecutor} takes the files back from the record alone (the code startup recovery
+ *       runs), makes that durable, and the record is deleted. The compound keeps the failing operation's
+ *       status. If the undo fails the compound answers NFS4ERR_SERVERFAULT, the record stays for recovery,
+ *       and the transaction's lock keys are fenced (NFS4ERR_DELAY) until a restart recovers them.</li>
+ * </ol>
+ * Locks are released after commit or rollback, never before.
  *
  * <p><b>Threading.</b> One instance serves all requests; each compound's state lives in its
  * {@link CompoundContext#extension()} and is used on the request's thread only.
@@ -118,11 +109,6 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
     public static final int TXN_FLAG = 0x80000000;
 
     private static final int MAX_PLANS = 3;
-    private static final int FATTR4_MODE = 33;
-    private static final int FATTR4_OWNER = 36;
-    private static final int FATTR4_OWNER_GROUP = 37;
-    private static final int FATTR4_TIME_ACCESS_SET = 48;
-    private static final int FATTR4_TIME_MODIFY_SET = 54;
 
     private final VirtualFileSystem fs;
     private final Path root;
@@ -133,12 +119,15 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
     private final LockManager locks;
     private final BackupStore backups;
     private final Duration lockTimeout;
+    private final CrashPoints crashPoints;
+    private final UndoExecutor undoExecutor;
+    private final TxnIds txnIds;
     private final CompoundPlanner planner = new CompoundPlanner();
     private final ExecutorService cleaner;
-    private final AtomicLong lastTxnId = new AtomicLong();
     private final AtomicLong commits = new AtomicLong();
     private final AtomicLong rollbacks = new AtomicLong();
     private final AtomicLong undoFailures = new AtomicLong();
+    private final Set<LockKey> fenced = ConcurrentHashMap.newKeySet();
 
     /**
      * @param fs the export's own file system (not a pseudo file system around it)
@@ -148,9 +137,11 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
      * @param locks the lock manager shared by all compounds
      * @param backups the export's backup area (on the export's file system, hidden from clients)
      * @param lockTimeout how long a compound waits for its locks before NFS4ERR_DELAY
+     * @param reattach moves a handle onto a directory undo re-created
+     * @param crashPoints crash injection for tests; {@link CrashPoints#NONE} in production
      */
     public TransactionHook(VirtualFileSystem fs, Path root, String exportId, HandleTable handles, LockManager locks,
-            BackupStore backups, Duration lockTimeout) {
+            BackupStore backups, Duration lockTimeout, Reattach reattach, CrashPoints crashPoints) {
         this.fs = Objects.requireNonNull(fs, "fs");
         this.root = Objects.requireNonNull(root, "root").toAbsolutePath();
         this.exportId = Objects.requireNonNull(exportId, "exportId");
@@ -160,6 +151,9 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         this.locks = Objects.requireNonNull(locks, "locks");
         this.backups = Objects.requireNonNull(backups, "backups");
         this.lockTimeout = Objects.requireNonNull(lockTimeout, "lockTimeout");
+        this.crashPoints = Objects.requireNonNull(crashPoints, "crashPoints");
+        this.undoExecutor = new UndoExecutor(this.root, backups, reattach, crashPoints, "mid-undo-");
+        this.txnIds = new TxnIds(handles);
         this.cleaner = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "tcnfs-backup-cleaner");
             t.setDaemon(true);
@@ -189,6 +183,7 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
 
     @Override
     public void beforeCompound(CompoundContext context, COMPOUND4args args) {
+        handles.unbindCurrentThread();
         context.setExtension(new Txn(args, isTransactional(context.procedure())));
     }
 
@@ -210,7 +205,11 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         if (index >= txn.plan.coveredOps()) {
             throw new ServerFaultException("operation " + index + " runs past the plan's end " + txn.plan.coveredOps());
         }
-        prepare(txn, index);
+        if (!txn.upFront) {
+            prepareOp(txn, index);
+        }
+        crashPoints.reach("before-op-", index);
+        txn.binding = handles.bind(txn.buffer);
     }
 
     @Override
@@ -218,16 +217,16 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         if (!(context.extension() instanceof Txn txn) || !txn.transactional || txn.lockSet == null) {
             return;
         }
+        unbind(txn);
+        crashPoints.reach("after-op-", index);
         if (result.status == NfsStatus.OK.code()) {
-            txn.pending.forEach(txn.undo::push);
-            txn.steps.addAll(txn.pendingSteps);
+            rememberState(context, txn, op, result);
         }
-        txn.pending.clear();
-        txn.pendingSteps.clear();
     }
 
     @Override
     public void afterCompound(CompoundContext context, COMPOUND4res res) throws IOException {
+        handles.unbindCurrentThread();
         if (!(context.extension() instanceof Txn txn) || txn.lockSet == null) {
             return;
         }
@@ -236,6 +235,7 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
             txn.lockSet.close();
             return;
         }
+        boolean undone = true;
         try {
             if (res.status == NfsStatus.OK.code()) {
                 try {
@@ -243,12 +243,18 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
                     return;
                 } catch (IOException | RuntimeException e) {
                     LOG.error("txn {}: commit failed, rolling back: {}", txn.id, e.toString());
-                    rollback(txn);
+                    undone = rollback(context, txn);
                     throw new ServerFaultException("commit failed: " + e.getMessage(), e);
                 }
             }
-            rollback(txn);
+            undone = rollback(context, txn);
+            if (!undone) {
+                throw new ServerFaultException("undo failed; the transaction's record stays for recovery");
+            }
         } finally {
+            if (!undone) {
+                fenced.addAll(txn.lockSet.keys().keySet());
+            }
             txn.lockSet.close();
         }
     }
@@ -272,6 +278,9 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
                 LOG.info("refusing transactional compound: {}", plan.unplannable().get());
                 throw new NotSuppException("not plannable as a transaction: " + plan.unplannable().get());
             }
+            if (!fenced.isEmpty() && plan.lockRequests().stream().anyMatch(r -> fenced.contains(r.key()))) {
+                throw new DelayException("objects of a transaction whose undo failed are fenced until recovery");
+            }
             LockSet set;
             try {
                 set = locks.acquire(plan.lockRequests(), lockTimeout);
@@ -281,13 +290,12 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
             boolean hold = false;
             try {
                 if (plan.assumptionsHold(resolver)) {
-                    hold = true;
                     txn.plan = plan;
-                    txn.lockSet = set;
                     if (txn.transactional) {
-                        txn.id = nextTxnId();
-                        txn.backups = backups.forTransaction(Long.toString(txn.id));
+                        start(txn);
                     }
+                    txn.lockSet = set;
+                    hold = true;
                     return;
                 }
             } finally {
@@ -301,348 +309,262 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         }
     }
 
-    /** Ids from the clock in microseconds, strictly increasing; unique across restarts unless the clock steps back. */
-    private long nextTxnId() {
-        long now = System.currentTimeMillis() * 1000;
-        return lastTxnId.updateAndGet(prev -> Math.max(prev + 1, now));
-    }
-
-    // ---- before each operation ---------------------------------------------------------------------------
-
-    private void prepare(Txn txn, int index) throws IOException {
-        boolean mutates = false;
-        for (Mutation m : txn.plan.mutations()) {
-            if (m.opIndex() == index) {
-                mutates = true;
-                prepareOne(txn, m);
+    /** Gives the transaction its id, backups and buffer; prepares all of its undo if it can be done now. */
+    private void start(Txn txn) throws IOException {
+        txn.id = txnIds.next();
+        txn.backups = backups.forTransaction(Long.toString(txn.id));
+        txn.buffer = handles.buffer();
+        txn.preparer = new UndoPreparer(root, txn.backups, this::handleAt);
+        txn.upFront = preparableUpFront(txn.plan);
+        if (txn.upFront && txn.plan.mutates()) {
+            Function<ObjectRef, Optional<ObjectPath>> atOrigin = ObjectRef::origin;
+            for (Mutation m : txn.plan.mutations()) {
+                txn.steps.addAll(txn.preparer.stepsFor(m, atOrigin));
             }
-        }
-        if (mutates) {
-            txn.backups.makeDurable();
-            if (Files.isDirectory(txn.backups.directory())) {
-                forceQuietly(txn.backups.directory());
-            }
+            makeBackupsDurable(txn);
             writeRecord(txn);
         }
     }
 
-    private void prepareOne(Txn txn, Mutation m) throws IOException {
-        if (m instanceof Mutation.Write w) {
-            ObjectPath p = w.file().path();
-            if (!txn.created.contains(p) && Files.isRegularFile(local(p), LinkOption.NOFOLLOW_LINKS)) {
-                RangeBackup b = txn.backups.backupRange(local(p), w.offset(), w.length());
-                txn.pending.add(() -> txn.backups.restoreRange(b));
-                txn.pendingSteps.add(new UndoStep.RestoreSize(w.opIndex(), ref(p), b.oldSize()));
-            }
-            txn.touchedFiles.add(p);
-        } else if (m instanceof Mutation.SizeChange s) {
-            ObjectPath p = s.file().path();
-            Path file = local(p);
-            if (!txn.created.contains(p) && Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
-                long size = Files.size(file);
-                RangeBackup b = txn.backups.backupRange(file, Math.min(s.newSize(), size),
-                        Math.max(0, size - s.newSize()));
-                txn.pending.add(() -> txn.backups.restoreRange(b));
-                txn.pendingSteps.add(new UndoStep.RestoreSize(s.opIndex(), ref(p), b.oldSize()));
-            }
-            txn.touchedFiles.add(p);
-        } else if (m instanceof Mutation.AttributeChange a) {
-            prepareSetattr(txn, a);
-        } else if (m instanceof Mutation.Creation c) {
-            ObjectPath p = c.object().path();
-            if (!Files.exists(local(p), LinkOption.NOFOLLOW_LINKS)) {
-                txn.created.add(p);
-                txn.pending.add(() -> removeIfPresent(p));
-                txn.pendingSteps.add(new UndoStep.RemoveCreated(c.opIndex(), ref(p), kind(c.type())));
-            }
-            txn.touchedFiles.add(p);
-            p.parent().ifPresent(txn.touchedDirs::add);
-        } else if (m instanceof Mutation.HardLink l) {
-            ObjectPath p = l.newName().path();
-            if (!Files.exists(local(p), LinkOption.NOFOLLOW_LINKS)) {
-                txn.pending.add(() -> removeIfPresent(p));
-                txn.pendingSteps.add(new UndoStep.UnlinkLink(l.opIndex(), ref(p)));
-            }
-            p.parent().ifPresent(txn.touchedDirs::add);
-        } else if (m instanceof Mutation.Removal r) {
-            ObjectPath p = r.object().path();
-            Optional<Kept> kept = keep(txn, p, "rm-" + r.opIndex());
-            kept.ifPresent(k -> {
-                txn.pending.add(() -> restore(k));
-                txn.pendingSteps.add(new UndoStep.MoveBack(r.opIndex(), ref(p), k.kind(), backupName(k)));
-            });
-            p.parent().ifPresent(txn.touchedDirs::add);
-        } else if (m instanceof Mutation.Rename r) {
-            prepareRename(txn, r);
-        }
-    }
-
-    private void prepareSetattr(Txn txn, Mutation.AttributeChange a) throws IOException {
-        ObjectPath p = a.object().path();
-        if (txn.created.contains(p) || !Files.exists(local(p), LinkOption.NOFOLLOW_LINKS)) {
-            return;
-        }
-        Inode inode = inodeAt(p);
-        Stat old = fs.getattr(inode);
-        SetAttributes back = new SetAttributes(a.sets(FATTR4_MODE) ? old.mode() : null,
-                a.sets(FATTR4_OWNER) ? old.uid() : null, a.sets(FATTR4_OWNER_GROUP) ? old.gid() : null, null,
-                a.sets(FATTR4_TIME_ACCESS_SET) ? TimeChange.at(old.atime()) : null,
-                a.sets(FATTR4_TIME_MODIFY_SET) ? TimeChange.at(old.mtime()) : null);
-        if (!back.isEmpty()) {
-            txn.pending.add(() -> fs.setattr(inodeAt(p), back));
-            txn.pendingSteps.add(new UndoStep.RestoreAttributes(a.opIndex(), ref(p), Attributes.NONE
-                    .withMode(old.mode()).withUid(old.uid()).withGid(old.gid())));
-        }
-        txn.touchedFiles.add(p);
-    }
-
-    private void prepareRename(Txn txn, Mutation.Rename r) throws IOException {
-        ObjectPath from = r.source().path();
-        ObjectPath to = r.target().path();
-        from.parent().ifPresent(txn.touchedDirs::add);
-        to.parent().ifPresent(txn.touchedDirs::add);
-        if (from.equals(to) || !Files.exists(local(from), LinkOption.NOFOLLOW_LINKS)) {
-            return;
-        }
-        Optional<Kept> kept = Optional.empty();
-        if (Files.exists(local(to), LinkOption.NOFOLLOW_LINKS)
-                && !Files.isSameFile(local(from), local(to))) {
-            kept = keep(txn, to, "mv-" + r.opIndex());
-        }
-        Optional<Kept> target = kept;
-        txn.pending.add(() -> {
-            if (Files.exists(local(to), LinkOption.NOFOLLOW_LINKS)
-                    && !Files.exists(local(from), LinkOption.NOFOLLOW_LINKS)) {
-                fs.rename(inodeAt(to.parent().orElseThrow()), to.name().orElseThrow(),
-                        inodeAt(from.parent().orElseThrow()), from.name().orElseThrow());
-            }
-            if (target.isPresent()) {
-                restore(target.get());
-            }
-        });
-        txn.pendingSteps.add(new UndoStep.RenameBack(r.opIndex(), ref(from), ref(to), target.map(this::backupName)));
-        if (txn.created.remove(from)) {
-            txn.created.add(to);
-        }
-    }
-
-    /** What a REMOVE or a replacing RENAME will destroy, kept so undo can put it back with its handle. */
-    private record Kept(ObjectPath path, Inode handle, ObjectKind kind, Optional<Path> link, Optional<Stat> dirStat) {
-    }
-
-    private Optional<Kept> keep(Txn txn, ObjectPath p, String backupName) throws IOException {
-        Path victim = local(p);
-        if (!Files.exists(victim, LinkOption.NOFOLLOW_LINKS) || p.isRoot()) {
-            return Optional.empty();
-        }
-        Inode handle = inodeAt(p);
-        Stat stat = fs.getattr(handle);
-        if (stat.type() == FileType.DIRECTORY) {
-            return Optional.of(new Kept(p, handle, ObjectKind.DIRECTORY, Optional.empty(), Optional.of(stat)));
-        }
-        Path dir = txn.backups.directory();
-        Files.createDirectories(dir);
-        Path link = dir.resolve(backupName);
-        Files.deleteIfExists(link);
-        Files.createLink(link, victim);
-        return Optional.of(new Kept(p, handle, kind(stat.type()), Optional.of(link), Optional.empty()));
-    }
-
-    private RelativePath backupName(Kept k) {
-        return new RelativePath(List.of(k.link().map(l -> l.getFileName().toString()).orElse("dir")));
-    }
-
-    // ---- undo helpers ------------------------------------------------------------------------------------
-
-    /** Puts a kept object back at its name (if the name is free) and gives it its old handle again. */
-    private void restore(Kept k) throws IOException {
-        Path target = local(k.path());
-        if (!Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
-            if (k.link().isPresent()) {
-                // rename(2) of the kept link: the victim gets its name back and no extra link stays behind
-                Files.move(k.link().get(), target, StandardCopyOption.ATOMIC_MOVE);
-            } else {
-                Files.createDirectory(target);
-            }
-        }
-        reattach(k.handle(), k.path());
-        if (k.dirStat().isPresent()) {
-            Stat s = k.dirStat().get();
-            fs.setattr(k.handle(), new SetAttributes(s.mode(), s.uid(), s.gid(), null, TimeChange.at(s.atime()),
-                    TimeChange.at(s.mtime())));
-        }
-    }
-
     /**
-     * Makes {@code oldHandle} name the object now at {@code path} again: the file system registers what it
-     * finds there (under a fresh handle if the old node was dropped), and the fresh handle is swapped for
-     * the old one.
+     * Whether every undo step can be prepared before the compound runs: each name then means the same
+     * object from the first operation to the last. Not so once the compound renames, or creates a name
+     * that an earlier operation of it vacated.
      */
-    private void reattach(Inode oldHandle, ObjectPath path) throws IOException {
-        Inode parent = inodeAt(path.parent().orElseThrow());
-        String name = path.name().orElseThrow();
-        Inode now = fs.lookup(parent, name);
-        if (now.equals(oldHandle)) {
-            return;
+    static boolean preparableUpFront(TxnPlan plan) {
+        if (!plan.renames().isEmpty()) {
+            return false;
         }
-        Nfh old = Nfh.of(oldHandle.toBytes());
-        Nfh fresh = Nfh.of(now.toBytes());
-        Nfh parentNfh = Nfh.of(parent.toBytes());
-        try (HandleBatch batch = handles.write()) {
-            Node node = batch.node(fresh).orElseThrow(() -> new IOException("no node for " + fresh));
-            batch.unlink(parentNfh, name);
-            if (batch.node(fresh).isPresent()) {
-                batch.removeNode(fresh);
+        Set<ObjectPath> vacated = new HashSet<>();
+        for (Mutation m : plan.mutations()) {
+            if (m instanceof Mutation.Removal r) {
+                vacated.add(r.object().path());
+            } else if (m instanceof Mutation.Creation c && vacated.contains(c.object().path())) {
+                return false;
+            } else if (m instanceof Mutation.HardLink l && vacated.contains(l.newName().path())) {
+                return false;
             }
-            if (batch.node(old).isPresent()) {
-                batch.addLink(old, parentNfh, name);
-            } else {
-                batch.register(old, parentNfh, name, node.type(), node.dev(), node.ino(), node.generation());
+        }
+        return true;
+    }
+
+    // ---- operation by operation ----------------------------------------------------------------------------
+
+    private void prepareOp(Txn txn, int index) throws IOException {
+        List<UndoStep> added = new ArrayList<>();
+        Function<ObjectRef, Optional<ObjectPath>> whereNow = ref -> Optional.of(ref.path());
+        try (HandleTable.Binding bound = handles.bind(txn.buffer)) {
+            for (Mutation m : txn.plan.mutations()) {
+                if (m.opIndex() == index) {
+                    added.addAll(txn.preparer.stepsFor(m, whereNow));
+                }
             }
-            batch.commit();
+        }
+        if (!added.isEmpty()) {
+            txn.steps.addAll(added);
+            makeBackupsDurable(txn);
+            writeRecord(txn);
         }
     }
 
-    private void removeIfPresent(ObjectPath p) throws IOException {
-        if (Files.exists(local(p), LinkOption.NOFOLLOW_LINKS)) {
-            fs.remove(inodeAt(p.parent().orElseThrow()), p.name().orElseThrow());
-        }
-    }
-
-    private Inode inodeAt(ObjectPath p) throws IOException {
+    private Optional<ObjectHandle> handleAt(ObjectPath p) throws IOException {
         Inode at = fs.getRootInode();
         for (String name : p.components()) {
             at = fs.lookup(at, name);
         }
-        return at;
+        byte[] bytes = at.toBytes();
+        return bytes.length == ObjectHandle.LENGTH ? Optional.of(ObjectHandle.of(bytes)) : Optional.empty();
     }
 
-    private Path local(ObjectPath p) {
-        Path path = root;
-        for (String name : p.components()) {
-            path = path.resolve(name);
+    private void makeBackupsDurable(Txn txn) throws IOException {
+        txn.backups.makeDurable();
+        Path dir = txn.backups.directory();
+        if (Files.isDirectory(dir)) {
+            force(dir);
+            force(dir.getParent());
         }
-        return path;
     }
 
-    private static org.tcnfs.proto.ObjectRef ref(ObjectPath p) {
-        return org.tcnfs.proto.ObjectRef.at(new RelativePath(p.components()));
+    private void unbind(Txn txn) {
+        if (txn.binding != null) {
+            txn.binding.close();
+            txn.binding = null;
+        }
     }
 
-    private static ObjectKind kind(FileType type) {
-        return switch (type) {
-            case REGULAR -> ObjectKind.REGULAR;
-            case DIRECTORY -> ObjectKind.DIRECTORY;
-            case SYMLINK -> ObjectKind.SYMLINK;
-            case BLOCK -> ObjectKind.BLOCK;
-            case CHAR -> ObjectKind.CHAR;
-            case SOCKET -> ObjectKind.SOCKET;
-            default -> ObjectKind.FIFO;
-        };
+    /** Open and lock state the compound creates, to release if it rolls back. */
+    private static void rememberState(CompoundContext context, Txn txn, nfs_argop4 op, nfs_resop4 result) {
+        try {
+            if (op.argop == nfs_opnum4.OP_OPEN && result.body instanceof OPEN4resok ok) {
+                StateId id = StateId.of(ok.stateid);
+                if (id.seqid() == 1) {
+                    txn.createdState.add(new CreatedState(id, context.currentInode(), null));
+                }
+            } else if (op.argop == nfs_opnum4.OP_LOCK && result.body instanceof LOCK4resok ok
+                    && op.args instanceof LOCK4args args) {
+                txn.createdState.add(new CreatedState(StateId.of(ok.lock_stateid), context.currentInode(),
+                        ByteRange.of(args.offset, args.length)));
+            }
+        } catch (NfsException e) {
+            LOG.debug("txn {}: cannot note state of {}: {}", txn.id, op.argop, e.toString());
+        }
     }
 
     // ---- record, commit, rollback ------------------------------------------------------------------------
 
-    private void writeRecord(Txn txn) {
+    private RecoveryRecord record(Txn txn) {
         RecoveryRecord.Builder b = RecoveryRecord.builder(txn.id, exportId, txn.started)
                 .backupDirectory(root.relativize(txn.backups.directory().toAbsolutePath()).toString())
                 .opCount(txn.args.argarray.length)
-                .tag(txn.tagText());
+                .tag(txn.args.tag == null ? "" : txn.args.tag);
         txn.steps.forEach(b::step);
-        txn.pendingSteps.forEach(b::step);
+        return b.build();
+    }
+
+    private void writeRecord(Txn txn) {
+        byte[] value = RecoveryRecords.encode(record(txn));
         try (HandleBatch batch = handles.write()) {
-            batch.put(records, key(txn.id), RecoveryRecords.encode(b.build()));
+            batch.put(records, key(txn.id), value);
             batch.commit();
         }
+        boolean first = !txn.recorded;
         txn.recorded = true;
-    }
-
-    private void deleteRecord(Txn txn) {
-        if (!txn.recorded) {
-            return;
-        }
-        try (HandleBatch batch = handles.write()) {
-            batch.delete(records, key(txn.id));
-            batch.commit();
+        if (first) {
+            crashPoints.reach("after-record-durable");
         }
     }
 
-    private static byte[] key(long id) {
+    /** The key of transaction {@code id}'s record. */
+    public static byte[] key(long id) {
         return ByteBuffer.allocate(Long.BYTES).putLong(id).array();
     }
 
     private void commit(Txn txn) throws IOException {
         syncTouched(txn);
-        deleteRecord(txn);
+        crashPoints.reach("before-commit");
+        if (!txn.buffer.isEmpty() || txn.recorded) {
+            txn.buffer.commit(batch -> {
+                if (txn.recorded) {
+                    batch.delete(records, key(txn.id));
+                }
+            });
+        }
+        crashPoints.reach("after-commit");
         commits.incrementAndGet();
         discardLater(txn);
     }
 
-    private void rollback(Txn txn) throws IOException {
+    /** Rolls back; whether the undo succeeded (false: the record stays and the keys get fenced). */
+    private boolean rollback(CompoundContext context, Txn txn) {
         rollbacks.incrementAndGet();
-        txn.pending.clear();
+        txn.buffer.discard();
+        releaseState(context, txn);
+        if (!txn.recorded) {
+            discardLater(txn);
+            return true;
+        }
+        RecoveryRecord record = record(txn);
         try {
-            while (!txn.undo.isEmpty()) {
-                txn.undo.pop().run();
+            undoExecutor.undo(record, this::saveProgress);
+            try (HandleBatch batch = handles.write()) {
+                batch.delete(records, key(txn.id));
+                batch.commit();
             }
-            txn.backups.makeDurable();
-            syncTouched(txn);
         } catch (IOException | RuntimeException e) {
             undoFailures.incrementAndGet();
-            LOG.error("txn {}: undo failed, its record stays for recovery: {}", txn.id, e.toString(), e);
-            throw new ServerFaultException("undo failed: " + e.getMessage(), e);
+            LOG.error("txn {}: undo failed; its record stays for recovery at the next start and its objects stay "
+                    + "locked until then: {}", txn.id, e.toString(), e);
+            try {
+                saveProgress(record.withFailedUndo(e.toString()));
+            } catch (RuntimeException again) {
+                LOG.error("txn {}: cannot note the failed undo in its record: {}", txn.id, again.toString());
+            }
+            return false;
         }
-        deleteRecord(txn);
         LOG.debug("txn {} rolled back", txn.id);
         discardLater(txn);
+        return true;
+    }
+
+    private void saveProgress(RecoveryRecord record) {
+        try (HandleBatch batch = handles.write()) {
+            batch.put(records, key(record.txnId()), RecoveryRecords.encode(record));
+            batch.commit();
+        }
+    }
+
+    private void releaseState(CompoundContext context, Txn txn) {
+        if (txn.createdState.isEmpty()) {
+            return;
+        }
+        OpenStateTable opens = context.server().state().opens();
+        NfsClient client;
+        try {
+            client = OpenStateTable.clientOf(context);
+        } catch (NfsException e) {
+            return;
+        }
+        for (int i = txn.createdState.size() - 1; i >= 0; i--) {
+            CreatedState s = txn.createdState.get(i);
+            try {
+                if (s.range() == null) {
+                    opens.close(client, s.stateId(), s.file());
+                } else {
+                    opens.unlock(client, s.stateId(), s.file(), s.range());
+                }
+            } catch (IOException | RuntimeException e) {
+                LOG.debug("txn {}: releasing {} of the rolled-back compound: {}", txn.id, s.stateId(), e.toString());
+            }
+        }
     }
 
     private void syncTouched(Txn txn) throws IOException {
-        for (ObjectPath p : txn.touchedFiles) {
-            Path file = local(p);
+        if (txn.preparer == null) {
+            return;
+        }
+        for (ObjectPath p : txn.preparer.touchedFiles()) {
+            Path file = txn.preparer.local(p);
             if (Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
-                try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-                    ch.force(true);
-                }
+                force(file);
             }
         }
-        for (ObjectPath p : txn.touchedDirs) {
-            Path dir = local(p);
+        for (ObjectPath p : txn.preparer.touchedDirs()) {
+            Path dir = txn.preparer.local(p);
             if (Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
-                try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
-                    ch.force(true);
-                }
+                force(dir);
             }
         }
     }
 
-    private static void forceQuietly(Path dir) throws IOException {
-        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+    private static void force(Path path) throws IOException {
+        try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
             ch.force(true);
         } catch (NoSuchFileException e) {
-            // nothing was backed up
+            // gone since: nothing to make durable
         }
     }
 
     private void discardLater(Txn txn) {
         BackupManager manager = txn.backups;
         long id = txn.id;
+        if (manager == null || !Files.exists(manager.directory())) {
+            return;
+        }
         cleaner.execute(() -> {
             try {
                 manager.discard();
             } catch (IOException | RuntimeException e) {
-                LOG.warn("txn {}: deleting the backups failed: {}", id, e.toString());
+                LOG.warn("txn {}: deleting the backups failed (recovery's orphan cleanup will retry): {}", id,
+                        e.toString());
             }
         });
     }
 
-    /** One undo action; runs on the request thread during rollback. */
-    @FunctionalInterface
-    private interface Undo {
-        void run() throws IOException;
+    /** Open or lock state a transactional compound created; {@code range} is null for an open. */
+    private record CreatedState(StateId stateId, Inode file, ByteRange range) {
     }
 
-    /** A transactional compound's state, kept in the compound context. */
+    /** A compound's transaction state, kept in the compound context. */
     private static final class Txn {
         final COMPOUND4args args;
         final boolean transactional;
@@ -652,22 +574,17 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         LockSet lockSet;
         long id;
         BackupManager backups;
+        TxnBuffer buffer;
+        HandleTable.Binding binding;
+        UndoPreparer preparer;
+        boolean upFront;
         boolean recorded;
-        final Deque<Undo> undo = new ArrayDeque<>();
-        final List<Undo> pending = new ArrayList<>();
         final List<UndoStep> steps = new ArrayList<>();
-        final List<UndoStep> pendingSteps = new ArrayList<>();
-        final Set<ObjectPath> created = new HashSet<>();
-        final Set<ObjectPath> touchedFiles = new LinkedHashSet<>();
-        final Set<ObjectPath> touchedDirs = new LinkedHashSet<>();
+        final List<CreatedState> createdState = new ArrayList<>();
 
         Txn(COMPOUND4args args, boolean transactional) {
             this.args = args;
             this.transactional = transactional;
-        }
-
-        String tagText() {
-            return args.tag == null ? "" : args.tag;
         }
     }
 }

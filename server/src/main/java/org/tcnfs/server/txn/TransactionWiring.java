@@ -12,6 +12,7 @@ import org.tcnfs.nfs4.rpc.NfsServer;
 import org.tcnfs.server.config.ServerConfig;
 import org.tcnfs.server.fs.LocalFileSystem;
 import org.tcnfs.server.metrics.TcnfsMetrics;
+import org.tcnfs.txn.CrashPoints;
 import org.tcnfs.txn.TransactionHook;
 import org.tcnfs.txn.backup.BackupStore;
 import org.tcnfs.txn.handles.HandleTable;
@@ -61,7 +62,7 @@ public final class TransactionWiring implements AutoCloseable {
         BackupStore backups = BackupStore.open(fs.reservedDirectory().resolve("txn"));
         LockManager locks = new LockManager();
         TransactionHook hook = new TransactionHook(fs, fs.root(), fs.exportId(), handles, locks, backups,
-                LOCK_TIMEOUT);
+                LOCK_TIMEOUT, fs::reattach, CrashPoints.fromSystemProperties());
         builder.hook(hook).transactions(() -> true);
         LOG.info("transactional compounds (procedure 0x80000001) on for export / ({}), backups in {}", fs.root(),
                 backups.root());

@@ -1,23 +1,20 @@
 package org.tcnfs.txn.handles;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.BiConsumer;
-import org.lmdbjava.CursorIterable;
 import org.lmdbjava.Dbi;
-import org.lmdbjava.KeyRange;
-import org.lmdbjava.LmdbException;
-import org.lmdbjava.Txn;
 
-/** The reads shared by snapshots and batches, over one LMDB transaction. */
+/** The reads shared by snapshots and batches, over one {@link Store}. */
 abstract class AbstractView implements HandleView {
     final HandleTable table;
-    final Txn<byte[]> txn;
+    final Store store;
 
-    AbstractView(HandleTable table, Txn<byte[]> txn) {
+    AbstractView(HandleTable table, Store store) {
         this.table = table;
-        this.txn = txn;
+        this.store = store;
     }
 
     /** Fails unless the view may still be used. */
@@ -26,12 +23,8 @@ abstract class AbstractView implements HandleView {
     @Override
     public Optional<Node> node(Nfh handle) {
         checkUsable();
-        try {
-            byte[] value = table.nodes.get(txn, Codec.handle(handle));
-            return value == null ? Optional.empty() : Optional.of(Codec.decode(handle, value));
-        } catch (LmdbException e) {
-            throw HandleTable.translate("reading node " + handle, e);
-        }
+        byte[] value = store.get(table.nodes, Codec.handle(handle));
+        return value == null ? Optional.empty() : Optional.of(Codec.decode(handle, value));
     }
 
     @Override
@@ -74,63 +67,27 @@ abstract class AbstractView implements HandleView {
     @Override
     public Optional<byte[]> get(SideTable side, byte[] key) {
         checkUsable();
-        try {
-            return Optional.ofNullable(side.dbi().get(txn, key));
-        } catch (LmdbException e) {
-            throw HandleTable.translate("reading " + side, e);
-        }
+        return Optional.ofNullable(store.get(side.dbi(), key));
     }
 
     @Override
     public void forEach(SideTable side, BiConsumer<byte[], byte[]> action) {
         checkUsable();
-        try (CursorIterable<byte[]> entries = side.dbi().iterate(txn)) {
-            for (CursorIterable.KeyVal<byte[]> entry : entries) {
-                action.accept(entry.key(), entry.val());
-            }
-        } catch (LmdbException e) {
-            throw HandleTable.translate("iterating " + side, e);
-        }
+        store.scan(side.dbi(), new byte[0], action);
     }
 
     /** Names of all entries of directory {@code parent} that the table holds, in byte order. */
     List<String> childNames(Nfh parent) {
         checkUsable();
         byte[] prefix = Codec.namePrefix(parent);
-        List<String> result = new java.util.ArrayList<>();
-        try (CursorIterable<byte[]> entries = table.names.iterate(txn, KeyRange.atLeast(prefix))) {
-            for (CursorIterable.KeyVal<byte[]> entry : entries) {
-                byte[] key = entry.key();
-                if (!startsWith(key, prefix)) {
-                    break;
-                }
-                result.add(Codec.nameOfKey(key));
-            }
-        } catch (LmdbException e) {
-            throw HandleTable.translate("listing children of " + parent, e);
-        }
+        List<String> result = new ArrayList<>();
+        store.scan(table.names, prefix, (key, value) -> result.add(Codec.nameOfKey(key)));
         return result;
     }
 
     Optional<Nfh> handleAt(Dbi<byte[]> dbi, byte[] key) {
         checkUsable();
-        try {
-            byte[] value = dbi.get(txn, key);
-            return value == null ? Optional.empty() : Optional.of(Codec.handle(value));
-        } catch (LmdbException e) {
-            throw HandleTable.translate("reading the handle table", e);
-        }
-    }
-
-    private static boolean startsWith(byte[] key, byte[] prefix) {
-        if (key.length < prefix.length) {
-            return false;
-        }
-        for (int i = 0; i < prefix.length; i++) {
-            if (key[i] != prefix[i]) {
-                return false;
-            }
-        }
-        return true;
+        byte[] value = store.get(dbi, key);
+        return value == null ? Optional.empty() : Optional.of(Codec.handle(value));
     }
 }

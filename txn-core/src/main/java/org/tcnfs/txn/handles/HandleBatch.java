@@ -6,9 +6,6 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import org.lmdbjava.LmdbException;
-import org.lmdbjava.PutFlags;
-import org.lmdbjava.Txn;
 import org.tcnfs.nfs4.vfs.FileType;
 
 /**
@@ -36,10 +33,21 @@ public final class HandleBatch extends AbstractView implements AutoCloseable {
 
     private enum State { OPEN, COMMITTED, CLOSED }
 
+    /** How a batch ends: an LMDB commit or abort, or a merge into a transaction's buffer or nothing. */
+    interface Ending {
+        /** Makes the batch's changes take effect. */
+        void commit();
+
+        /** Ends the batch; {@code committed} tells whether {@link #commit()} succeeded before. */
+        void close(boolean committed);
+    }
+
+    private final Ending ending;
     private State state = State.OPEN;
 
-    HandleBatch(HandleTable table, Txn<byte[]> txn) {
-        super(table, txn);
+    HandleBatch(HandleTable table, Store store, Ending ending) {
+        super(table, store);
+        this.ending = ending;
     }
 
     @Override
@@ -296,20 +304,17 @@ public final class HandleBatch extends AbstractView implements AutoCloseable {
      */
     public void commit() {
         checkUsable();
-        try {
-            txn.commit();
-            state = State.COMMITTED;
-        } catch (LmdbException e) {
-            throw HandleTable.translate("committing handle changes", e);
-        }
+        ending.commit();
+        state = State.COMMITTED;
     }
 
     /** Ends the batch, rolling back unless {@link #commit()} succeeded; calling it again does nothing. */
     @Override
     public void close() {
         if (state != State.CLOSED) {
+            boolean committed = state == State.COMMITTED;
             state = State.CLOSED;
-            txn.close();
+            ending.close(committed);
         }
     }
 
@@ -385,20 +390,12 @@ public final class HandleBatch extends AbstractView implements AutoCloseable {
 
     private void put(org.lmdbjava.Dbi<byte[]> dbi, byte[] key, byte[] value) {
         checkUsable();
-        try {
-            dbi.put(txn, key, value, new PutFlags[0]);
-        } catch (LmdbException e) {
-            throw HandleTable.translate("writing the handle table", e);
-        }
+        store.put(dbi, key, value);
     }
 
     private boolean delete(org.lmdbjava.Dbi<byte[]> dbi, byte[] key) {
         checkUsable();
-        try {
-            return dbi.delete(txn, key);
-        } catch (LmdbException e) {
-            throw HandleTable.translate("writing the handle table", e);
-        }
+        return store.delete(dbi, key);
     }
 
     /**

@@ -1,6 +1,5 @@
 package org.tcnfs.txn.handles;
 
-import org.lmdbjava.Txn;
 
 /**
  * A consistent read-only view of the handle table (one LMDB read transaction). Close it promptly: an open
@@ -8,10 +7,12 @@ import org.lmdbjava.Txn;
  * closed on another thread than the one that opened it.
  */
 public final class HandleSnapshot extends AbstractView implements AutoCloseable {
+    private final Runnable ending;
     private boolean closed;
 
-    HandleSnapshot(HandleTable table, Txn<byte[]> txn) {
-        super(table, txn);
+    HandleSnapshot(HandleTable table, Store store, Runnable ending) {
+        super(table, store);
+        this.ending = ending;
     }
 
     @Override
@@ -26,7 +27,7 @@ public final class HandleSnapshot extends AbstractView implements AutoCloseable 
     public void close() {
         if (!closed) {
             closed = true;
-            txn.close();
+            ending.run();
         }
     }
 }

@@ -17,6 +17,7 @@ import org.lmdbjava.DbiFlags;
 import org.lmdbjava.Env;
 import org.lmdbjava.EnvFlags;
 import org.lmdbjava.LmdbException;
+import org.lmdbjava.Txn;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -69,6 +70,7 @@ public final class HandleTable implements AutoCloseable {
     final Dbi<byte[]> inodes;
     final Dbi<byte[]> exports;
     private final Map<String, SideTable> sideTables = new ConcurrentHashMap<>();
+    private final ThreadLocal<TxnBuffer> bound = new ThreadLocal<>();
 
     private HandleTable(Path directory, Env<byte[]> env) {
         this.directory = directory;
@@ -94,21 +96,137 @@ public final class HandleTable implements AutoCloseable {
         return directory;
     }
 
-    /** A consistent read-only snapshot; close it promptly. */
+    /**
+     * A consistent read-only snapshot; close it promptly. On a thread {@link #bind bound} to a transaction's
+     * buffer, the snapshot reads through the buffer (the transaction sees its own changes).
+     */
     public HandleSnapshot read() {
+        TxnBuffer buffer = bound.get();
+        if (buffer != null) {
+            return buffer.snapshot();
+        }
         try {
-            return new HandleSnapshot(this, env.txnRead());
+            Txn<byte[]> txn = env.txnRead();
+            return new HandleSnapshot(this, new LmdbStore(txn), txn::close);
         } catch (LmdbException e) {
             throw translate("starting a read transaction", e);
         }
     }
 
-    /** A write batch; blocks while another batch is open. See {@link HandleBatch} for the rules. */
+    /**
+     * A write batch; blocks while another LMDB batch is open. See {@link HandleBatch} for the rules. On a
+     * thread {@link #bind bound} to a transaction's buffer, the batch's commit moves its changes into the
+     * buffer instead of LMDB, and it never blocks.
+     */
     public HandleBatch write() {
+        TxnBuffer buffer = bound.get();
+        if (buffer != null) {
+            return buffer.batch();
+        }
+        return lmdbBatch();
+    }
+
+    private HandleBatch lmdbBatch() {
         try {
-            return new HandleBatch(this, env.txnWrite());
+            Txn<byte[]> txn = env.txnWrite();
+            return new HandleBatch(this, new LmdbStore(txn), new HandleBatch.Ending() {
+                @Override
+                public void commit() {
+                    try {
+                        txn.commit();
+                    } catch (LmdbException e) {
+                        throw translate("committing handle changes", e);
+                    }
+                }
+
+                @Override
+                public void close(boolean committed) {
+                    txn.close();
+                }
+            });
         } catch (LmdbException e) {
             throw translate("starting a write transaction", e);
+        }
+    }
+
+    /**
+     * A new, empty TXN buffer (DESIGN.md, step 6): handle changes of one transactional compound, kept in
+     * memory over the committed table until {@link TxnBuffer#commit} applies them in one LMDB write
+     * transaction. Changes reach the buffer while the thread is {@link #bind bound} to it.
+     */
+    public TxnBuffer buffer() {
+        return new TxnBuffer(this, new CommittedStore());
+    }
+
+    /**
+     * Routes this thread's {@link #read()} and {@link #write()} (and the convenience reads) through
+     * {@code buffer} until the returned binding is closed.
+     *
+     * @throws IllegalStateException if the thread is bound already
+     */
+    public Binding bind(TxnBuffer buffer) {
+        Objects.requireNonNull(buffer, "buffer");
+        if (bound.get() != null) {
+            throw new IllegalStateException("this thread is bound to a transaction's buffer already");
+        }
+        bound.set(buffer);
+        return new Binding();
+    }
+
+    /** Unbinds this thread from any buffer (harmless when it is not bound). */
+    public void unbindCurrentThread() {
+        bound.remove();
+    }
+
+    /** Whether this thread is bound to a buffer. */
+    public boolean isBound() {
+        return bound.get() != null;
+    }
+
+    /** A thread's binding to a buffer; closing it unbinds the thread. */
+    public final class Binding implements AutoCloseable {
+        private Binding() {
+        }
+
+        @Override
+        public void close() {
+            bound.remove();
+        }
+    }
+
+    /** An LMDB batch over the committed table for {@link TxnBuffer#commit}, never through a binding. */
+    HandleBatch unboundBatch() {
+        return lmdbBatch();
+    }
+
+    /** Reads of the latest committed rows, each in its own short read transaction; never written. */
+    private final class CommittedStore implements Store {
+        @Override
+        public byte[] get(Dbi<byte[]> dbi, byte[] key) {
+            try (Txn<byte[]> txn = env.txnRead()) {
+                return dbi.get(txn, key);
+            } catch (LmdbException e) {
+                throw translate("reading the handle table", e);
+            }
+        }
+
+        @Override
+        public void put(Dbi<byte[]> dbi, byte[] key, byte[] value) {
+            throw new UnsupportedOperationException("the committed table is changed only by batches");
+        }
+
+        @Override
+        public boolean delete(Dbi<byte[]> dbi, byte[] key) {
+            throw new UnsupportedOperationException("the committed table is changed only by batches");
+        }
+
+        @Override
+        public void scan(Dbi<byte[]> dbi, byte[] prefix, java.util.function.BiConsumer<byte[], byte[]> action) {
+            try (Txn<byte[]> txn = env.txnRead()) {
+                new LmdbStore(txn).scan(dbi, prefix, action);
+            } catch (LmdbException e) {
+                throw translate("reading the handle table", e);
+            }
         }
     }
 

@@ -1,0 +1,329 @@
+package org.tcnfs.txn;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.function.Function;
+import org.tcnfs.nfs4.vfs.FileType;
+import org.tcnfs.proto.Attributes;
+import org.tcnfs.proto.ObjectHandle;
+import org.tcnfs.proto.ObjectKind;
+import org.tcnfs.proto.RelativePath;
+import org.tcnfs.proto.SavedRange;
+import org.tcnfs.proto.UndoStep;
+import org.tcnfs.txn.backup.BackupManager;
+import org.tcnfs.txn.backup.RangeBackup;
+import org.tcnfs.txn.plan.Mutation;
+import org.tcnfs.txn.plan.ObjectPath;
+import org.tcnfs.txn.plan.ObjectRef;
+import org.tcnfs.txn.undo.UndoExecutor;
+
+/**
+ * Turns the plan's mutations into undo steps, saving first what each would destroy (DESIGN.md step 4):
+ * the overwritten ranges of WRITE and truncation (inline in the record when small, else cloned or copied
+ * into the transaction's backup directory), the attributes SETATTR changes, a hard link to the victim of a
+ * REMOVE or of a replacing RENAME, the attributes of a removed directory. Nothing is saved for objects the
+ * compound created, nor for data past the old end of file.
+ *
+ * <p>It looks at each object where a {@code locate} function says the object is now: before the compound
+ * runs (all at once, at the objects' origins) or right before the operation (at their current paths). The
+ * steps always name the paths the operation itself sees, which is where undo, running in reverse, finds
+ * the objects.
+ *
+ * <p>One instance per transaction; not thread-safe.
+ */
+final class UndoPreparer {
+    /** Largest range kept inside the record instead of a backup file. */
+    static final int INLINE_MAX = 16 * 1024;
+    /** Most bytes one record carries inline. */
+    static final int INLINE_BUDGET = 1 << 20;
+
+    private static final int FATTR4_MODE = 33;
+    private static final int FATTR4_OWNER = 36;
+    private static final int FATTR4_OWNER_GROUP = 37;
+    private static final int FATTR4_TIME_ACCESS_SET = 48;
+    private static final int FATTR4_TIME_MODIFY_SET = 54;
+
+    /** Finds the handle the handle table gives the object at a path (for re-created directories). */
+    @FunctionalInterface
+    interface HandleLookup {
+        Optional<ObjectHandle> handleAt(ObjectPath path) throws IOException;
+    }
+
+    private final Path root;
+    private final BackupManager backups;
+    private final HandleLookup handles;
+    private final Set<ObjectPath> created = new HashSet<>();
+    private final Set<ObjectPath> touchedFiles = new java.util.LinkedHashSet<>();
+    private final Set<ObjectPath> touchedDirs = new java.util.LinkedHashSet<>();
+    private int inlineBytes;
+
+    UndoPreparer(Path root, BackupManager backups, HandleLookup handles) {
+        this.root = root;
+        this.backups = backups;
+        this.handles = handles;
+    }
+
+    /** Regular files whose data the compound changed, at their latest known paths. */
+    Set<ObjectPath> touchedFiles() {
+        return touchedFiles;
+    }
+
+    /** Directories whose entries the compound changed, at their latest known paths. */
+    Set<ObjectPath> touchedDirs() {
+        return touchedDirs;
+    }
+
+    /**
+     * Steps for one mutation.
+     *
+     * @param m the mutation
+     * @param locate where the object an {@link ObjectRef} names is when the steps are prepared, or empty if
+     *     it cannot exist yet
+     */
+    List<UndoStep> stepsFor(Mutation m, Function<ObjectRef, Optional<ObjectPath>> locate) throws IOException {
+        List<UndoStep> steps = new ArrayList<>(2);
+        int op = m.opIndex();
+        if (m instanceof Mutation.Write w) {
+            touchedFiles.add(w.file().path());
+            Optional<Path> file = existingFile(locate.apply(w.file()));
+            if (file.isPresent()) {
+                saveBytes(steps, op, w.file().path(), file.get(), w.offset(), w.end());
+            }
+        } else if (m instanceof Mutation.SizeChange s) {
+            touchedFiles.add(s.file().path());
+            Optional<Path> file = existingFile(locate.apply(s.file()));
+            if (file.isPresent()) {
+                saveBytes(steps, op, s.file().path(), file.get(), s.newSize(), Long.MAX_VALUE);
+            }
+        } else if (m instanceof Mutation.AttributeChange a) {
+            Optional<Path> object = existing(locate.apply(a.object()));
+            if (object.isPresent()) {
+                PosixFileAttributes now = attributes(object.get());
+                Attributes old = Attributes.NONE;
+                if (a.sets(FATTR4_MODE)) {
+                    old = old.withMode(mode(object.get()));
+                }
+                if (a.sets(FATTR4_OWNER)) {
+                    old = old.withUid(((Number) Files.getAttribute(object.get(), "unix:uid",
+                            LinkOption.NOFOLLOW_LINKS)).intValue());
+                }
+                if (a.sets(FATTR4_OWNER_GROUP)) {
+                    old = old.withGid(((Number) Files.getAttribute(object.get(), "unix:gid",
+                            LinkOption.NOFOLLOW_LINKS)).intValue());
+                }
+                if (a.sets(FATTR4_TIME_ACCESS_SET)) {
+                    old = old.withAtime(now.lastAccessTime().toInstant());
+                }
+                if (a.sets(FATTR4_TIME_MODIFY_SET)) {
+                    old = old.withMtime(now.lastModifiedTime().toInstant());
+                }
+                if (!old.isEmpty()) {
+                    steps.add(new UndoStep.RestoreAttributes(op, ref(a.object().path(), object.get()), old));
+                }
+            }
+            touchedFiles.add(a.object().path());
+        } else if (m instanceof Mutation.Creation c) {
+            ObjectPath p = c.object().path();
+            Optional<ObjectPath> at = locate.apply(c.object()).or(() -> Optional.of(p));
+            if (existing(at.filter(x -> !created.contains(x))).isEmpty()) {
+                created.add(p);
+                steps.add(new UndoStep.RemoveCreated(op, refAt(p), kind(c.type())));
+            }
+            touchedFiles.add(p);
+            p.parent().ifPresent(touchedDirs::add);
+        } else if (m instanceof Mutation.HardLink l) {
+            ObjectPath p = l.newName().path();
+            if (existing(Optional.of(p)).isEmpty() || created.contains(p)) {
+                Optional<Path> source = existing(locate.apply(l.source()));
+                OptionalLong id = source.isPresent() ? UndoExecutor.fileIdOf(source.get()) : OptionalLong.empty();
+                steps.add(new UndoStep.UnlinkLink(op, new org.tcnfs.proto.ObjectRef(relative(p),
+                        Optional.empty(), id)));
+            }
+            p.parent().ifPresent(touchedDirs::add);
+        } else if (m instanceof Mutation.Removal r) {
+            ObjectPath p = r.object().path();
+            Optional<Path> victim = existing(locate.apply(r.object()).filter(x -> !created.contains(x)));
+            if (victim.isPresent() && !p.isRoot()) {
+                steps.add(keep(op, p, victim.get(), "rm-" + op));
+            }
+            created.remove(p);
+            p.parent().ifPresent(touchedDirs::add);
+        } else if (m instanceof Mutation.Rename r) {
+            prepareRename(steps, r, locate);
+        }
+        return steps;
+    }
+
+    private void prepareRename(List<UndoStep> steps, Mutation.Rename r,
+            Function<ObjectRef, Optional<ObjectPath>> locate) throws IOException {
+        ObjectPath from = r.source().path();
+        ObjectPath to = r.target().path();
+        from.parent().ifPresent(touchedDirs::add);
+        to.parent().ifPresent(touchedDirs::add);
+        Optional<Path> source = existing(locate.apply(r.source()));
+        if (from.equals(to) || source.isEmpty()) {
+            return;
+        }
+        Optional<Path> target = existing(locate.apply(r.target()));
+        Optional<RelativePath> kept = Optional.empty();
+        if (target.isPresent() && !Files.isSameFile(source.get(), target.get())) {
+            UndoStep keep = keep(r.opIndex(), to, target.get(), "mv-" + r.opIndex());
+            if (keep instanceof UndoStep.MoveBack moved) {
+                kept = Optional.of(moved.backup());
+            } else {
+                steps.add(keep);
+            }
+        }
+        steps.add(new UndoStep.RenameBack(r.opIndex(), ref(from, source.get()), refAt(to), kept));
+        rebase(created, from, to);
+        rebase(touchedFiles, from, to);
+        rebase(touchedDirs, from, to);
+    }
+
+    /** What a REMOVE or a replacing RENAME destroys: a hard link to a non-directory, a directory's attributes. */
+    private UndoStep keep(int op, ObjectPath p, Path victim, String backupName)
+            throws IOException {
+        if (Files.isDirectory(victim, LinkOption.NOFOLLOW_LINKS)) {
+            PosixFileAttributes a = attributes(victim);
+            Attributes old = Attributes.NONE.withMode(mode(victim))
+                    .withUid(((Number) Files.getAttribute(victim, "unix:uid", LinkOption.NOFOLLOW_LINKS)).intValue())
+                    .withGid(((Number) Files.getAttribute(victim, "unix:gid", LinkOption.NOFOLLOW_LINKS)).intValue())
+                    .withAtime(a.lastAccessTime().toInstant()).withMtime(a.lastModifiedTime().toInstant());
+            org.tcnfs.proto.ObjectRef target = ref(p, victim);
+            Optional<ObjectHandle> handle = handles.handleAt(p);
+            if (handle.isPresent()) {
+                target = target.withHandle(handle.get());
+            }
+            return new UndoStep.RecreateDirectory(op, target, old);
+        }
+        Path dir = backups.directory();
+        Files.createDirectories(dir);
+        Path link = dir.resolve(backupName);
+        Files.deleteIfExists(link);
+        Files.createLink(link, victim);
+        return new UndoStep.MoveBack(op, ref(p, victim), kindOf(victim), RelativePath.of(backupName));
+    }
+
+    /** Saves bytes {@code [from, to)} of a file (clamped to its size) as a RestoreRanges or RestoreSize step. */
+    private void saveBytes(List<UndoStep> steps, int op, ObjectPath p, Path file, long from, long to)
+            throws IOException {
+        long oldSize = Files.size(file);
+        org.tcnfs.proto.ObjectRef ref = ref(p, file);
+        PosixFileAttributes a = attributes(file);
+        steps.add(new UndoStep.RestoreAttributes(op, ref, Attributes.NONE
+                .withAtime(a.lastAccessTime().toInstant()).withMtime(a.lastModifiedTime().toInstant())));
+        long end = Math.min(to, oldSize);
+        if (end <= from) {
+            steps.add(new UndoStep.RestoreSize(op, ref, oldSize));
+            return;
+        }
+        long length = end - from;
+        SavedRange range;
+        if (length <= INLINE_MAX && inlineBytes + length <= INLINE_BUDGET) {
+            range = SavedRange.inline(from, read(file, from, (int) length));
+            inlineBytes += (int) length;
+        } else {
+            RangeBackup b = backups.backupRange(file, from, length);
+            range = SavedRange.inBackup(b.offset(), b.length(),
+                    RelativePath.of(b.backupFile().getFileName().toString()), b.offset());
+        }
+        steps.add(new UndoStep.RestoreRanges(op, ref, oldSize, List.of(range)));
+    }
+
+    private static byte[] read(Path file, long offset, int length) throws IOException {
+        ByteBuffer buffer = ByteBuffer.allocate(length);
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            while (buffer.hasRemaining()) {
+                int n = ch.read(buffer, offset + buffer.position());
+                if (n < 0) {
+                    throw new IOException(file + " shrank while being saved");
+                }
+            }
+        }
+        return buffer.array();
+    }
+
+    private static void rebase(Set<ObjectPath> paths, ObjectPath from, ObjectPath to) {
+        List<ObjectPath> moved = paths.stream().filter(p -> p.isWithin(from)).toList();
+        moved.forEach(paths::remove);
+        moved.forEach(p -> paths.add(p.rebase(from, to)));
+    }
+
+    private Optional<Path> existing(Optional<ObjectPath> p) {
+        return p.map(this::local).filter(x -> Files.exists(x, LinkOption.NOFOLLOW_LINKS));
+    }
+
+    private Optional<Path> existingFile(Optional<ObjectPath> p) {
+        return p.filter(x -> !created.contains(x)).map(this::local)
+                .filter(x -> Files.isRegularFile(x, LinkOption.NOFOLLOW_LINKS));
+    }
+
+    Path local(ObjectPath p) {
+        Path path = root;
+        for (String name : p.components()) {
+            path = path.resolve(name);
+        }
+        return path;
+    }
+
+    private static PosixFileAttributes attributes(Path path) throws IOException {
+        return Files.readAttributes(path, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    }
+
+    private static int mode(Path path) throws IOException {
+        return ((Number) Files.getAttribute(path, "unix:mode", LinkOption.NOFOLLOW_LINKS)).intValue() & 07777;
+    }
+
+    private static org.tcnfs.proto.ObjectRef ref(ObjectPath p, Path local) throws IOException {
+        OptionalLong id = UndoExecutor.fileIdOf(local);
+        return new org.tcnfs.proto.ObjectRef(relative(p), Optional.empty(), id);
+    }
+
+    private static org.tcnfs.proto.ObjectRef refAt(ObjectPath p) {
+        return org.tcnfs.proto.ObjectRef.at(relative(p));
+    }
+
+    static RelativePath relative(ObjectPath p) {
+        return new RelativePath(p.components());
+    }
+
+    private static ObjectKind kindOf(Path path) throws IOException {
+        if (Files.isSymbolicLink(path)) {
+            return ObjectKind.SYMLINK;
+        }
+        if (Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS)) {
+            return ObjectKind.REGULAR;
+        }
+        int mode = ((Number) Files.getAttribute(path, "unix:mode", LinkOption.NOFOLLOW_LINKS)).intValue();
+        return switch (mode & 0170000) {
+            case 0060000 -> ObjectKind.BLOCK;
+            case 0020000 -> ObjectKind.CHAR;
+            case 0140000 -> ObjectKind.SOCKET;
+            default -> ObjectKind.FIFO;
+        };
+    }
+
+    static ObjectKind kind(FileType type) {
+        return switch (type) {
+            case REGULAR -> ObjectKind.REGULAR;
+            case DIRECTORY -> ObjectKind.DIRECTORY;
+            case SYMLINK -> ObjectKind.SYMLINK;
+            case BLOCK -> ObjectKind.BLOCK;
+            case CHAR -> ObjectKind.CHAR;
+            case SOCKET -> ObjectKind.SOCKET;
+            default -> ObjectKind.FIFO;
+        };
+    }
+}

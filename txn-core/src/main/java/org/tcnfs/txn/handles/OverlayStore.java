@@ -1,0 +1,107 @@
+package org.tcnfs.txn.handles;
+
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.function.BiConsumer;
+import org.lmdbjava.Dbi;
+
+/**
+ * Changes kept in memory over another store: reads see the changes first, then the store beneath; nothing
+ * reaches the store beneath until {@link #mergeInto} or {@link #applyTo}. A deletion is kept as a
+ * tombstone, so a row deleted here reads as absent even while the store beneath still has it.
+ *
+ * <p>Not thread-safe: a transaction's buffer is used by the thread that runs its compound.
+ */
+final class OverlayStore implements Store {
+    private static final byte[] TOMBSTONE = new byte[0];
+
+    private final Store base;
+    private final Map<Dbi<byte[]>, TreeMap<byte[], byte[]>> changes = new HashMap<>();
+
+    OverlayStore(Store base) {
+        this.base = Objects.requireNonNull(base, "base");
+    }
+
+    @Override
+    public byte[] get(Dbi<byte[]> dbi, byte[] key) {
+        TreeMap<byte[], byte[]> rows = changes.get(dbi);
+        if (rows != null) {
+            byte[] value = rows.get(key);
+            if (value != null) {
+                return value == TOMBSTONE ? null : value;
+            }
+        }
+        return base.get(dbi, key);
+    }
+
+    @Override
+    public void put(Dbi<byte[]> dbi, byte[] key, byte[] value) {
+        rows(dbi).put(key.clone(), value.clone());
+    }
+
+    @Override
+    public boolean delete(Dbi<byte[]> dbi, byte[] key) {
+        boolean present = get(dbi, key) != null;
+        rows(dbi).put(key.clone(), TOMBSTONE);
+        return present;
+    }
+
+    @Override
+    public void scan(Dbi<byte[]> dbi, byte[] prefix, BiConsumer<byte[], byte[]> action) {
+        TreeMap<byte[], byte[]> merged = new TreeMap<>(Arrays::compareUnsigned);
+        base.scan(dbi, prefix, merged::put);
+        TreeMap<byte[], byte[]> rows = changes.get(dbi);
+        if (rows != null) {
+            for (Map.Entry<byte[], byte[]> row : rows.tailMap(prefix, true).entrySet()) {
+                if (!Store.startsWith(row.getKey(), prefix)) {
+                    break;
+                }
+                if (row.getValue() == TOMBSTONE) {
+                    merged.remove(row.getKey());
+                } else {
+                    merged.put(row.getKey(), row.getValue());
+                }
+            }
+        }
+        merged.forEach(action);
+    }
+
+    /** Whether no change is kept. */
+    boolean isEmpty() {
+        return changes.values().stream().allMatch(Map::isEmpty);
+    }
+
+    /** Number of rows changed. */
+    int size() {
+        return changes.values().stream().mapToInt(Map::size).sum();
+    }
+
+    /** Writes every kept change into {@code target} (puts and deletes), leaving this overlay as it is. */
+    void applyTo(Store target) {
+        changes.forEach((dbi, rows) -> rows.forEach((key, value) -> {
+            if (value == TOMBSTONE) {
+                target.delete(dbi, key);
+            } else {
+                target.put(dbi, key, value);
+            }
+        }));
+    }
+
+    /** Moves every kept change into {@code target}, another overlay, and forgets them here. */
+    void mergeInto(OverlayStore target) {
+        changes.forEach((dbi, rows) -> target.rows(dbi).putAll(rows));
+        changes.clear();
+    }
+
+    /** Forgets every kept change. */
+    void clear() {
+        changes.clear();
+    }
+
+    private TreeMap<byte[], byte[]> rows(Dbi<byte[]> dbi) {
+        return changes.computeIfAbsent(dbi, d -> new TreeMap<>(Arrays::compareUnsigned));
+    }
+}

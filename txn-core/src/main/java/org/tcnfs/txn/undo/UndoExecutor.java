@@ -1,0 +1,447 @@
+package org.tcnfs.txn.undo;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributeView;
+import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tcnfs.proto.Attributes;
+import org.tcnfs.proto.ObjectKind;
+import org.tcnfs.proto.ObjectRef;
+import org.tcnfs.proto.RecoveryRecord;
+import org.tcnfs.proto.RelativePath;
+import org.tcnfs.proto.SavedRange;
+import org.tcnfs.proto.UndoStep;
+import org.tcnfs.txn.CrashPoints;
+import org.tcnfs.txn.backup.BackupManager;
+import org.tcnfs.txn.backup.BackupStore;
+import org.tcnfs.txn.backup.RangeBackup;
+
+/**
+ * Takes a transaction back from its {@link RecoveryRecord} alone: the one undo code path, used by online
+ * rollback and by startup recovery (DESIGN.md step 7, issue 4). It works on the export's local files
+ * directly, not through the NFS file system: the handle table never saw the transaction's changes (they
+ * waited in its TXN buffer), so putting the files back is enough to make the two agree again, except for a
+ * re-created directory, whose handle is moved over by {@link Reattach}.
+ *
+ * <p><b>Idempotence.</b> Every step checks before it acts (DESIGN.md, the proto's comments): an object is
+ * touched only if it is still the one the step names (file id), a name is re-created only if it is free,
+ * a backup is moved back only if it is there. So a step may run again, or run for an operation that never
+ * ran, without harm. A sequence of namespace steps that reuse one name is not idempotent as a whole, so
+ * after such a step the executor has the caller persist its progress ({@link Progress}) before it goes on.
+ *
+ * <p><b>Durability.</b> Files and directories the undo changed are fsynced before {@link #undo} returns;
+ * the caller then deletes the record.
+ *
+ * <p>Thread-safe if the callers undo different transactions (no shared mutable state); the objects a
+ * record names must be locked (online) or unreachable (recovery runs before the server serves).
+ */
+public final class UndoExecutor {
+    private static final Logger LOG = LoggerFactory.getLogger(UndoExecutor.class);
+
+    /** Persists a record's undo progress durably (the record with a new {@code undoneSteps}). */
+    @FunctionalInterface
+    public interface Progress {
+        void save(RecoveryRecord record) throws IOException;
+    }
+
+    /**
+     * What an undo did.
+     *
+     * @param undone steps undone in this run
+     * @param skipped of those, steps that found nothing to do (their operation had not run, or was undone)
+     */
+    public record Result(int undone, int skipped) {
+    }
+
+    private final Path root;
+    private final BackupStore backups;
+    private final Reattach reattach;
+    private final CrashPoints crashPoints;
+    private final String crashPrefix;
+
+    /**
+     * @param root the export's local root directory
+     * @param backups the export's backup area (for cloning saved ranges back)
+     * @param reattach moves a handle onto a re-created directory
+     * @param crashPoints crash injection; {@link CrashPoints#NONE} in production
+     * @param crashPrefix prefix of this executor's crash points ({@code mid-undo-} or {@code mid-recovery-})
+     */
+    public UndoExecutor(Path root, BackupStore backups, Reattach reattach, CrashPoints crashPoints,
+            String crashPrefix) {
+        this.root = Objects.requireNonNull(root, "root").toAbsolutePath();
+        this.backups = Objects.requireNonNull(backups, "backups");
+        this.reattach = Objects.requireNonNull(reattach, "reattach");
+        this.crashPoints = Objects.requireNonNull(crashPoints, "crashPoints");
+        this.crashPrefix = Objects.requireNonNull(crashPrefix, "crashPrefix");
+    }
+
+    /**
+     * Undoes the record's pending steps, last to first, then makes the result durable.
+     *
+     * @param record the transaction's record (its {@link RecoveryRecord#undoneSteps()} are skipped)
+     * @param progress persists progress after a step whose replay would be unsafe
+     * @return what was done
+     * @throws IOException if a step cannot be undone; the record's progress up to there is saved
+     */
+    public Result undo(RecoveryRecord record, Progress progress) throws IOException {
+        List<UndoStep> steps = record.steps();
+        Path backupDir = backupDirectory(record);
+        BackupManager manager = backups.forTransaction(Long.toString(record.txnId()));
+        Touched touched = new Touched();
+        int done = record.undoneSteps();
+        int undone = 0;
+        int skipped = 0;
+        for (int i = steps.size() - 1 - done; i >= 0; i--) {
+            UndoStep step = steps.get(i);
+            crashPoints.reach(crashPrefix, undone + 1);
+            boolean acted = apply(step, backupDir, manager, touched);
+            undone++;
+            done++;
+            if (!acted) {
+                skipped++;
+            }
+            if (acted && isNamespaceStep(step) && sharesAName(step, steps.subList(0, i))) {
+                touched.sync();
+                progress.save(record.withUndoneSteps(done));
+            }
+        }
+        touched.sync();
+        LOG.debug("txn {}: undid {} steps ({} had nothing to do)", record.txnId(), undone, skipped);
+        return new Result(undone, skipped);
+    }
+
+    /** The record's backup directory, absolute. */
+    public Path backupDirectory(RecoveryRecord record) {
+        return record.backupDirectory().map(d -> root.resolve(d).normalize())
+                .orElse(backups.root().resolve(Long.toString(record.txnId())));
+    }
+
+    // ---- the steps -----------------------------------------------------------------------------------------
+
+    private boolean apply(UndoStep step, Path backupDir, BackupManager manager, Touched touched) throws IOException {
+        if (step instanceof UndoStep.RestoreRanges s) {
+            return restoreRanges(s, backupDir, manager, touched);
+        } else if (step instanceof UndoStep.RestoreSize s) {
+            Optional<Path> file = regularFileOf(s.target());
+            if (file.isEmpty()) {
+                return false;
+            }
+            setSize(file.get(), s.oldSize());
+            touched.files.add(file.get());
+            return true;
+        } else if (step instanceof UndoStep.RestoreAttributes s) {
+            Optional<Path> object = objectOf(s.target());
+            if (object.isEmpty()) {
+                return false;
+            }
+            setAttributes(object.get(), s.old());
+            touched.files.add(object.get());
+            return true;
+        } else if (step instanceof UndoStep.RemoveCreated s) {
+            return removeCreated(s, touched);
+        } else if (step instanceof UndoStep.UnlinkLink s) {
+            Optional<Path> link = objectOf(s.link());
+            if (link.isEmpty() || Files.isDirectory(link.get(), LinkOption.NOFOLLOW_LINKS)) {
+                return false;
+            }
+            Files.delete(link.get());
+            touched.dirs.add(link.get().getParent());
+            return true;
+        } else if (step instanceof UndoStep.MoveBack s) {
+            return moveBack(under(backupDir, s.backup()), local(s.original().path()), touched);
+        } else if (step instanceof UndoStep.RenameBack s) {
+            return renameBack(s, backupDir, touched);
+        } else if (step instanceof UndoStep.RecreateDirectory s) {
+            return recreateDirectory(s, touched);
+        }
+        throw new IllegalArgumentException("undo step of unknown kind " + step);
+    }
+
+    private boolean restoreRanges(UndoStep.RestoreRanges s, Path backupDir, BackupManager manager, Touched touched)
+            throws IOException {
+        Optional<Path> found = regularFileOf(s.target());
+        if (found.isEmpty()) {
+            return false;
+        }
+        Path file = found.get();
+        setSize(file, s.oldSize());
+        for (SavedRange range : s.ranges()) {
+            if (range.source() instanceof SavedRange.Backup b) {
+                if (b.fileOffset() != range.offset()) {
+                    throw new IOException("backup extent of " + s.target().path() + " at " + b.fileOffset()
+                            + " is not at the range's own offset " + range.offset());
+                }
+                manager.restoreRange(new RangeBackup(file, range.offset(), range.length(), s.oldSize(),
+                        under(backupDir, b.file()), RangeBackup.Method.CLONED));
+            } else if (range.source() instanceof SavedRange.Inline inline) {
+                writeAt(file, range.offset(), inline.data());
+            }
+        }
+        touched.files.add(file);
+        return true;
+    }
+
+    private boolean removeCreated(UndoStep.RemoveCreated s, Touched touched) throws IOException {
+        Path path = local(s.target().path());
+        Optional<ObjectKind> kind = kindAt(path);
+        if (kind.isEmpty() || kind.get() != s.kind() || !identityMatches(s.target(), path)) {
+            return false;
+        }
+        try {
+            Files.delete(path);
+        } catch (DirectoryNotEmptyException e) {
+            throw new IOException("cannot remove created directory " + s.target().path()
+                    + ": it is not empty (an entry the transaction did not create?)", e);
+        }
+        touched.dirs.add(path.getParent());
+        return true;
+    }
+
+    private boolean moveBack(Path backup, Path original, Touched touched) throws IOException {
+        if (!exists(backup) || exists(original)) {
+            return false;
+        }
+        Files.move(backup, original, StandardCopyOption.ATOMIC_MOVE);
+        touched.dirs.add(original.getParent());
+        touched.dirs.add(backup.getParent());
+        return true;
+    }
+
+    private boolean renameBack(UndoStep.RenameBack s, Path backupDir, Touched touched) throws IOException {
+        Path from = local(s.from().path());
+        Path to = local(s.to().path());
+        boolean acted = false;
+        if (exists(to) && !exists(from) && s.from().fileId().isPresent()
+                && fileIdOf(to).equals(s.from().fileId())) {
+            Files.move(to, from, StandardCopyOption.ATOMIC_MOVE);
+            touched.dirs.add(from.getParent());
+            touched.dirs.add(to.getParent());
+            acted = true;
+        }
+        if (s.keptTargetBackup().isPresent()) {
+            acted |= moveBack(under(backupDir, s.keptTargetBackup().get()), to, touched);
+        }
+        return acted;
+    }
+
+    private boolean recreateDirectory(UndoStep.RecreateDirectory s, Touched touched) throws IOException {
+        Path path = local(s.target().path());
+        boolean made = false;
+        if (!exists(path)) {
+            Files.createDirectory(path);
+            touched.dirs.add(path.getParent());
+            made = true;
+        }
+        if (!Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS)) {
+            return made;
+        }
+        if (made || !identityMatches(s.target(), path)) {
+            setAttributes(path, s.old());
+            if (s.target().handle().isPresent()) {
+                reattach.reattach(s.target().handle().get().toBytes(), path);
+            }
+            touched.dirs.add(path);
+            return true;
+        }
+        return false;
+    }
+
+    // ---- helpers ---------------------------------------------------------------------------------------------
+
+    /** Whether the step changes names (so replaying it after an earlier step's undo could be unsafe). */
+    private static boolean isNamespaceStep(UndoStep step) {
+        return step instanceof UndoStep.RemoveCreated || step instanceof UndoStep.UnlinkLink
+                || step instanceof UndoStep.MoveBack || step instanceof UndoStep.RenameBack
+                || step instanceof UndoStep.RecreateDirectory;
+    }
+
+    /** Whether a path of {@code step} is also a path of one of {@code earlier}. */
+    private static boolean sharesAName(UndoStep step, List<UndoStep> earlier) {
+        Set<RelativePath> mine = new HashSet<>(pathsOf(step));
+        for (UndoStep other : earlier) {
+            for (RelativePath p : pathsOf(other)) {
+                if (mine.contains(p)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static List<RelativePath> pathsOf(UndoStep step) {
+        List<RelativePath> paths = new ArrayList<>(2);
+        if (step instanceof UndoStep.RestoreRanges s) {
+            paths.add(s.target().path());
+        } else if (step instanceof UndoStep.RestoreSize s) {
+            paths.add(s.target().path());
+        } else if (step instanceof UndoStep.RestoreAttributes s) {
+            paths.add(s.target().path());
+        } else if (step instanceof UndoStep.RemoveCreated s) {
+            paths.add(s.target().path());
+        } else if (step instanceof UndoStep.UnlinkLink s) {
+            paths.add(s.link().path());
+        } else if (step instanceof UndoStep.MoveBack s) {
+            paths.add(s.original().path());
+        } else if (step instanceof UndoStep.RenameBack s) {
+            paths.add(s.from().path());
+            paths.add(s.to().path());
+        } else if (step instanceof UndoStep.RecreateDirectory s) {
+            paths.add(s.target().path());
+        }
+        return paths;
+    }
+
+    private Path local(RelativePath p) {
+        return under(root, p);
+    }
+
+    private static Path under(Path base, RelativePath p) {
+        Path path = base;
+        for (String name : p.components()) {
+            path = path.resolve(name);
+        }
+        return path;
+    }
+
+    /** The object at the reference's path, if something is there and it is the referenced one. */
+    private Optional<Path> objectOf(ObjectRef ref) throws IOException {
+        Path path = local(ref.path());
+        if (!exists(path) || !identityMatches(ref, path)) {
+            return Optional.empty();
+        }
+        return Optional.of(path);
+    }
+
+    private Optional<Path> regularFileOf(ObjectRef ref) throws IOException {
+        return objectOf(ref).filter(p -> Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS));
+    }
+
+    private static boolean identityMatches(ObjectRef ref, Path path) throws IOException {
+        return ref.fileId().isEmpty() || fileIdOf(path).equals(ref.fileId());
+    }
+
+    /** The inode number of what is at {@code path}, or empty if nothing is. */
+    public static OptionalLong fileIdOf(Path path) throws IOException {
+        try {
+            Object ino = Files.getAttribute(path, "unix:ino", LinkOption.NOFOLLOW_LINKS);
+            return OptionalLong.of(((Number) ino).longValue());
+        } catch (NoSuchFileException e) {
+            return OptionalLong.empty();
+        }
+    }
+
+    private static Optional<ObjectKind> kindAt(Path path) throws IOException {
+        if (!exists(path)) {
+            return Optional.empty();
+        }
+        if (Files.isSymbolicLink(path)) {
+            return Optional.of(ObjectKind.SYMLINK);
+        }
+        if (Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS)) {
+            return Optional.of(ObjectKind.DIRECTORY);
+        }
+        if (Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS)) {
+            return Optional.of(ObjectKind.REGULAR);
+        }
+        int mode = (Integer) Files.getAttribute(path, "unix:mode", LinkOption.NOFOLLOW_LINKS);
+        return Optional.of(switch (mode & 0170000) {
+            case 0060000 -> ObjectKind.BLOCK;
+            case 0020000 -> ObjectKind.CHAR;
+            case 0140000 -> ObjectKind.SOCKET;
+            default -> ObjectKind.FIFO;
+        });
+    }
+
+    private static boolean exists(Path path) {
+        return Files.exists(path, LinkOption.NOFOLLOW_LINKS);
+    }
+
+    private static void setSize(Path file, long size) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            long current = ch.size();
+            if (size < current) {
+                ch.truncate(size);
+            } else if (size > current) {
+                ch.write(ByteBuffer.allocate(1), size - 1);
+            }
+        }
+    }
+
+    private static void writeAt(Path file, long offset, byte[] data) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            ByteBuffer buffer = ByteBuffer.wrap(data);
+            long at = offset;
+            while (buffer.hasRemaining()) {
+                at += ch.write(buffer, at);
+            }
+        }
+    }
+
+    private static void setAttributes(Path path, Attributes old) throws IOException {
+        boolean symlink = Files.isSymbolicLink(path);
+        if (old.uid().isPresent()) {
+            Files.setAttribute(path, "unix:uid", old.uid().getAsInt(), LinkOption.NOFOLLOW_LINKS);
+        }
+        if (old.gid().isPresent()) {
+            Files.setAttribute(path, "unix:gid", old.gid().getAsInt(), LinkOption.NOFOLLOW_LINKS);
+        }
+        if (old.mode().isPresent() && !symlink) {
+            Files.setAttribute(path, "unix:mode", old.mode().getAsInt());
+        }
+        if (old.size().isPresent() && Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS)) {
+            setSize(path, old.size().getAsLong());
+        }
+        if (old.atime().isPresent() || old.mtime().isPresent()) {
+            Files.getFileAttributeView(path, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS).setTimes(
+                    old.mtime().map(FileTime::from).orElse(null), old.atime().map(FileTime::from).orElse(null),
+                    null);
+        }
+    }
+
+    /** Files and directories an undo changed, fsynced in one pass. */
+    private static final class Touched {
+        final Set<Path> files = new LinkedHashSet<>();
+        final Set<Path> dirs = new LinkedHashSet<>();
+
+        void sync() throws IOException {
+            for (Path file : files) {
+                if (Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+                    force(file);
+                }
+            }
+            for (Path dir : dirs) {
+                if (Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+                    force(dir);
+                }
+            }
+            files.clear();
+            dirs.clear();
+        }
+
+        private static void force(Path path) throws IOException {
+            try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
+                ch.force(true);
+            } catch (NoSuchFileException e) {
+                // gone again since: nothing to make durable
+            }
+        }
+    }
+}
