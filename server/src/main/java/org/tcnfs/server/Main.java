@@ -1,14 +1,17 @@
 package org.tcnfs.server;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tcnfs.recovery.RecoveryReport;
 import org.tcnfs.server.config.ConfigLoader;
 import org.tcnfs.server.config.InvalidConfigException;
 import org.tcnfs.server.config.ServerConfig;
 import org.tcnfs.server.config.Setting;
+import org.tcnfs.server.txn.StartupRecovery;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
@@ -23,6 +26,7 @@ import picocli.CommandLine.ParseResult;
 public final class Main {
     private static final Logger LOG = LoggerFactory.getLogger(Main.class);
     private static final String CONFIG = "--config";
+    private static final String CHECK = "--check";
 
     private Main() {
     }
@@ -51,7 +55,23 @@ public final class Main {
             cli.getErr().println("tcnfs-server: " + e.getMessage());
             return 2;
         }
+        if (parsed.hasMatchedOption(CHECK)) {
+            return check(config, cli.getOut());
+        }
         return serve(config);
+    }
+
+    /** Prints pending recovery records and orphan backups; 0 if there are none, 3 if there are, 1 on error. */
+    private static int check(ServerConfig config, PrintWriter out) {
+        try {
+            RecoveryReport report = TcnfsServer.check(config);
+            StartupRecovery.describe(report).forEach(out::println);
+            out.flush();
+            return report.pending().isEmpty() && report.orphanBackups().isEmpty() ? 0 : 3;
+        } catch (IOException | RuntimeException e) {
+            LOG.error("check failed: {}", e.getMessage(), e);
+            return 1;
+        }
     }
 
     private static int serve(ServerConfig config) {
@@ -98,6 +118,9 @@ public final class Main {
         spec.usageMessage().description("NFSv4.1 server that can run COMPOUNDs as ACID transactions.",
                 "Every setting can also come from a --config file (key=value) or an environment variable "
                         + "TCNFS_<KEY>; flags win over the environment, which wins over the file.");
+        spec.addOption(OptionSpec.builder(CHECK).arity("0")
+                .description("Report pending recovery records and orphan transaction backups, change nothing, and "
+                        + "exit: 0 if there are none, 3 if there are.").build());
         spec.addOption(OptionSpec.builder(CONFIG).paramLabel("FILE").type(String.class)
                 .description("Configuration file with key=value lines.").build());
         for (Setting s : Setting.values()) {

@@ -35,6 +35,8 @@ import org.tcnfs.server.metrics.AdminHttpServer;
 import org.tcnfs.server.metrics.MetricsHook;
 import org.tcnfs.server.metrics.ServerStatus;
 import org.tcnfs.server.metrics.TcnfsMetrics;
+import org.tcnfs.recovery.RecoveryReport;
+import org.tcnfs.server.txn.StartupRecovery;
 import org.tcnfs.server.txn.TransactionWiring;
 import org.tcnfs.txn.handles.HandleTable;
 
@@ -136,6 +138,7 @@ public final class TcnfsServer implements AutoCloseable {
         Files.createDirectories(config.state());
         handles = HandleTable.open(config.state().resolve("handles"));
         exports = exports(config, handles, fileSystems);
+        StartupRecovery.recover(handles, fileSystems);
         NfsLimits limits = new NfsLimits(config.maxOps(), config.maxRequestBytes() + 64 * 1024,
                 config.maxRequestBytes() + 64 * 1024, config.maxIoBytes(), config.maxIoBytes(),
                 NfsLimits.DEFAULTS.maxSessionSlots(), config.lease(), config.grace());
@@ -300,7 +303,25 @@ public final class TcnfsServer implements AutoCloseable {
                 .toList();
         return new ServerStatus(version(), since, Duration.between(since, Instant.now()), nfs.bindAddress(),
                 nfs.port(), list, nfsState.confirmedClientCount(), nfsState.sessionCount(), nfsState.inGrace(),
-                handleTableBytes());
+                handleTableBytes(), StartupRecovery.pendingRecords(handles));
+    }
+
+    /**
+     * What {@code --check} reports: the pending recovery records and orphan backups of the configured state
+     * and exports, found without undoing or deleting anything and without serving.
+     *
+     * @throws IOException if the state or an export cannot be opened, or a record cannot be read
+     */
+    public static RecoveryReport check(ServerConfig config) throws IOException {
+        List<LocalFileSystem> opened = new ArrayList<>();
+        try (HandleTable handles = HandleTable.open(config.state().resolve("handles"))) {
+            try {
+                exports(config, handles, opened);
+                return StartupRecovery.check(handles, opened);
+            } finally {
+                opened.forEach(LocalFileSystem::close);
+            }
+        }
     }
 
     /** A rule as an exports file would say it: {@code 10.0.0.0/8(rw,root_squash,anonuid=65534,...)}. */

@@ -19,6 +19,7 @@ import java.util.OptionalLong;
  * @param sessions open sessions
  * @param inGrace whether the grace period runs (only reclaims may take state)
  * @param handleTableBytes size of the LMDB file of the handle table, if it could be read
+ * @param pendingRecoveryRecords recovery records in LMDB: transactions running now, or left by a failed undo
  */
 public record ServerStatus(
         String version,
@@ -30,7 +31,8 @@ public record ServerStatus(
         int clients,
         int sessions,
         boolean inGrace,
-        OptionalLong handleTableBytes) {
+        OptionalLong handleTableBytes,
+        int pendingRecoveryRecords) {
 
     public ServerStatus {
         Objects.requireNonNull(version, "version");
@@ -76,7 +78,8 @@ public record ServerStatus(
         }
         b.append("],\"clients\":").append(clients)
                 .append(",\"sessions\":").append(sessions)
-                .append(",\"in_grace\":").append(inGrace);
+                .append(",\"in_grace\":").append(inGrace)
+                .append(",\"pending_recovery_records\":").append(pendingRecoveryRecords);
         if (handleTableBytes.isPresent()) {
             b.append(",\"handle_table_bytes\":").append(handleTableBytes.getAsLong());
         }

@@ -29,6 +29,9 @@ public final class TransactionWiring implements AutoCloseable {
     /** How long a compound waits for its locks before NFS4ERR_DELAY. */
     public static final Duration LOCK_TIMEOUT = Duration.ofSeconds(10);
 
+    /** The backup area's directory inside an export's reserved directory. */
+    public static final String BACKUP_AREA = "txn";
+
     private final TransactionHook hook;
     private final LockManager locks;
     private final BackupStore backups;
@@ -59,7 +62,7 @@ public final class TransactionWiring implements AutoCloseable {
             return new TransactionWiring(null, null, null);
         }
         LocalFileSystem fs = fileSystems.get(0);
-        BackupStore backups = BackupStore.open(fs.reservedDirectory().resolve("txn"));
+        BackupStore backups = BackupStore.open(fs.reservedDirectory().resolve(BACKUP_AREA));
         LockManager locks = new LockManager();
         TransactionHook hook = new TransactionHook(fs, fs.root(), fs.exportId(), handles, locks, backups,
                 LOCK_TIMEOUT, fs::reattach, CrashPoints.fromSystemProperties());

@@ -28,7 +28,7 @@ class AdminHttpServerTest {
         metrics.counter("tcnfs.compounds", "COMPOUNDs", "status", "NFS4_OK").increment(3);
         ServerStatus status = new ServerStatus("1.2.3", Instant.parse("2026-01-02T03:04:05Z"), Duration.ofSeconds(61),
                 "127.0.0.1", 2049, List.of(new ServerStatus.ExportStatus("/", "/srv/data", List.of("*(rw)"))), 2, 3,
-                false, OptionalLong.of(8192));
+                false, OptionalLong.of(8192), 1);
         http = AdminHttpServer.start("127.0.0.1", 0, metrics, serving::get, () -> status);
     }
 
@@ -78,7 +78,7 @@ class AdminHttpServerTest {
         assertThat(r.body()).isEqualTo("{\"version\":\"1.2.3\",\"started\":\"2026-01-02T03:04:05Z\","
                 + "\"uptime_seconds\":61,"
                 + "\"bind\":\"127.0.0.1\",\"nfs_port\":2049,\"exports\":[{\"path\":\"/\",\"directory\":\"/srv/data\","
-                + "\"rules\":[\"*(rw)\"]}],\"clients\":2,\"sessions\":3,\"in_grace\":false,"
+                + "\"rules\":[\"*(rw)\"]}],\"clients\":2,\"sessions\":3,\"in_grace\":false,\"pending_recovery_records\":1,"
                 + "\"handle_table_bytes\":8192}\n");
     }
 

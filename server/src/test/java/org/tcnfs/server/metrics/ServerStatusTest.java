@@ -19,7 +19,7 @@ class ServerStatusTest {
     void unknownHandleTableSizeIsLeftOut() {
         ServerStatus s = new ServerStatus("dev", Instant.EPOCH, Duration.ZERO, "0.0.0.0", 2049,
                 List.of(new ServerStatus.ExportStatus("/srv/a b", "/srv/a b", List.of("10.0.0.0/8(rw)", "*(ro)"))),
-                0, 0, true, OptionalLong.empty());
+                0, 0, true, OptionalLong.empty(), 0);
 
         assertThat(s.toJson()).doesNotContain("handle_table_bytes")
                 .contains("\"in_grace\":true")

@@ -1,0 +1,180 @@
+package org.tcnfs.recovery;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tcnfs.proto.InvalidRecordException;
+import org.tcnfs.proto.RecoveryRecord;
+import org.tcnfs.proto.RecoveryRecords;
+import org.tcnfs.txn.CrashPoints;
+import org.tcnfs.txn.TransactionHook;
+import org.tcnfs.txn.handles.HandleBatch;
+import org.tcnfs.txn.handles.HandleSnapshot;
+import org.tcnfs.txn.handles.HandleTable;
+import org.tcnfs.txn.handles.SideTable;
+import org.tcnfs.txn.undo.UndoExecutor;
+
+/**
+ * Undoes every transaction a crash interrupted, before the server serves (see the package documentation).
+ * For each record: undo its steps last to first (resuming where an earlier attempt stopped), fsync, delete
+ * the record in a durable LMDB commit, log one line (id, steps undone, time). Then every backup directory
+ * that no remaining record refers to is deleted. A record that cannot be decoded, or whose undo fails,
+ * stops recovery with a {@link RecoveryException}: the record stays, and the server must not start.
+ * Records of an export that is not configured any more are left alone (logged; {@link #check()} lists
+ * them).
+ */
+public final class RecoveryService {
+    private static final Logger LOG = LoggerFactory.getLogger(RecoveryService.class);
+
+    private final HandleTable handles;
+    private final SideTable records;
+    private final Map<String, ExportArea> exports = new LinkedHashMap<>();
+    private final CrashPoints crashPoints;
+
+    /**
+     * @param handles the handle table holding the records
+     * @param exports the configured exports
+     * @param crashPoints crash injection ({@code mid-recovery-N}); {@link CrashPoints#NONE} in production
+     */
+    public RecoveryService(HandleTable handles, List<ExportArea> exports, CrashPoints crashPoints) {
+        this.handles = Objects.requireNonNull(handles, "handles");
+        this.records = handles.sideTable(TransactionHook.RECORDS_TABLE);
+        exports.forEach(e -> this.exports.put(e.exportId(), e));
+        this.crashPoints = Objects.requireNonNull(crashPoints, "crashPoints");
+    }
+
+    /**
+     * Recovers every record of a configured export and removes orphan backups.
+     *
+     * @throws RecoveryException if a record is damaged or its undo fails (it stays in LMDB)
+     */
+    public RecoveryReport recover() throws RecoveryException {
+        long start = System.nanoTime();
+        List<RecoveryReport.Recovered> recovered = new ArrayList<>();
+        for (Map.Entry<Long, byte[]> stored : storedRecords().entrySet()) {
+            RecoveryRecord record = decode(stored.getKey(), stored.getValue());
+            ExportArea export = exports.get(record.exportId());
+            if (export == null) {
+                LOG.warn("recovery: txn {} belongs to export {}, which is not configured: its record stays until "
+                        + "that export is served again", record.txnId(), record.exportId());
+                continue;
+            }
+            recovered.add(recoverOne(record, export));
+        }
+        List<Path> orphans = orphanBackups(true);
+        RecoveryReport report = new RecoveryReport(pending(), recovered, orphans,
+                Duration.ofNanos(System.nanoTime() - start));
+        LOG.info(report.summary());
+        return report;
+    }
+
+    /** What {@link #recover()} would do, changing nothing: the pending records and the orphan backups. */
+    public RecoveryReport check() throws RecoveryException {
+        long start = System.nanoTime();
+        List<RecoveryReport.Pending> pending = pending();
+        return new RecoveryReport(pending, List.of(), orphanBackups(false), Duration.ofNanos(System.nanoTime() - start));
+    }
+
+    private RecoveryReport.Recovered recoverOne(RecoveryRecord record, ExportArea export) throws RecoveryException {
+        long start = System.nanoTime();
+        UndoExecutor undo = new UndoExecutor(export.root(), export.backups(), export.reattach(), crashPoints,
+                "mid-recovery-");
+        try {
+            UndoExecutor.Result result = undo.undo(record, this::save);
+            try (HandleBatch batch = handles.write()) {
+                batch.delete(records, TransactionHook.key(record.txnId()));
+                batch.commit();
+            }
+            Duration took = Duration.ofNanos(System.nanoTime() - start);
+            LOG.info("recovery: txn {} (export {}, tag \"{}\", {} ops) undone: {} steps ({} had nothing to do) in {} ms",
+                    record.txnId(), record.exportId(), record.tag(), record.opCount(), result.undone(),
+                    result.skipped(), took.toMillis());
+            return new RecoveryReport.Recovered(record.txnId(), record.exportId(), result.undone(), took);
+        } catch (IOException | RuntimeException e) {
+            try {
+                save(record.withFailedUndo(e.toString()));
+            } catch (RuntimeException again) {
+                LOG.error("recovery: cannot note the failure in txn {}'s record: {}", record.txnId(), again.toString());
+            }
+            throw new RecoveryException("recovery of txn " + record.txnId() + " (export " + record.exportId()
+                    + ") failed; its record stays and the server does not start: " + e, e);
+        }
+    }
+
+    private void save(RecoveryRecord record) {
+        try (HandleBatch batch = handles.write()) {
+            batch.put(records, TransactionHook.key(record.txnId()), RecoveryRecords.encode(record));
+            batch.commit();
+        }
+    }
+
+    private Map<Long, byte[]> storedRecords() {
+        Map<Long, byte[]> found = new LinkedHashMap<>();
+        try (HandleSnapshot snapshot = handles.read()) {
+            snapshot.forEach(records, (key, value) -> found.put(ByteBuffer.wrap(key).getLong(), value));
+        }
+        return found;
+    }
+
+    private static RecoveryRecord decode(long id, byte[] value) throws RecoveryException {
+        try {
+            return RecoveryRecords.decode(value);
+        } catch (InvalidRecordException e) {
+            throw new RecoveryException("the recovery record of txn " + id + " is damaged (" + e.getMessage()
+                    + "); it stays in place and the server does not start. Inspect it with --check", e);
+        }
+    }
+
+    private List<RecoveryReport.Pending> pending() throws RecoveryException {
+        List<RecoveryReport.Pending> result = new ArrayList<>();
+        for (Map.Entry<Long, byte[]> stored : storedRecords().entrySet()) {
+            RecoveryRecord r = decode(stored.getKey(), stored.getValue());
+            result.add(new RecoveryReport.Pending(r.txnId(), r.exportId(), r.started(), r.steps().size(),
+                    r.undoneSteps(), r.opCount(), r.tag(), r.undoAttempts(), r.lastUndoError()));
+        }
+        return result;
+    }
+
+    /** Backup directories no record refers to; deleted when {@code remove}. */
+    private List<Path> orphanBackups(boolean remove) throws RecoveryException {
+        Set<String> referenced = new HashSet<>();
+        for (Long id : storedRecords().keySet()) {
+            referenced.add(Long.toString(id));
+        }
+        List<Path> orphans = new ArrayList<>();
+        for (ExportArea export : exports.values()) {
+            List<String> names;
+            try {
+                names = export.backups().transactions();
+            } catch (IOException e) {
+                LOG.warn("recovery: cannot list backups of export {}: {}", export.exportId(), e.toString());
+                continue;
+            }
+            for (String name : names) {
+                if (referenced.contains(name)) {
+                    continue;
+                }
+                Path dir = export.backups().root().resolve(name);
+                orphans.add(dir);
+                if (remove) {
+                    try {
+                        export.backups().forTransaction(name).discard();
+                    } catch (IOException | RuntimeException e) {
+                        LOG.warn("recovery: cannot delete orphan backup {}: {}", dir, e.toString());
+                    }
+                }
+            }
+        }
+        return orphans;
+    }
+}
