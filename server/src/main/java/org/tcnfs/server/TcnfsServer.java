@@ -153,7 +153,7 @@ public final class TcnfsServer implements AutoCloseable {
                 .workerThreads(config.workers())
                 .minorVersions(Set.of(0, 1))
                 .hook(new MetricsHook(metrics));
-        transactions = TransactionWiring.install(nfsBuilder, config, handles, fileSystems);
+        transactions = TransactionWiring.install(nfsBuilder, config, handles, exports, fileSystems);
         nfs = nfsBuilder.build();
         nfs.start();
         started = Instant.now();

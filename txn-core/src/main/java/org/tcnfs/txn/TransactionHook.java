@@ -11,8 +11,10 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -25,6 +27,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tcnfs.nfs4.compound.CompoundContext;
 import org.tcnfs.nfs4.compound.CompoundHook;
+import org.tcnfs.nfs4.export.ExportOptions.TxnPolicy;
 import org.tcnfs.nfs4.state.ByteRange;
 import org.tcnfs.nfs4.state.NfsClient;
 import org.tcnfs.nfs4.state.OpenStateTable;
@@ -41,6 +44,7 @@ import org.tcnfs.nfs4.xdr.COMPOUND4res;
 import org.tcnfs.nfs4.xdr.LOCK4args;
 import org.tcnfs.nfs4.xdr.LOCK4resok;
 import org.tcnfs.nfs4.xdr.OPEN4resok;
+import org.tcnfs.nfs4.xdr.PUTFH4args;
 import org.tcnfs.nfs4.xdr.nfs_argop4;
 import org.tcnfs.nfs4.xdr.nfs_opnum4;
 import org.tcnfs.nfs4.xdr.nfs_resop4;
@@ -49,9 +53,9 @@ import org.tcnfs.proto.RecoveryRecord;
 import org.tcnfs.proto.RecoveryRecords;
 import org.tcnfs.proto.UndoStep;
 import org.tcnfs.txn.backup.BackupManager;
-import org.tcnfs.txn.backup.BackupStore;
 import org.tcnfs.txn.handles.HandleBatch;
 import org.tcnfs.txn.handles.HandleTable;
+import org.tcnfs.txn.handles.Nfh;
 import org.tcnfs.txn.handles.SideTable;
 import org.tcnfs.txn.handles.TxnBuffer;
 import org.tcnfs.txn.lock.LockKey;
@@ -64,14 +68,17 @@ import org.tcnfs.txn.plan.ObjectPath;
 import org.tcnfs.txn.plan.ObjectRef;
 import org.tcnfs.txn.plan.PathResolver;
 import org.tcnfs.txn.plan.TxnPlan;
-import org.tcnfs.txn.undo.Reattach;
 import org.tcnfs.txn.undo.UndoExecutor;
 
 /**
- * Runs a COMPOUND sent with the transaction flag (RPC procedure {@code 0x80000001}) all-or-nothing, on one
- * export (DESIGN.md, "The transaction protocol"). Compounds without the flag still take the plan's locks
- * (from the first operation after SEQUENCE to the reply; no backups, no record, no undo), so they never see
- * or create half of a transaction; a plain compound the planner cannot plan runs without locks.
+ * Runs COMPOUNDs as all-or-nothing transactions on the exports given to it (DESIGN.md, "The transaction
+ * protocol"). A compound works on the export of the handle its first PUTFH puts (PUTROOTFH: the export at
+ * the root of the name space, if there is one); that export's {@code txn=} policy for the client decides:
+ * {@code request} runs it as a transaction when the RPC procedure carries the flag ({@code 0x80000001}),
+ * {@code always} also runs every plannable compound that changes something as one, {@code never} refuses
+ * the flag with NFS4ERR_NOTSUPP. Compounds that are not transactions still take the plan's locks (from the
+ * first operation after SEQUENCE to the reply; no backups, no record, no undo), so they never see or
+ * create half of a transaction; a plain compound the planner cannot plan runs without locks.
  *
  * <p><b>Protocol.</b> At the first operation after SEQUENCE (a replay never starts a transaction):
  * <ol>
@@ -110,17 +117,13 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
 
     private static final int MAX_PLANS = 3;
 
-    private final VirtualFileSystem fs;
-    private final Path root;
-    private final String exportId;
+    private final Map<String, Area> areas = new HashMap<>();
+    private final Area pseudoRoot;
     private final HandleTable handles;
     private final SideTable records;
-    private final PathResolver resolver;
     private final LockManager locks;
-    private final BackupStore backups;
     private final Duration lockTimeout;
     private final CrashPoints crashPoints;
-    private final UndoExecutor undoExecutor;
     private final TxnIds txnIds;
     private final CompoundPlanner planner = new CompoundPlanner();
     private final ExecutorService cleaner;
@@ -130,29 +133,29 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
     private final Set<LockKey> fenced = ConcurrentHashMap.newKeySet();
 
     /**
-     * @param fs the export's own file system (not a pseudo file system around it)
-     * @param root the export's local directory
-     * @param exportId the export's id in the handle table
+     * @param exports the exports transactions run on (each compound on one of them)
      * @param handles the handle table, which also holds the recovery records
      * @param locks the lock manager shared by all compounds
-     * @param backups the export's backup area (on the export's file system, hidden from clients)
      * @param lockTimeout how long a compound waits for its locks before NFS4ERR_DELAY
-     * @param reattach moves a handle onto a directory undo re-created
      * @param crashPoints crash injection for tests; {@link CrashPoints#NONE} in production
      */
-    public TransactionHook(VirtualFileSystem fs, Path root, String exportId, HandleTable handles, LockManager locks,
-            BackupStore backups, Duration lockTimeout, Reattach reattach, CrashPoints crashPoints) {
-        this.fs = Objects.requireNonNull(fs, "fs");
-        this.root = Objects.requireNonNull(root, "root").toAbsolutePath();
-        this.exportId = Objects.requireNonNull(exportId, "exportId");
+    public TransactionHook(List<TxnExport> exports, HandleTable handles, LockManager locks, Duration lockTimeout,
+            CrashPoints crashPoints) {
         this.handles = Objects.requireNonNull(handles, "handles");
         this.records = handles.sideTable(RECORDS_TABLE);
-        this.resolver = new HandleTableResolver(handles, exportId);
         this.locks = Objects.requireNonNull(locks, "locks");
-        this.backups = Objects.requireNonNull(backups, "backups");
         this.lockTimeout = Objects.requireNonNull(lockTimeout, "lockTimeout");
         this.crashPoints = Objects.requireNonNull(crashPoints, "crashPoints");
-        this.undoExecutor = new UndoExecutor(this.root, backups, reattach, crashPoints, "mid-undo-");
+        Area root = null;
+        for (TxnExport export : exports) {
+            Area area = new Area(export, new HandleTableResolver(handles, export.exportId()),
+                    new UndoExecutor(export.root(), export.backups(), export.reattach(), crashPoints, "mid-undo-"));
+            areas.put(export.exportId(), area);
+            if (export.atPseudoRoot()) {
+                root = area;
+            }
+        }
+        this.pseudoRoot = root;
         this.txnIds = new TxnIds(handles);
         this.cleaner = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "tcnfs-backup-cleaner");
@@ -197,7 +200,7 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
                 return;
             }
             txn.begun = true;
-            begin(txn);
+            begin(context, txn);
         }
         if (!txn.transactional || txn.lockSet == null) {
             return;
@@ -267,9 +270,25 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
 
     // ---- begin ------------------------------------------------------------------------------------------
 
-    private void begin(Txn txn) throws IOException {
+    private void begin(CompoundContext context, Txn txn) throws IOException {
+        Optional<Area> found = areaOf(txn.args);
+        if (found.isEmpty()) {
+            if (txn.transactional) {
+                throw new NotSuppException("a transactional compound starts with PUTFH of a handle of an export that "
+                        + "runs transactions" + (pseudoRoot == null ? "" : ", or with PUTROOTFH"));
+            }
+            return;
+        }
+        Area area = found.get();
+        TxnPolicy policy = area.export.policy().forClient(context.clientAddress());
+        if (policy == TxnPolicy.NEVER && txn.transactional) {
+            throw new NotSuppException("export " + area.export.exportId() + " does not run transactions (txn=never)");
+        }
         for (int attempt = 1; ; attempt++) {
-            TxnPlan plan = planner.plan(txn.args, resolver);
+            TxnPlan plan = planner.plan(txn.args, area.resolver);
+            if (policy == TxnPolicy.ALWAYS && plan.unplannable().isEmpty() && plan.mutates()) {
+                txn.transactional = true;
+            }
             if (plan.unplannable().isPresent() && !txn.transactional) {
                 LOG.debug("plain compound runs without locks: {}", plan.unplannable().get());
                 return;
@@ -289,8 +308,9 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
             }
             boolean hold = false;
             try {
-                if (plan.assumptionsHold(resolver)) {
+                if (plan.assumptionsHold(area.resolver)) {
                     txn.plan = plan;
+                    txn.area = area;
                     if (txn.transactional) {
                         start(txn);
                     }
@@ -309,12 +329,38 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         }
     }
 
+    /**
+     * The export a compound works on: the export of the handle its first PUTFH puts (PUTROOTFH: the export
+     * at the root of the name space), if transactions run there.
+     */
+    private Optional<Area> areaOf(COMPOUND4args args) {
+        for (nfs_argop4 op : args.argarray) {
+            switch (op.argop) {
+                case nfs_opnum4.OP_SEQUENCE:
+                    continue;
+                case nfs_opnum4.OP_PUTROOTFH:
+                case nfs_opnum4.OP_PUTPUBFH:
+                    return Optional.ofNullable(pseudoRoot);
+                case nfs_opnum4.OP_PUTFH:
+                    if (op.args instanceof PUTFH4args putfh && putfh.object.value != null
+                            && putfh.object.value.length == ObjectHandle.LENGTH) {
+                        return handles.node(Nfh.of(putfh.object.value)).map(n -> areas.get(n.exportId()));
+                    }
+                    return Optional.empty();
+                default:
+                    return Optional.empty();
+            }
+        }
+        return Optional.empty();
+    }
+
     /** Gives the transaction its id, backups and buffer; prepares all of its undo if it can be done now. */
     private void start(Txn txn) throws IOException {
+        Area area = txn.area;
         txn.id = txnIds.next();
-        txn.backups = backups.forTransaction(Long.toString(txn.id));
+        txn.backups = area.export.backups().forTransaction(Long.toString(txn.id));
         txn.buffer = handles.buffer();
-        txn.preparer = new UndoPreparer(root, txn.backups, this::handleAt);
+        txn.preparer = new UndoPreparer(area.export.root(), txn.backups, p -> handleAt(area.export.fs(), p));
         txn.upFront = preparableUpFront(txn.plan);
         if (txn.upFront && txn.plan.mutates()) {
             Function<ObjectRef, Optional<ObjectPath>> atOrigin = ObjectRef::origin;
@@ -367,7 +413,7 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         }
     }
 
-    private Optional<ObjectHandle> handleAt(ObjectPath p) throws IOException {
+    private static Optional<ObjectHandle> handleAt(VirtualFileSystem fs, ObjectPath p) throws IOException {
         Inode at = fs.getRootInode();
         for (String name : p.components()) {
             at = fs.lookup(at, name);
@@ -413,7 +459,8 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
     // ---- record, commit, rollback ------------------------------------------------------------------------
 
     private RecoveryRecord record(Txn txn) {
-        RecoveryRecord.Builder b = RecoveryRecord.builder(txn.id, exportId, txn.started)
+        Path root = txn.area.export.root();
+        RecoveryRecord.Builder b = RecoveryRecord.builder(txn.id, txn.area.export.exportId(), txn.started)
                 .backupDirectory(root.relativize(txn.backups.directory().toAbsolutePath()).toString())
                 .opCount(txn.args.argarray.length)
                 .tag(txn.args.tag == null ? "" : txn.args.tag);
@@ -465,7 +512,7 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         }
         RecoveryRecord record = record(txn);
         try {
-            undoExecutor.undo(record, this::saveProgress);
+            txn.area.undo.undo(record, this::saveProgress);
             try (HandleBatch batch = handles.write()) {
                 batch.delete(records, key(txn.id));
                 batch.commit();
@@ -560,6 +607,10 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         });
     }
 
+    /** An export with what compounds on it share. */
+    private record Area(TxnExport export, PathResolver resolver, UndoExecutor undo) {
+    }
+
     /** Open or lock state a transactional compound created; {@code range} is null for an open. */
     private record CreatedState(StateId stateId, Inode file, ByteRange range) {
     }
@@ -567,7 +618,8 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
     /** A compound's transaction state, kept in the compound context. */
     private static final class Txn {
         final COMPOUND4args args;
-        final boolean transactional;
+        boolean transactional;
+        Area area;
         final Instant started = Instant.now();
         boolean begun;
         TxnPlan plan;

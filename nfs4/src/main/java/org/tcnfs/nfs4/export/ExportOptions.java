@@ -59,7 +59,7 @@ public record ExportOptions(Access access, Squash squash, int anonUid, int anonG
         REQUEST,
         /** Every compound that changes something. */
         ALWAYS,
-        /** Never; the flag is answered like any compound. */
+        /** Never; a compound with the flag is refused with NFS4ERR_NOTSUPP. */
         NEVER
     }
 

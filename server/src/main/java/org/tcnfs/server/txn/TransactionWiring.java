@@ -3,17 +3,22 @@ package org.tcnfs.server.txn;
 import io.micrometer.core.instrument.FunctionCounter;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.ToDoubleFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tcnfs.nfs4.export.Export;
+import org.tcnfs.nfs4.export.ExportOptions;
+import org.tcnfs.nfs4.export.ExportOptions.TxnPolicy;
 import org.tcnfs.nfs4.rpc.NfsServer;
 import org.tcnfs.server.config.ServerConfig;
 import org.tcnfs.server.fs.LocalFileSystem;
 import org.tcnfs.server.metrics.TcnfsMetrics;
 import org.tcnfs.txn.CrashPoints;
 import org.tcnfs.txn.TransactionHook;
+import org.tcnfs.txn.TxnExport;
 import org.tcnfs.txn.backup.BackupStore;
 import org.tcnfs.txn.handles.HandleTable;
 import org.tcnfs.txn.lock.LockManager;
@@ -34,42 +39,51 @@ public final class TransactionWiring implements AutoCloseable {
 
     private final TransactionHook hook;
     private final LockManager locks;
-    private final BackupStore backups;
+    private final List<BackupStore> backups;
 
-    private TransactionWiring(TransactionHook hook, LockManager locks, BackupStore backups) {
+    private TransactionWiring(TransactionHook hook, LockManager locks, List<BackupStore> backups) {
         this.hook = hook;
         this.locks = locks;
-        this.backups = backups;
+        this.backups = List.copyOf(backups);
     }
 
     /**
-     * Adds the transaction hook and accepts the transaction flag when the server exports one directory at
-     * "/" (no exports file); otherwise changes nothing and logs that transactions are off.
+     * Adds the transaction hook for every export and accepts the transaction flag. Each export's
+     * {@code txn=} option (from the client's matching rule; the default export: {@code request}) decides
+     * whether a compound runs as a transaction there.
      *
      * @param builder the NFS server being built
      * @param config the server's configuration
      * @param handles the handle table
+     * @param exports the exports, in the order of {@code fileSystems}
      * @param fileSystems the exports' file systems, as opened
-     * @return the wiring (to close on shutdown), with no hook when transactions are off
-     * @throws IOException if the backup area cannot be created
+     * @return the wiring, to close on shutdown
+     * @throws IOException if a backup area cannot be created
      */
     public static TransactionWiring install(NfsServer.Builder builder, ServerConfig config, HandleTable handles,
-            List<LocalFileSystem> fileSystems) throws IOException {
+            List<Export> exports, List<LocalFileSystem> fileSystems) throws IOException {
         Objects.requireNonNull(builder, "builder");
-        if (config.exports().isPresent() || fileSystems.size() != 1) {
-            LOG.info("transactional compounds (procedure 0x80000001) are off: only the default single export "
-                    + "at / supports them so far; the flag is answered with PROC_UNAVAIL");
-            return new TransactionWiring(null, null, null);
+        if (exports.size() != fileSystems.size()) {
+            throw new IllegalArgumentException(exports.size() + " exports but " + fileSystems.size() + " file systems");
         }
-        LocalFileSystem fs = fileSystems.get(0);
-        BackupStore backups = BackupStore.open(fs.reservedDirectory().resolve(BACKUP_AREA));
+        boolean single = config.exports().isEmpty();
+        List<TxnExport> txnExports = new ArrayList<>();
+        List<BackupStore> areas = new ArrayList<>();
+        for (int i = 0; i < exports.size(); i++) {
+            Export export = exports.get(i);
+            LocalFileSystem fs = fileSystems.get(i);
+            BackupStore backups = BackupStore.open(fs.reservedDirectory().resolve(BACKUP_AREA));
+            areas.add(backups);
+            txnExports.add(new TxnExport(fs.exportId(), fs, fs.root(), backups, fs::reattach, single,
+                    client -> export.optionsFor(client).map(ExportOptions::txn).orElse(TxnPolicy.NEVER)));
+            LOG.info("transactions on export {} ({}): policy per client rule {}, backups in {}", export.path(),
+                    fs.root(), export.rules(), backups.root());
+        }
         LockManager locks = new LockManager();
-        TransactionHook hook = new TransactionHook(fs, fs.root(), fs.exportId(), handles, locks, backups,
-                LOCK_TIMEOUT, fs::reattach, CrashPoints.fromSystemProperties());
+        TransactionHook hook = new TransactionHook(txnExports, handles, locks, LOCK_TIMEOUT,
+                CrashPoints.fromSystemProperties());
         builder.hook(hook).transactions(() -> true);
-        LOG.info("transactional compounds (procedure 0x80000001) on for export / ({}), backups in {}", fs.root(),
-                backups.root());
-        return new TransactionWiring(hook, locks, backups);
+        return new TransactionWiring(hook, locks, areas);
     }
 
     /**
@@ -88,9 +102,9 @@ public final class TransactionWiring implements AutoCloseable {
                 l -> l.waitNanos() / 1e9);
         count(metrics, "tcnfs.txn.lock.timeouts", "Lock acquisitions that timed out", locks, LockManager::timeouts);
         count(metrics, "tcnfs.txn.backup.cloned.bytes", "Bytes backed up by FICLONERANGE", backups,
-                BackupStore::bytesCloned);
+                b -> b.stream().mapToLong(BackupStore::bytesCloned).sum());
         count(metrics, "tcnfs.txn.backup.copied.bytes", "Bytes backed up by copying", backups,
-                BackupStore::bytesCopied);
+                b -> b.stream().mapToLong(BackupStore::bytesCopied).sum());
     }
 
     private static <T> void count(TcnfsMetrics metrics, String name, String help, T source,
