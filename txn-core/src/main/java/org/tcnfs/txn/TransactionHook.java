@@ -60,6 +60,8 @@ import org.tcnfs.txn.handles.SideTable;
 import org.tcnfs.txn.handles.TxnBuffer;
 import org.tcnfs.txn.lock.LockKey;
 import org.tcnfs.txn.lock.LockManager;
+import org.tcnfs.txn.lock.LockMode;
+import org.tcnfs.txn.lock.LockRequest;
 import org.tcnfs.txn.lock.LockSet;
 import org.tcnfs.txn.lock.LockTimeoutException;
 import org.tcnfs.txn.plan.CompoundPlanner;
@@ -84,7 +86,8 @@ import org.tcnfs.txn.undo.UndoExecutor;
  * <ol>
  *   <li>plan ({@link CompoundPlanner}; an unplannable transactional compound is refused with
  *       NFS4ERR_NOTSUPP before anything ran), lock all keys at once (timeout: NFS4ERR_DELAY), re-check the
- *       plan's assumptions (re-plan up to three times, then NFS4ERR_DELAY);</li>
+ *       plan's assumptions (re-plan if they changed; the third attempt plans under an exclusive lock of the
+ *       whole export, where nothing can change);</li>
  *   <li>prepare the undo ({@link UndoPreparer}): for most compounds all at once, against the tree as it is
  *       before the compound; backups made durable in one pass, then the recovery record written to LMDB
  *       (side table {@value #RECORDS_TABLE}) in one durable commit. A compound that renames, or that
@@ -211,6 +214,7 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         if (!txn.upFront) {
             prepareOp(txn, index);
         }
+        txn.preparer.swapBefore(index);
         crashPoints.reach("before-op-", index);
         txn.binding = handles.bind(txn.buffer);
     }
@@ -285,29 +289,35 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
             throw new NotSuppException("export " + area.export.exportId() + " does not run transactions (txn=never)");
         }
         for (int attempt = 1; ; attempt++) {
-            TxnPlan plan = planner.plan(txn.args, area.resolver);
-            if (policy == TxnPolicy.ALWAYS && plan.unplannable().isEmpty() && plan.mutates()) {
-                txn.transactional = true;
-            }
-            if (plan.unplannable().isPresent() && !txn.transactional) {
-                LOG.debug("plain compound runs without locks: {}", plan.unplannable().get());
-                return;
-            }
-            if (plan.unplannable().isPresent()) {
-                LOG.info("refusing transactional compound: {}", plan.unplannable().get());
-                throw new NotSuppException("not plannable as a transaction: " + plan.unplannable().get());
-            }
-            if (!fenced.isEmpty() && plan.lockRequests().stream().anyMatch(r -> fenced.contains(r.key()))) {
-                throw new DelayException("objects of a transaction whose undo failed are fenced until recovery");
-            }
-            LockSet set;
-            try {
-                set = locks.acquire(plan.lockRequests(), lockTimeout);
-            } catch (LockTimeoutException e) {
-                throw new DelayException("locks busy: " + e.getMessage(), e);
+            // The last attempt locks the whole export first and plans under that lock, where no name can
+            // change: a compound is never refused because others kept renaming what it uses.
+            boolean exclusive = attempt >= MAX_PLANS;
+            LockSet set = null;
+            if (exclusive) {
+                LOG.debug("planning under an exclusive lock of export {} after {} attempts", area.export.exportId(),
+                        attempt - 1);
+                set = acquire(List.of(new LockRequest(LockKey.root(area.export.exportId()), LockMode.WRITE)));
             }
             boolean hold = false;
             try {
+                TxnPlan plan = planner.plan(txn.args, area.resolver);
+                if (policy == TxnPolicy.ALWAYS && plan.unplannable().isEmpty() && plan.mutates()) {
+                    txn.transactional = true;
+                }
+                if (plan.unplannable().isPresent() && !txn.transactional) {
+                    LOG.debug("plain compound runs without locks: {}", plan.unplannable().get());
+                    return;
+                }
+                if (plan.unplannable().isPresent()) {
+                    LOG.info("refusing transactional compound: {}", plan.unplannable().get());
+                    throw new NotSuppException("not plannable as a transaction: " + plan.unplannable().get());
+                }
+                if (!fenced.isEmpty() && plan.lockRequests().stream().anyMatch(r -> fenced.contains(r.key()))) {
+                    throw new DelayException("objects of a transaction whose undo failed are fenced until recovery");
+                }
+                if (set == null) {
+                    set = acquire(plan.lockRequests());
+                }
                 if (plan.assumptionsHold(area.resolver)) {
                     txn.plan = plan;
                     txn.area = area;
@@ -318,14 +328,23 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
                     hold = true;
                     return;
                 }
+                if (exclusive) {
+                    throw new DelayException("the plan's view of the name space does not hold even under an "
+                            + "exclusive lock of the export");
+                }
             } finally {
-                if (!hold) {
+                if (!hold && set != null) {
                     set.close();
                 }
             }
-            if (attempt >= MAX_PLANS) {
-                throw new DelayException("the name space kept changing while planning");
-            }
+        }
+    }
+
+    private LockSet acquire(List<LockRequest> requests) throws IOException {
+        try {
+            return locks.acquire(requests, lockTimeout);
+        } catch (LockTimeoutException e) {
+            throw new DelayException("locks busy: " + e.getMessage(), e);
         }
     }
 
@@ -470,10 +489,7 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
 
     private void writeRecord(Txn txn) {
         byte[] value = RecoveryRecords.encode(record(txn));
-        try (HandleBatch batch = handles.write()) {
-            batch.put(records, key(txn.id), value);
-            batch.commit();
-        }
+        handles.commitGrouped(batch -> batch.put(records, key(txn.id), value));
         boolean first = !txn.recorded;
         txn.recorded = true;
         if (first) {
@@ -498,6 +514,7 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         }
         crashPoints.reach("after-commit");
         commits.incrementAndGet();
+        dropKeptObjects(txn);
         discardLater(txn);
     }
 
@@ -529,6 +546,7 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
             return false;
         }
         LOG.debug("txn {} rolled back", txn.id);
+        dropKeptObjects(txn);
         discardLater(txn);
         return true;
     }
@@ -588,6 +606,19 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
             ch.force(true);
         } catch (NoSuchFileException e) {
             // gone since: nothing to make durable
+        }
+    }
+
+    /** Deletes the kept victims of REMOVE and RENAME before the reply, so that link counts are right. */
+    private static void dropKeptObjects(Txn txn) {
+        if (txn.preparer == null) {
+            return;
+        }
+        try {
+            txn.preparer.dropKeptObjects();
+        } catch (IOException e) {
+            LOG.warn("txn {}: deleting the kept victims failed (the cleaner deletes them later): {}", txn.id,
+                    e.toString());
         }
     }
 

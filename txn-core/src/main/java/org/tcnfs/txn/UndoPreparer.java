@@ -65,6 +65,8 @@ final class UndoPreparer {
     private final BackupManager backups;
     private final HandleLookup handles;
     private final Set<ObjectPath> created = new HashSet<>();
+    private final java.util.Map<Integer, List<Swap>> swaps = new java.util.HashMap<>();
+    private final List<Path> keptBackups = new ArrayList<>();
     private final Set<ObjectPath> touchedFiles = new java.util.LinkedHashSet<>();
     private final Set<ObjectPath> touchedDirs = new java.util.LinkedHashSet<>();
     private int inlineBytes;
@@ -178,13 +180,10 @@ final class UndoPreparer {
         }
         Optional<Path> target = existing(locate.apply(r.target()));
         Optional<RelativePath> kept = Optional.empty();
-        if (target.isPresent() && !Files.isSameFile(source.get(), target.get())) {
-            UndoStep keep = keep(r.opIndex(), to, target.get(), "mv-" + r.opIndex());
-            if (keep instanceof UndoStep.MoveBack moved) {
-                kept = Optional.of(moved.backup());
-            } else {
-                steps.add(keep);
-            }
+        if (target.isPresent()
+                && !UndoExecutor.fileIdOf(source.get()).equals(UndoExecutor.fileIdOf(target.get()))) {
+            UndoStep.MoveBack keep = keep(r.opIndex(), to, target.get(), "mv-" + r.opIndex());
+            kept = Optional.of(keep.backup());
         }
         steps.add(new UndoStep.RenameBack(r.opIndex(), ref(from, source.get()), refAt(to), kept));
         rebase(created, from, to);
@@ -192,28 +191,85 @@ final class UndoPreparer {
         rebase(touchedDirs, from, to);
     }
 
-    /** What a REMOVE or a replacing RENAME destroys: a hard link to a non-directory, a directory's attributes. */
-    private UndoStep keep(int op, ObjectPath p, Path victim, String backupName)
-            throws IOException {
-        if (Files.isDirectory(victim, LinkOption.NOFOLLOW_LINKS)) {
-            PosixFileAttributes a = attributes(victim);
-            Attributes old = Attributes.NONE.withMode(mode(victim))
-                    .withUid(((Number) Files.getAttribute(victim, "unix:uid", LinkOption.NOFOLLOW_LINKS)).intValue())
-                    .withGid(((Number) Files.getAttribute(victim, "unix:gid", LinkOption.NOFOLLOW_LINKS)).intValue())
-                    .withAtime(a.lastAccessTime().toInstant()).withMtime(a.lastModifiedTime().toInstant());
-            org.tcnfs.proto.ObjectRef target = ref(p, victim);
-            Optional<ObjectHandle> handle = handles.handleAt(p);
-            if (handle.isPresent()) {
-                target = target.withHandle(handle.get());
-            }
-            return new UndoStep.RecreateDirectory(op, target, old);
-        }
+    /**
+     * What a REMOVE or a replacing RENAME destroys, kept in the backup directory so undo can put the same
+     * object back: a non-directory by a hard link made now; an (empty) directory by a rename into the backup
+     * directory right before the operation runs ({@link #swapBefore}), leaving an empty stand-in with the
+     * same owner and mode for the operation to remove or replace.
+     */
+    private UndoStep.MoveBack keep(int op, ObjectPath p, Path victim, String backupName) throws IOException {
         Path dir = backups.directory();
         Files.createDirectories(dir);
-        Path link = dir.resolve(backupName);
-        Files.deleteIfExists(link);
-        Files.createLink(link, victim);
-        return new UndoStep.MoveBack(op, ref(p, victim), kindOf(victim), RelativePath.of(backupName));
+        Path kept = dir.resolve(backupName);
+        org.tcnfs.proto.ObjectRef ref = ref(p, victim);
+        if (Files.isDirectory(victim, LinkOption.NOFOLLOW_LINKS)) {
+            swaps.computeIfAbsent(op, k -> new ArrayList<>()).add(new Swap(victim, kept, ref.fileId()));
+            keptBackups.add(kept);
+            return new UndoStep.MoveBack(op, ref, ObjectKind.DIRECTORY, RelativePath.of(backupName));
+        }
+        Files.deleteIfExists(kept);
+        Files.createLink(kept, victim);
+        keptBackups.add(kept);
+        return new UndoStep.MoveBack(op, ref, kindOf(victim), RelativePath.of(backupName));
+    }
+
+    /**
+     * Moves the empty directories operation {@code op} will remove or replace into the backup directory,
+     * leaving stand-ins (see {@link #keep}). Call it after the record naming them is durable. A directory
+     * that is not empty any more, or not the one recorded, is left alone: the operation fails on it, or
+     * acts on what the record does not describe and undo leaves alone.
+     */
+    void swapBefore(int op) throws IOException {
+        List<Swap> due = swaps.remove(op);
+        if (due == null) {
+            return;
+        }
+        for (Swap swap : due) {
+            Path victim = swap.victim();
+            if (!Files.isDirectory(victim, LinkOption.NOFOLLOW_LINKS)
+                    || !UndoExecutor.fileIdOf(victim).equals(swap.fileId()) || !isEmpty(victim)) {
+                continue;
+            }
+            PosixFileAttributes a = attributes(victim);
+            int mode = mode(victim);
+            Files.move(victim, swap.kept(), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            Files.createDirectory(victim);
+            Files.setAttribute(victim, "unix:uid", Files.getAttribute(swap.kept(), "unix:uid", LinkOption.NOFOLLOW_LINKS));
+            Files.setAttribute(victim, "unix:gid", Files.getAttribute(swap.kept(), "unix:gid", LinkOption.NOFOLLOW_LINKS));
+            Files.setAttribute(victim, "unix:mode", mode);
+            Files.getFileAttributeView(victim, java.nio.file.attribute.BasicFileAttributeView.class)
+                    .setTimes(a.lastModifiedTime(), a.lastAccessTime(), null);
+        }
+    }
+
+    /**
+     * Deletes what REMOVE and RENAME kept (hard links to victims, moved directories) once the transaction
+     * committed, so that link counts are right again before the reply; data backups stay for the
+     * background cleaner.
+     */
+    void dropKeptObjects() throws IOException {
+        for (Path kept : keptBackups) {
+            if (Files.isDirectory(kept, LinkOption.NOFOLLOW_LINKS)) {
+                try {
+                    Files.deleteIfExists(kept);
+                } catch (java.nio.file.DirectoryNotEmptyException e) {
+                    // left for the background cleaner
+                }
+            } else {
+                Files.deleteIfExists(kept);
+            }
+        }
+        keptBackups.clear();
+    }
+
+    private static boolean isEmpty(Path dir) throws IOException {
+        try (java.util.stream.Stream<Path> entries = Files.list(dir)) {
+            return entries.findAny().isEmpty();
+        }
+    }
+
+    /** An empty directory to move aside right before its operation. */
+    private record Swap(Path victim, Path kept, OptionalLong fileId) {
     }
 
     /** Saves bytes {@code [from, to)} of a file (clamped to its size) as a RestoreRanges or RestoreSize step. */

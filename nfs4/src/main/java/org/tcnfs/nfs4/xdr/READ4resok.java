@@ -35,8 +35,6 @@ public class READ4resok implements XdrAble {
     @Override
     public void xdrDecode(XdrDecodingStream xdr) throws OncRpcException, IOException {
         eof = XdrSupport.decodeBoolean(xdr);
-        ByteBuffer view = xdr.xdrDecodeByteBuffer();
-        data = ByteBuffer.allocate(view.remaining());
-        data.put(view).flip();
+        data = ByteBuffer.wrap(XdrSupport.decodeOpaqueWithinRequest(xdr));
     }
 }

@@ -10,8 +10,8 @@ import org.dcache.oncrpc4j.xdr.XdrEncodingStream;
 /**
  * {@code WRITE4args}: where to write, how durably, and the bytes.
  *
- * <p>Decoded {@link #data} is a view of the request buffer (no copy; bounded by the bytes actually
- * received), valid while the request is processed. Encoding leaves {@link #data} untouched.
+ * <p>Decoded {@link #data} is the WRITE's own bytes, copied out of the request (bounded by the bytes actually
+ * received), so many WRITEs in one COMPOUND cost their data once. Encoding leaves {@link #data} untouched.
  */
 public class WRITE4args implements XdrAble {
     public stateid4 stateid = new stateid4();
@@ -45,6 +45,6 @@ public class WRITE4args implements XdrAble {
         stateid.xdrDecode(xdr);
         offset = xdr.xdrDecodeLong();
         stable = xdr.xdrDecodeInt();
-        data = xdr.xdrDecodeByteBuffer();
+        data = ByteBuffer.wrap(XdrSupport.decodeOpaqueWithinRequest(xdr));
     }
 }

@@ -53,6 +53,23 @@ public final class XdrSupport {
         return len == 0 ? new byte[0] : xdr.xdrDecodeOpaque(len);
     }
 
+    /**
+     * Decodes a variable-length opaque bounded only by the bytes the request really carries (WRITE data):
+     * a length longer than what is left of the request is malformed, and nothing is allocated for it. The
+     * bytes are copied out, so the request buffer is not kept alive by them.
+     */
+    public static byte[] decodeOpaqueWithinRequest(XdrDecodingStream xdr) throws IOException {
+        int len = xdr.xdrDecodeInt();
+        if (len < 0) {
+            throw new MalformedXdrException("negative length " + (len & 0xffffffffL));
+        }
+        if (xdr instanceof org.dcache.oncrpc4j.xdr.Xdr x && len > x.asBuffer().remaining()) {
+            throw new MalformedXdrException("length " + len + " exceeds the " + x.asBuffer().remaining()
+                    + " bytes left in the request");
+        }
+        return len == 0 ? new byte[0] : xdr.xdrDecodeOpaque(len);
+    }
+
     /** Decodes a fixed-length opaque. */
     public static byte[] decodeFixedOpaque(XdrDecodingStream xdr, int len) throws IOException {
         return xdr.xdrDecodeOpaque(len);

@@ -11,6 +11,9 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import org.lmdbjava.ByteArrayProxy;
 import org.lmdbjava.Dbi;
 import org.lmdbjava.DbiFlags;
@@ -71,6 +74,8 @@ public final class HandleTable implements AutoCloseable {
     final Dbi<byte[]> exports;
     private final Map<String, SideTable> sideTables = new ConcurrentHashMap<>();
     private final ThreadLocal<TxnBuffer> bound = new ThreadLocal<>();
+    private final ConcurrentLinkedQueue<GroupEntry> grouped = new ConcurrentLinkedQueue<>();
+    private final ReentrantLock groupLeader = new ReentrantLock();
 
     private HandleTable(Path directory, Env<byte[]> env) {
         this.directory = directory;
@@ -194,9 +199,71 @@ public final class HandleTable implements AutoCloseable {
         }
     }
 
-    /** An LMDB batch over the committed table for {@link TxnBuffer#commit}, never through a binding. */
-    HandleBatch unboundBatch() {
-        return lmdbBatch();
+    /**
+     * Runs {@code work} in an LMDB write transaction and commits it, sharing the transaction, and so the
+     * disk sync, with the work other threads hand in at the same time (group commit): while one group
+     * commits, the next gathers, and its first thread commits all of it at once. Returns once the work is
+     * committed (durable under {@link Durability#FULL}). If the group's commit fails, each of its pieces
+     * of work is retried alone, so one failing piece does not fail the others.
+     *
+     * @throws HandleTableException or another runtime exception of {@code work} if this work failed
+     */
+    public void commitGrouped(Consumer<HandleBatch> work) {
+        Objects.requireNonNull(work, "work");
+        GroupEntry mine = new GroupEntry(work);
+        grouped.add(mine);
+        groupLeader.lock();
+        try {
+            if (!mine.done) {
+                List<GroupEntry> group = new ArrayList<>();
+                for (GroupEntry e = grouped.poll(); e != null; e = grouped.poll()) {
+                    group.add(e);
+                }
+                commitGroup(group);
+            }
+        } finally {
+            groupLeader.unlock();
+        }
+        if (mine.failure != null) {
+            throw mine.failure;
+        }
+    }
+
+    private void commitGroup(List<GroupEntry> group) {
+        try (HandleBatch batch = lmdbBatch()) {
+            for (GroupEntry e : group) {
+                e.work.accept(batch);
+            }
+            batch.commit();
+            group.forEach(e -> e.done = true);
+            return;
+        } catch (RuntimeException groupFailure) {
+            if (group.size() == 1) {
+                group.get(0).failure = groupFailure;
+                group.get(0).done = true;
+                return;
+            }
+        }
+        for (GroupEntry e : group) {
+            try (HandleBatch batch = lmdbBatch()) {
+                e.work.accept(batch);
+                batch.commit();
+            } catch (RuntimeException alone) {
+                e.failure = alone;
+            }
+            e.done = true;
+        }
+    }
+
+    /** One thread's work waiting for a group commit; its fields are guarded by {@code groupLeader}. */
+    private static final class GroupEntry {
+        final Consumer<HandleBatch> work;
+        boolean done;
+        RuntimeException failure;
+
+        GroupEntry(Consumer<HandleBatch> work) {
+            this.work = work;
+        }
     }
 
     /** Reads of the latest committed rows, each in its own short read transaction; never written. */

@@ -38,16 +38,16 @@ public final class TxnBuffer {
 
     /**
      * Applies the buffer in one LMDB write transaction, runs {@code alsoInSameCommit} inside it (for the
-     * caller's side-table writes), and commits; the buffer is empty afterwards. When anything fails nothing
+     * caller's side-table writes), and commits, grouped with concurrent commits
+     * ({@link HandleTable#commitGrouped}); the buffer is empty afterwards. When anything fails nothing
      * is committed and the buffer keeps its changes.
      */
     public void commit(Consumer<HandleBatch> alsoInSameCommit) {
         Objects.requireNonNull(alsoInSameCommit, "alsoInSameCommit");
-        try (HandleBatch batch = table.unboundBatch()) {
+        table.commitGrouped(batch -> {
             overlay.applyTo(batch.store);
             alsoInSameCommit.accept(batch);
-            batch.commit();
-        }
+        });
         overlay.clear();
     }
 

@@ -216,7 +216,15 @@ public final class UndoExecutor {
     }
 
     private boolean moveBack(Path backup, Path original, Touched touched) throws IOException {
-        if (!exists(backup) || exists(original)) {
+        if (!exists(backup)) {
+            return false;
+        }
+        if (exists(original) && Files.isDirectory(backup, LinkOption.NOFOLLOW_LINKS)
+                && Files.isDirectory(original, LinkOption.NOFOLLOW_LINKS) && isEmptyDirectory(original)) {
+            // the empty stand-in a moved-aside directory left for its operation, which did not run or failed
+            Files.delete(original);
+        }
+        if (exists(original)) {
             return false;
         }
         Files.move(backup, original, StandardCopyOption.ATOMIC_MOVE);
@@ -368,6 +376,12 @@ public final class UndoExecutor {
             case 0140000 -> ObjectKind.SOCKET;
             default -> ObjectKind.FIFO;
         });
+    }
+
+    private static boolean isEmptyDirectory(Path dir) throws IOException {
+        try (java.util.stream.Stream<Path> entries = Files.list(dir)) {
+            return entries.findAny().isEmpty();
+        }
     }
 
     private static boolean exists(Path path) {
