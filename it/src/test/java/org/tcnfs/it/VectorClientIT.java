@@ -1,0 +1,508 @@
+package org.tcnfs.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.TestInstance;
+import org.tcnfs.client.vector.CompoundTooLargeException;
+import org.tcnfs.client.vector.DirEntry;
+import org.tcnfs.client.vector.FileInfo;
+import org.tcnfs.client.vector.Mode;
+import org.tcnfs.client.vector.OpenAccess;
+import org.tcnfs.client.vector.OpenFile;
+import org.tcnfs.client.vector.Outcome;
+import org.tcnfs.client.vector.Parents;
+import org.tcnfs.client.vector.Recursion;
+import org.tcnfs.client.vector.TransactionsUnsupportedException;
+import org.tcnfs.client.vector.TxnItem;
+import org.tcnfs.client.vector.VCopy;
+import org.tcnfs.client.vector.VLink;
+import org.tcnfs.client.vector.VMkdir;
+import org.tcnfs.client.vector.VRead;
+import org.tcnfs.client.vector.VRemove;
+import org.tcnfs.client.vector.VRename;
+import org.tcnfs.client.vector.VResult;
+import org.tcnfs.client.vector.VSetattr;
+import org.tcnfs.client.vector.VSymlink;
+import org.tcnfs.client.vector.VWrite;
+import org.tcnfs.client.vector.VnfsClient;
+import org.tcnfs.client.vector.WriteFlag;
+import org.tcnfs.nfs4.status.NfsStatus;
+
+/**
+ * The vectorized client (issue 5) against the real server process: every call plain and as a transaction,
+ * a failure in the middle of a 100-file vwrite and of a mixed vtxn (nothing written), the paper's
+ * passwd/group/shadow example, compound counts (client counter and the server's tcnfs_compounds_total),
+ * the refusal of a transaction larger than the session, and the fast failure against a server without
+ * transactions.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class VectorClientIT {
+    private ServerProcess server;
+    private VnfsClient nfs;
+    private String dir;
+    private Path local;
+
+    @BeforeAll
+    void startServer() throws IOException {
+        server = ServerProcess.start();
+    }
+
+    @AfterAll
+    void stopServer() throws IOException {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @BeforeEach
+    void connect(TestInfo test) throws IOException {
+        nfs = VnfsClient.builder().host(server.host()).port(server.port()).connect();
+        dir = test.getTestMethod().orElseThrow().getName();
+        local = server.exportDir().resolve(dir);
+        Files.createDirectories(local);
+    }
+
+    @AfterEach
+    void disconnect() throws IOException {
+        if (nfs != null) {
+            nfs.close();
+        }
+    }
+
+    private String p(String name) {
+        return dir + "/" + name;
+    }
+
+    private static byte[] bytes(int size, long seed) {
+        byte[] b = new byte[size];
+        new Random(seed).nextBytes(b);
+        return b;
+    }
+
+    // ---- data
+
+    @Test
+    void thousandSmallFilesTakeAHandfulOfCompounds() throws IOException {
+        List<VWrite> writes = new ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            writes.add(VWrite.create(p("f" + i), bytes(4096, i)));
+        }
+        long before = nfs.compoundsSent();
+        double serverBefore = serverCompounds();
+        VResult<Void> r = nfs.vwrite(writes, Mode.PLAIN);
+        long sent = nfs.compoundsSent() - before;
+        double serverSaw = serverCompounds() - serverBefore;
+        System.out.printf("1,000 x 4 KiB files, plain: %d compounds by the client, %.0f by the server's count"
+                + " (session: %d ops, %d bytes per transaction, %d bytes per plain compound)%n", sent, serverSaw,
+                nfs.maxOperations(), nfs.maxRequestBytes(), nfs.plainCompoundBytes());
+
+        assertThat(r.isOk()).as("%s", r.firstFailure()).isTrue();
+        assertThat(r.compounds()).isEqualTo((int) sent);
+        assertThat(sent).as("compounds for 1,000 files (4 MiB in compounds of 1 MiB)").isBetween(4L, 6L);
+        assertThat(serverSaw).as("compounds the server ran").isEqualTo((double) sent);
+        for (int i : new int[] {0, 1, 499, 999}) {
+            assertThat(Files.readAllBytes(local.resolve("f" + i))).isEqualTo(bytes(4096, i));
+        }
+        try (Stream<Path> s = Files.list(local)) {
+            assertThat(s.count()).isEqualTo(1000);
+        }
+    }
+
+    @Test
+    void unstableWritesAreReadBack() throws IOException {
+        try (VnfsClient unstable = VnfsClient.builder().host(server.host()).port(server.port())
+                .writeStability(org.tcnfs.client.vector.WriteStability.UNSTABLE).connect()) {
+            List<VWrite> writes = new ArrayList<>();
+            for (int i = 0; i < 200; i++) {
+                writes.add(VWrite.create(p("u" + i), bytes(3000, i)));
+            }
+            assertThat(unstable.vwrite(writes, Mode.PLAIN).isOk()).isTrue();
+            assertThat(unstable.vwrite(List.of(VWrite.create(p("ut"), bytes(10, 1))), Mode.TRANSACTION).committed())
+                    .isTrue();
+            assertThat(unstable.vread(List.of(VRead.whole(p("u199"))), Mode.PLAIN).value(0)).isEqualTo(bytes(3000, 199));
+        }
+        assertThat(Files.readAllBytes(local.resolve("u0"))).isEqualTo(bytes(3000, 0));
+    }
+
+    @Test
+    void thousandSmallFilesFitOneTransaction() throws IOException {
+        List<VWrite> writes = new ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            writes.add(VWrite.create(p("t" + i), bytes(1024, i)));
+        }
+        long before = nfs.compoundsSent();
+        VResult<Void> r = nfs.vwrite(writes, Mode.TRANSACTION);
+        System.out.printf("1,000 x 1 KiB files, one transaction: %d compound(s)%n", nfs.compoundsSent() - before);
+
+        assertThat(r.committed()).isTrue();
+        assertThat(nfs.compoundsSent() - before).isEqualTo(1);
+        assertThat(Files.readAllBytes(local.resolve("t999"))).isEqualTo(bytes(1024, 999));
+    }
+
+    @Test
+    void readsReturnWholeFilesIncludingLargeOnes() throws IOException {
+        byte[] big = bytes(3 * nfs.maxRead() + 123, 9);
+        Files.write(local.resolve("big"), big);
+        Files.write(local.resolve("small"), bytes(10, 1));
+        Files.write(local.resolve("mid"), bytes(5000, 2));
+
+        VResult<byte[]> r = nfs.vread(List.of(VRead.whole(p("small")), VRead.whole(p("big")),
+                new VRead(p("mid"), 100, 50), VRead.whole(p("small"))), Mode.PLAIN);
+
+        assertThat(r.isOk()).isTrue();
+        assertThat(r.value(0)).isEqualTo(bytes(10, 1));
+        assertThat(r.value(1)).isEqualTo(big);
+        assertThat(r.value(2)).isEqualTo(java.util.Arrays.copyOfRange(bytes(5000, 2), 100, 150));
+        VResult<byte[]> missing = nfs.vread(List.of(VRead.whole(p("small")), VRead.whole(p("nope")),
+                VRead.whole(p("mid"))), Mode.PLAIN);
+        assertThat(missing.firstFailure()).isEqualTo(1);
+        assertThat(missing.item(1).status()).isEqualTo(NfsStatus.NOENT);
+        assertThat(missing.item(2).outcome()).isEqualTo(Outcome.NOT_RUN);
+        assertThat(missing.value(0)).isEqualTo(bytes(10, 1));
+    }
+
+    @Test
+    void largeFileIsWrittenInSeveralCompoundsWhenPlain() throws IOException {
+        byte[] big = bytes((int) Math.min(nfs.maxRequestBytes() + 3_000_000L, 40_000_000L), 5);
+        VResult<Void> r = nfs.vwrite(List.of(VWrite.create(p("big"), big), VWrite.create(p("after"), bytes(7, 7))),
+                Mode.PLAIN);
+
+        assertThat(r.isOk()).isTrue();
+        assertThat(Files.readAllBytes(local.resolve("big"))).isEqualTo(big);
+        assertThatThrownBy(() -> nfs.vwrite(List.of(VWrite.create(p("big2"), big)), Mode.TRANSACTION))
+                .isInstanceOf(CompoundTooLargeException.class).hasMessageContaining("nothing was sent");
+        assertThat(local.resolve("big2")).doesNotExist();
+    }
+
+    @Test
+    void writeFlagsCreateTruncateAppendAndExclusive() throws IOException {
+        Files.writeString(local.resolve("log"), "one\n");
+        Files.writeString(local.resolve("keep"), "0123456789");
+        VResult<Void> r = nfs.vwrite(List.of(
+                VWrite.append(p("log"), "two\n".getBytes(StandardCharsets.UTF_8)),
+                VWrite.append(p("newlog"), "first\n".getBytes(StandardCharsets.UTF_8)),
+                VWrite.at(p("keep"), 2, "ab".getBytes(StandardCharsets.UTF_8)),
+                VWrite.create(p("fresh"), "x".getBytes(StandardCharsets.UTF_8)).withMode(0600)), Mode.PLAIN);
+
+        assertThat(r.isOk()).isTrue();
+        assertThat(Files.readString(local.resolve("log"))).isEqualTo("one\ntwo\n");
+        assertThat(Files.readString(local.resolve("newlog"))).isEqualTo("first\n");
+        assertThat(Files.readString(local.resolve("keep"))).isEqualTo("01ab456789");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(local.resolve("fresh"))))
+                .isEqualTo("rw-------");
+        VResult<Void> exclusive = nfs.vwrite(List.of(new VWrite(p("keep"), 0, new byte[1],
+                java.util.Set.of(WriteFlag.EXCLUSIVE), 0644)), Mode.PLAIN);
+        assertThat(exclusive.item(0).status()).isEqualTo(NfsStatus.EXIST);
+        VResult<Void> mustExist = nfs.vwrite(List.of(VWrite.at(p("absent"), 0, new byte[1])), Mode.PLAIN);
+        assertThat(mustExist.item(0).status()).isEqualTo(NfsStatus.NOENT);
+    }
+
+    // ---- forced failures
+
+    @Test
+    void failureInTheMiddleOfATransactionalVwriteOf100FilesWritesNone() throws IOException {
+        Files.writeString(local.resolve("f10"), "old ten");
+        Map<String, String> before = snapshot(local);
+        List<VWrite> writes = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            // item 50 goes into a directory that does not exist
+            String path = i == 50 ? p("missing-dir/f50") : p("f" + i);
+            writes.add(VWrite.create(path, bytes(2000, i)));
+        }
+
+        VResult<Void> r = nfs.vwrite(writes, Mode.TRANSACTION);
+
+        assertThat(r.committed()).isFalse();
+        assertThat(r.firstFailure()).isEqualTo(50);
+        assertThat(r.item(50).status()).isEqualTo(NfsStatus.NOENT);
+        assertThat(r.items().subList(0, 50)).extracting(i -> i.outcome()).containsOnly(Outcome.UNDONE);
+        assertThat(r.items().subList(51, 100)).extracting(i -> i.outcome()).containsOnly(Outcome.NOT_RUN);
+        assertThat(snapshot(local)).as("nothing written, f10 unchanged").isEqualTo(before);
+    }
+
+    @Test
+    void failureInTheMiddleOfAPlainVwriteKeepsTheItemsBefore() throws IOException {
+        List<VWrite> writes = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            writes.add(VWrite.create(i == 50 ? p("missing-dir/f50") : p("f" + i), bytes(100, i)));
+        }
+
+        VResult<Void> r = nfs.vwrite(writes, Mode.PLAIN);
+
+        assertThat(r.committed()).isFalse();
+        assertThat(r.firstFailure()).isEqualTo(50);
+        assertThat(r.items().subList(0, 50)).extracting(i -> i.outcome()).containsOnly(Outcome.DONE);
+        assertThat(r.items().subList(51, 100)).extracting(i -> i.outcome()).containsOnly(Outcome.NOT_RUN);
+        assertThat(local.resolve("f49")).exists();
+        assertThat(local.resolve("f51")).doesNotExist();
+    }
+
+    private void makeMixedTree() throws IOException {
+        Files.writeString(local.resolve("a"), "aaaa");
+        Files.writeString(local.resolve("b"), "bbbb");
+        Files.writeString(local.resolve("c"), "cccc");
+        Files.createDirectories(local.resolve("d"));
+        Files.writeString(local.resolve("d/e"), "eeee");
+    }
+
+    private List<TxnItem> mixedItems() {
+        return List.of(
+                VWrite.create(p("a"), "new a".getBytes(StandardCharsets.UTF_8)),
+                VWrite.append(p("b"), "+more".getBytes(StandardCharsets.UTF_8)),
+                new VMkdir(p("newdir")),
+                VWrite.create(p("newdir/n"), "n".getBytes(StandardCharsets.UTF_8)),
+                new VRename(p("c"), p("d/c2")),
+                new VRemove(p("d/e")),
+                VSetattr.mode(p("a"), 0600),
+                new VSymlink(p("sl"), "a"),
+                new VLink(p("b"), p("b-link")));
+    }
+
+    @Test
+    void failureInTheMiddleOfAMixedVtxnChangesNothing() throws IOException {
+        makeMixedTree();
+        Map<String, String> before = snapshot(local);
+        List<TxnItem> items = new ArrayList<>(mixedItems());
+        items.add(5, new VRemove(p("not-there")));
+
+        VResult<Void> r = nfs.vtxn(items);
+
+        assertThat(r.committed()).isFalse();
+        assertThat(r.firstFailure()).isEqualTo(5);
+        assertThat(r.item(5).status()).isEqualTo(NfsStatus.NOENT);
+        assertThat(r.items().subList(0, 5)).extracting(i -> i.outcome()).containsOnly(Outcome.UNDONE);
+        assertThat(snapshot(local)).isEqualTo(before);
+    }
+
+    @Test
+    void mixedVtxnAppliesEveryKindWhenItCommits() throws IOException {
+        makeMixedTree();
+
+        VResult<Void> r = nfs.vtxn(mixedItems());
+
+        assertThat(r.committed()).as("%s", r.items()).isTrue();
+        assertThat(r.compounds()).isEqualTo(1);
+        assertThat(Files.readString(local.resolve("a"))).isEqualTo("new a");
+        assertThat(Files.readString(local.resolve("b"))).isEqualTo("bbbb+more");
+        assertThat(Files.readString(local.resolve("newdir/n"))).isEqualTo("n");
+        assertThat(Files.readString(local.resolve("d/c2"))).isEqualTo("cccc");
+        assertThat(local.resolve("c")).doesNotExist();
+        assertThat(local.resolve("d/e")).doesNotExist();
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(local.resolve("a"))))
+                .isEqualTo("rw-------");
+        assertThat(Files.readSymbolicLink(local.resolve("sl")).toString()).isEqualTo("a");
+        assertThat(Files.getAttribute(local.resolve("b"), "unix:nlink")).isEqualTo(2);
+    }
+
+    @Test
+    void passwdGroupShadowAreUpdatedInOneTransaction() throws IOException {
+        Files.createDirectories(local.resolve("etc"));
+        Files.writeString(local.resolve("etc/passwd"), "root:x:0:0:root:/root:/bin/sh\n");
+        Files.writeString(local.resolve("etc/group"), "root:x:0:\n");
+        Files.writeString(local.resolve("etc/shadow"), "root:*:19000:0:99999:7:::\n");
+        Map<String, String> before = snapshot(local);
+        List<TxnItem> addAlice = List.of(
+                VWrite.append(p("etc/passwd"), "alice:x:1001:1001::/home/alice:/bin/sh\n".getBytes(StandardCharsets.UTF_8)),
+                VWrite.append(p("etc/group"), "alice:x:1001:\n".getBytes(StandardCharsets.UTF_8)),
+                VWrite.append(p("etc/shadow"), "alice:!:19000:0:99999:7:::\n".getBytes(StandardCharsets.UTF_8)));
+        List<TxnItem> failing = new ArrayList<>(addAlice);
+        failing.set(2, VWrite.append(p("etc/shadow-missing-dir/shadow"), new byte[1]));
+
+        VResult<Void> failed = nfs.vtxn(failing);
+        assertThat(failed.committed()).isFalse();
+        assertThat(snapshot(local)).as("passwd and group untouched when shadow fails").isEqualTo(before);
+
+        VResult<Void> r = nfs.vtxn(addAlice);
+        assertThat(r.committed()).isTrue();
+        assertThat(Files.readString(local.resolve("etc/passwd"))).endsWith("alice:x:1001:1001::/home/alice:/bin/sh\n");
+        assertThat(Files.readString(local.resolve("etc/group"))).endsWith("alice:x:1001:\n");
+        assertThat(Files.readString(local.resolve("etc/shadow"))).endsWith("alice:!:19000:0:99999:7:::\n");
+    }
+
+    @Test
+    void transactionLargerThanTheSessionIsRefusedBeforeSending() throws IOException {
+        List<String> dirs = new ArrayList<>();
+        for (int i = 0; i < nfs.maxOperations() + 10; i++) {
+            dirs.add(p("d" + i));
+        }
+        long before = nfs.compoundsSent();
+
+        assertThatThrownBy(() -> nfs.vmkdir(dirs, Mode.TRANSACTION, Parents.REQUIRE))
+                .isInstanceOf(CompoundTooLargeException.class).hasMessageContaining("session allows");
+        assertThat(nfs.compoundsSent()).isEqualTo(before);
+        try (Stream<Path> s = Files.list(local)) {
+            assertThat(s.count()).isZero();
+        }
+
+        VResult<Void> plain = nfs.vmkdir(dirs, Mode.PLAIN, Parents.REQUIRE);
+        assertThat(plain.isOk()).isTrue();
+        assertThat(plain.compounds()).as("plain split into as few compounds as fit").isBetween(2, 3);
+    }
+
+    // ---- names and attributes
+
+    @Test
+    void mkdirWithParentsListGetattrSetattrAndLinks() throws IOException {
+        Files.createDirectories(local.resolve("x/exists"));
+        VResult<Void> made = nfs.vmkdir(List.of(p("x/exists"), p("x/y/z"), p("x/y/w"), p("q/r/s")), Mode.TRANSACTION,
+                Parents.CREATE);
+        assertThat(made.committed()).isTrue();
+        assertThat(local.resolve("x/y/z")).isDirectory();
+        assertThat(local.resolve("q/r/s")).isDirectory();
+
+        nfs.vwrite(List.of(VWrite.create(p("x/y/z/f"), bytes(33, 3)), VWrite.create(p("q/g"), bytes(5, 4))), Mode.PLAIN)
+                .orThrow();
+        VResult<List<DirEntry>> flat = nfs.vlistdir(List.of(p("x"), p("q")), Recursion.FLAT, Mode.PLAIN);
+        assertThat(flat.value(0)).extracting(DirEntry::name).containsExactlyInAnyOrder("exists", "y");
+        VResult<List<DirEntry>> deep = nfs.vlistdir(List.of(dir), Recursion.RECURSIVE, Mode.PLAIN);
+        assertThat(deep.value(0)).extracting(DirEntry::path).contains(p("x/y/z/f"), p("q/r/s"), p("q/g"));
+        FileInfo f = deep.value(0).stream().filter(e -> e.path().equals(p("x/y/z/f"))).findFirst().orElseThrow().info();
+        assertThat(f.size()).isEqualTo(33);
+        assertThat(f.type()).isEqualTo(FileInfo.FileType.REGULAR);
+
+        nfs.vsetattrs(List.of(VSetattr.mode(p("q/g"), 0640), VSetattr.size(p("x/y/z/f"), 10)), Mode.TRANSACTION)
+                .orThrow();
+        VResult<FileInfo> infos = nfs.vgetattrs(List.of(p("q/g"), p("x/y/z/f"), p("x")), Mode.PLAIN);
+        assertThat(infos.value(0).mode()).isEqualTo(0640);
+        assertThat(infos.value(1).size()).isEqualTo(10);
+        assertThat(infos.value(2).isDirectory()).isTrue();
+
+        nfs.vsymlink(List.of(new VSymlink(p("s1"), "q/g"), new VSymlink(p("s2"), "/abs/target")), Mode.PLAIN).orThrow();
+        assertThat(nfs.vreadlink(List.of(p("s1"), p("s2")), Mode.PLAIN).values()).containsExactly("q/g", "/abs/target");
+        nfs.vlink(List.of(new VLink(p("q/g"), p("g-hard"))), Mode.PLAIN).orThrow();
+        assertThat(Files.getAttribute(local.resolve("q/g"), "unix:nlink")).isEqualTo(2);
+        nfs.vrename(List.of(new VRename(p("g-hard"), p("x/g-moved"))), Mode.PLAIN).orThrow();
+        assertThat(local.resolve("x/g-moved")).exists();
+        nfs.vcopy(List.of(new VCopy(p("x/y/z/f"), p("copy-f"))), Mode.TRANSACTION).orThrow();
+        assertThat(Files.readAllBytes(local.resolve("copy-f"))).isEqualTo(Files.readAllBytes(local.resolve("x/y/z/f")));
+        nfs.vremove(List.of(p("s1"), p("s2"), p("x/g-moved"), p("copy-f")), Mode.PLAIN).orThrow();
+        assertThat(local.resolve("s1")).doesNotExist();
+        assertThat(local.resolve("copy-f")).doesNotExist();
+    }
+
+    @Test
+    void listingOfALargeDirectoryFollowsCookies() throws IOException {
+        for (int i = 0; i < 3000; i++) {
+            Files.writeString(local.resolve("entry-with-a-longish-name-" + i), "");
+        }
+        VResult<List<DirEntry>> r = nfs.vlistdir(List.of(dir), Recursion.FLAT, Mode.PLAIN);
+
+        assertThat(r.value(0)).hasSize(3000);
+    }
+
+    @Test
+    void openAndCloseHandFilesBack() throws IOException {
+        Files.writeString(local.resolve("o1"), "1");
+        Files.writeString(local.resolve("o2"), "2");
+        VResult<OpenFile> opened = nfs.vopen(List.of(p("o1"), p("o2")), OpenAccess.READ, Mode.PLAIN);
+        assertThat(opened.isOk()).isTrue();
+        assertThat(opened.value(0).handle()).isNotEmpty();
+
+        assertThat(nfs.vclose(opened.values(), Mode.PLAIN).isOk()).isTrue();
+        assertThat(nfs.vclose(opened.values(), Mode.PLAIN).item(0).status()).isEqualTo(NfsStatus.BAD_STATEID);
+    }
+
+    // ---- an export without transactions (txn=never; a server without any answers PROC_UNAVAIL, see
+    // GaneshaVectorClientIT)
+
+    @Test
+    void transactionalCallToAnExportWithoutTransactionsFailsFast() throws IOException {
+        Path exported = Files.createTempDirectory(server.exportDir().getParent(), "plain-");
+        Path exports = exported.resolveSibling(exported.getFileName() + ".exports");
+        Files.writeString(exports, exported + " 127.0.0.1(rw,no_root_squash,txn=never)\n", StandardCharsets.UTF_8);
+        try (ServerProcess plain = ServerProcess.start("--exports", exports.toString());
+                VnfsClient c = VnfsClient.builder().host(plain.host()).port(plain.port()).export(exported.toString())
+                        .connect()) {
+            assertThat(c.vwrite(List.of(VWrite.create("plain-file", new byte[3])), Mode.PLAIN).isOk()).isTrue();
+            long start = System.nanoTime();
+
+            assertThatThrownBy(() -> c.vwrite(List.of(VWrite.create("txn-file", new byte[3])), Mode.TRANSACTION))
+                    .isInstanceOf(TransactionsUnsupportedException.class)
+                    .hasMessageContaining("does not support transactional compounds")
+                    .hasMessageContaining("NFS4ERR_NOTSUPP before running any operation");
+            assertThat((System.nanoTime() - start) / 1_000_000).as("milliseconds to fail").isLessThan(5000);
+            assertThat(exported.resolve("txn-file")).doesNotExist();
+            assertThat(exported.resolve("plain-file")).exists();
+            assertThatThrownBy(() -> c.vtxn(List.of(new VMkdir("d"), new VRemove("plain-file"))))
+                    .isInstanceOf(TransactionsUnsupportedException.class);
+            assertThat(exported.resolve("d")).doesNotExist();
+            assertThat(exported.resolve("plain-file")).exists();
+        }
+    }
+
+    // ---- helpers
+
+    private double serverCompounds() throws IOException {
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.metricsPort() + "/metrics"))
+                .build();
+        String body;
+        try {
+            body = HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString()).body();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException(e);
+        }
+        double sum = 0;
+        for (String line : body.split("\n")) {
+            if (line.startsWith("tcnfs_compounds_total{")) {
+                sum += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            }
+        }
+        return sum;
+    }
+
+    /** Names, types, modes, link counts and contents of everything under {@code root}. */
+    static Map<String, String> snapshot(Path root) throws IOException {
+        Map<String, String> out = new TreeMap<>();
+        try (Stream<Path> walk = Files.walk(root)) {
+            for (Path q : (Iterable<Path>) walk::iterator) {
+                String what;
+                if (Files.isSymbolicLink(q)) {
+                    what = "symlink " + Files.readSymbolicLink(q);
+                } else if (Files.isDirectory(q)) {
+                    what = "dir " + PosixFilePermissions.toString(Files.getPosixFilePermissions(q));
+                } else {
+                    what = "file " + PosixFilePermissions.toString(Files.getPosixFilePermissions(q)) + " "
+                            + sha256(Files.readAllBytes(q)) + " links="
+                            + Files.getAttribute(q, "unix:nlink", LinkOption.NOFOLLOW_LINKS);
+                }
+                out.put(root.relativize(q).toString(), what);
+            }
+        }
+        return out;
+    }
+
+    private static String sha256(byte[] data) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(data));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
