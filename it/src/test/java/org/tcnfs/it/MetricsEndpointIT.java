@@ -20,14 +20,17 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.tcnfs.client.Attrs;
 import org.tcnfs.client.CompoundBuilder;
+import org.tcnfs.client.CompoundResult;
 import org.tcnfs.client.Nfs41Session;
 import org.tcnfs.client.rpc.NfsConnection;
 import org.tcnfs.nfs4.status.NfsStatus;
 
 /**
  * The HTTP endpoints of the real server process (README, "Metrics, health and status"): the Prometheus
- * counters move while a workload runs, and count exactly what the workload did; /health and /status.
+ * counters move while a workload runs, and count exactly what the workload did; the transaction counters
+ * count commits, rollbacks and backed-up bytes; /health and /status.
  */
 class MetricsEndpointIT {
     private static final int FILE_SIZE = 4096;
@@ -107,6 +110,44 @@ class MetricsEndpointIT {
             }
         }
         return done;
+    }
+
+    @Test
+    void transactionCountersCountCommitsRollbacksAndBackedUpBytes() throws Exception {
+        try (NfsConnection connection = server.connect();
+                Nfs41Session session = Nfs41Session.create(connection, "metrics-txn")) {
+            NfsOps nfs = new NfsOps(session);
+            byte[] dir = nfs.mkdir(nfs.rootFh(), "metrics-txn");
+            byte[] file = nfs.createFile(dir, "f", new byte[64 * 1024]);
+            Map<String, Double> before = scrape();
+            int commits = 3;
+            int rollbacks = 2;
+            for (int i = 0; i < commits; i++) {
+                CompoundResult r = session.executeTransaction(new CompoundBuilder().putfh(file)
+                        .setattr(Attrs.builder().size(1000 * (i + 1)).build()));
+                assertThat(r.status()).as("commit %s: %s", i, r).isEqualTo(NfsStatus.OK);
+            }
+            for (int i = 0; i < rollbacks; i++) {
+                CompoundResult r = session.executeTransaction(new CompoundBuilder().putfh(dir).mkdir("d" + i)
+                        .putfh(dir).lookup("missing"));
+                assertThat(r.status()).as("rollback %s: %s", i, r).isEqualTo(NfsStatus.NOENT);
+            }
+            Map<String, Double> after = scrape();
+
+            assertThat(value(after, "tcnfs_txn_commits_total") - value(before, "tcnfs_txn_commits_total"))
+                    .isEqualTo(commits);
+            assertThat(value(after, "tcnfs_txn_rollbacks_total") - value(before, "tcnfs_txn_rollbacks_total"))
+                    .isEqualTo(rollbacks);
+            assertThat(value(after, "tcnfs_txn_undo_failures_total")).isZero();
+            assertThat(after).containsKeys("tcnfs_txn_lock_wait_seconds_total", "tcnfs_txn_recovered",
+                    "tcnfs_txn_backup_cloned_bytes_total", "tcnfs_txn_backup_copied_bytes_total");
+            assertThat(value(after, "tcnfs_txn_backup_cloned_bytes_total")
+                    + value(after, "tcnfs_txn_backup_copied_bytes_total")
+                    - value(before, "tcnfs_txn_backup_cloned_bytes_total")
+                    - value(before, "tcnfs_txn_backup_copied_bytes_total"))
+                    .as("the first truncation cut 63 KiB, more than fits in the record: backed up to a file")
+                    .isGreaterThanOrEqualTo(64 * 1024 - 1000 - 16 * 1024);
+        }
     }
 
     @Test

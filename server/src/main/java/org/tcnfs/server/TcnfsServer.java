@@ -138,7 +138,7 @@ public final class TcnfsServer implements AutoCloseable {
         Files.createDirectories(config.state());
         handles = HandleTable.open(config.state().resolve("handles"));
         exports = exports(config, handles, fileSystems);
-        StartupRecovery.recover(handles, fileSystems);
+        RecoveryReport recovery = StartupRecovery.recover(handles, fileSystems);
         NfsLimits limits = new NfsLimits(config.maxOps(), config.maxRequestBytes() + 64 * 1024,
                 config.maxRequestBytes() + 64 * 1024, config.maxIoBytes(), config.maxIoBytes(),
                 NfsLimits.DEFAULTS.maxSessionSlots(), config.lease(), config.grace());
@@ -158,6 +158,8 @@ public final class TcnfsServer implements AutoCloseable {
         nfs.start();
         started = Instant.now();
         registerGauges();
+        metrics.gauge("tcnfs.txn.recovered", "Interrupted transactions undone by recovery at this start", null,
+                () -> recovery.recovered().size());
         transactions.registerMetrics(metrics);
         if (config.metricsPort().isPresent()) {
             http = AdminHttpServer.start(config.bind(), config.metricsPort().getAsInt(), metrics, () -> serving,
