@@ -84,7 +84,7 @@ public class HandleTableBenchmark {
     @org.openjdk.jmh.annotations.Threads(8)
     public int groupCommitOneRowEach() {
         long ino = inodes.incrementAndGet();
-        table.commitGrouped(batch -> batch.put(side, key(ino), new byte[16]));
+        table.commitDurably(batch -> batch.put(side, key(ino), new byte[16]));
         return 1;
     }
 

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tcnfs.proto.InvalidRecordException;
@@ -18,7 +19,6 @@ import org.tcnfs.proto.RecoveryRecord;
 import org.tcnfs.proto.RecoveryRecords;
 import org.tcnfs.txn.CrashPoints;
 import org.tcnfs.txn.TransactionHook;
-import org.tcnfs.txn.handles.HandleBatch;
 import org.tcnfs.txn.handles.HandleSnapshot;
 import org.tcnfs.txn.handles.HandleTable;
 import org.tcnfs.txn.handles.SideTable;
@@ -78,23 +78,41 @@ public final class RecoveryService {
         return report;
     }
 
-    /** What {@link #recover()} would do, changing nothing: the pending records and the orphan backups. */
-    public RecoveryReport check() throws RecoveryException {
+    /**
+     * What {@link #recover()} would do, changing nothing: the pending records (a damaged one as a pending
+     * record with its decoding error and no steps) and the orphan backups.
+     */
+    public RecoveryReport check() {
         long start = System.nanoTime();
-        List<RecoveryReport.Pending> pending = pending();
+        List<RecoveryReport.Pending> pending = new ArrayList<>();
+        for (Map.Entry<Long, byte[]> stored : storedRecords().entrySet()) {
+            try {
+                pending.add(pendingOf(RecoveryRecords.decode(stored.getValue())));
+            } catch (InvalidRecordException e) {
+                pending.add(new RecoveryReport.Pending(stored.getKey(), "?", java.time.Instant.EPOCH, 0, 0, 0, "", 0,
+                        java.util.Optional.of("damaged record: " + e.getMessage())));
+            }
+        }
         return new RecoveryReport(pending, List.of(), orphanBackups(false), Duration.ofNanos(System.nanoTime() - start));
+    }
+
+    private static RecoveryReport.Pending pendingOf(RecoveryRecord r) {
+        return new RecoveryReport.Pending(r.txnId(), r.exportId(), r.started(), r.steps().size(), r.undoneSteps(),
+                r.opCount(), r.tag(), r.undoAttempts(), r.lastUndoError());
     }
 
     private RecoveryReport.Recovered recoverOne(RecoveryRecord record, ExportArea export) throws RecoveryException {
         long start = System.nanoTime();
         UndoExecutor undo = new UndoExecutor(export.root(), export.backups(), export.reattach(), crashPoints,
                 "mid-recovery-");
+        AtomicReference<RecoveryRecord> latest = new AtomicReference<>(record);
         try {
-            UndoExecutor.Result result = undo.undo(record, this::save);
-            try (HandleBatch batch = handles.write()) {
-                batch.delete(records, TransactionHook.key(record.txnId()));
-                batch.commit();
-            }
+            UndoExecutor.Result result = undo.undo(record, progress -> {
+                save(progress);
+                latest.set(progress);
+            });
+            handles.commitDurably(batch -> batch.delete(records, TransactionHook.key(record.txnId())));
+            discardBackups(export, record.txnId());
             Duration took = Duration.ofNanos(System.nanoTime() - start);
             LOG.info("recovery: txn {} (export {}, tag \"{}\", {} ops) undone: {} steps ({} had nothing to do) in {} ms",
                     record.txnId(), record.exportId(), record.tag(), record.opCount(), result.undone(),
@@ -102,7 +120,7 @@ public final class RecoveryService {
             return new RecoveryReport.Recovered(record.txnId(), record.exportId(), result.undone(), took);
         } catch (IOException | RuntimeException e) {
             try {
-                save(record.withFailedUndo(e.toString()));
+                save(latest.get().withFailedUndo(e.toString()));
             } catch (RuntimeException again) {
                 LOG.error("recovery: cannot note the failure in txn {}'s record: {}", record.txnId(), again.toString());
             }
@@ -112,9 +130,17 @@ public final class RecoveryService {
     }
 
     private void save(RecoveryRecord record) {
-        try (HandleBatch batch = handles.write()) {
-            batch.put(records, TransactionHook.key(record.txnId()), RecoveryRecords.encode(record));
-            batch.commit();
+        byte[] value = RecoveryRecords.encode(record);
+        handles.commitDurably(batch -> batch.put(records, TransactionHook.key(record.txnId()), value));
+    }
+
+    /** Deletes a recovered transaction's backups (its record is gone, so nothing needs them). */
+    private static void discardBackups(ExportArea export, long txnId) {
+        try {
+            export.backups().forTransaction(Long.toString(txnId)).discard();
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("recovery: cannot delete the backups of txn {} (the next start removes them): {}", txnId,
+                    e.toString());
         }
     }
 
@@ -131,22 +157,20 @@ public final class RecoveryService {
             return RecoveryRecords.decode(value);
         } catch (InvalidRecordException e) {
             throw new RecoveryException("the recovery record of txn " + id + " is damaged (" + e.getMessage()
-                    + "); it stays in place and the server does not start. Inspect it with --check", e);
+                    + "); it stays in place and the server does not start (--check lists it)", e);
         }
     }
 
     private List<RecoveryReport.Pending> pending() throws RecoveryException {
         List<RecoveryReport.Pending> result = new ArrayList<>();
         for (Map.Entry<Long, byte[]> stored : storedRecords().entrySet()) {
-            RecoveryRecord r = decode(stored.getKey(), stored.getValue());
-            result.add(new RecoveryReport.Pending(r.txnId(), r.exportId(), r.started(), r.steps().size(),
-                    r.undoneSteps(), r.opCount(), r.tag(), r.undoAttempts(), r.lastUndoError()));
+            result.add(pendingOf(decode(stored.getKey(), stored.getValue())));
         }
         return result;
     }
 
     /** Backup directories no record refers to; deleted when {@code remove}. */
-    private List<Path> orphanBackups(boolean remove) throws RecoveryException {
+    private List<Path> orphanBackups(boolean remove) {
         Set<String> referenced = new HashSet<>();
         for (Long id : storedRecords().keySet()) {
             referenced.add(Long.toString(id));

@@ -22,6 +22,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,7 +54,6 @@ import org.tcnfs.proto.RecoveryRecord;
 import org.tcnfs.proto.RecoveryRecords;
 import org.tcnfs.proto.UndoStep;
 import org.tcnfs.txn.backup.BackupManager;
-import org.tcnfs.txn.handles.HandleBatch;
 import org.tcnfs.txn.handles.HandleTable;
 import org.tcnfs.txn.handles.Nfh;
 import org.tcnfs.txn.handles.SideTable;
@@ -489,7 +489,7 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
 
     private void writeRecord(Txn txn) {
         byte[] value = RecoveryRecords.encode(record(txn));
-        handles.commitGrouped(batch -> batch.put(records, key(txn.id), value));
+        handles.commitDurably(batch -> batch.put(records, key(txn.id), value));
         boolean first = !txn.recorded;
         txn.recorded = true;
         if (first) {
@@ -527,19 +527,19 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
             discardLater(txn);
             return true;
         }
-        RecoveryRecord record = record(txn);
+        AtomicReference<RecoveryRecord> latest = new AtomicReference<>(record(txn));
         try {
-            txn.area.undo.undo(record, this::saveProgress);
-            try (HandleBatch batch = handles.write()) {
-                batch.delete(records, key(txn.id));
-                batch.commit();
-            }
+            txn.area.undo.undo(latest.get(), progress -> {
+                saveProgress(progress);
+                latest.set(progress);
+            });
+            handles.commitDurably(batch -> batch.delete(records, key(txn.id)));
         } catch (IOException | RuntimeException e) {
             undoFailures.incrementAndGet();
-            LOG.error("txn {}: undo failed; its record stays for recovery at the next start and its objects stay "
-                    + "locked until then: {}", txn.id, e.toString(), e);
+            LOG.error("txn {}: undo failed; its record stays for recovery at the next start and its objects answer "
+                    + "NFS4ERR_DELAY until then: {}", txn.id, e.toString(), e);
             try {
-                saveProgress(record.withFailedUndo(e.toString()));
+                saveProgress(latest.get().withFailedUndo(e.toString()));
             } catch (RuntimeException again) {
                 LOG.error("txn {}: cannot note the failed undo in its record: {}", txn.id, again.toString());
             }
@@ -552,10 +552,8 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
     }
 
     private void saveProgress(RecoveryRecord record) {
-        try (HandleBatch batch = handles.write()) {
-            batch.put(records, key(record.txnId()), RecoveryRecords.encode(record));
-            batch.commit();
-        }
+        byte[] value = RecoveryRecords.encode(record);
+        handles.commitDurably(batch -> batch.put(records, key(record.txnId()), value));
     }
 
     private void releaseState(CompoundContext context, Txn txn) {

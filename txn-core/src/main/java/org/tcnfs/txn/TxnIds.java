@@ -5,7 +5,6 @@ import java.util.Optional;
 import org.tcnfs.proto.InvalidRecordException;
 import org.tcnfs.proto.RecoveryRecords;
 import org.tcnfs.proto.TxnIdState;
-import org.tcnfs.txn.handles.HandleBatch;
 import org.tcnfs.txn.handles.HandleTable;
 import org.tcnfs.txn.handles.SideTable;
 
@@ -51,10 +50,8 @@ final class TxnIds {
         long id = Math.max(last + 1, System.currentTimeMillis() * 1000);
         if (id >= persistedFloor) {
             long floor = id + BLOCK;
-            try (HandleBatch batch = handles.write()) {
-                batch.put(table, KEY, RecoveryRecords.encode(new TxnIdState(floor)));
-                batch.commit();
-            }
+            byte[] state = RecoveryRecords.encode(new TxnIdState(floor));
+            handles.commitDurably(batch -> batch.put(table, KEY, state));
             persistedFloor = floor;
         }
         last = id;

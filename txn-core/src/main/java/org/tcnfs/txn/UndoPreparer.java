@@ -186,6 +186,7 @@ final class UndoPreparer {
             kept = Optional.of(keep.backup());
         }
         steps.add(new UndoStep.RenameBack(r.opIndex(), ref(from, source.get()), refAt(to), kept));
+        created.removeIf(p -> p.isWithin(to));
         rebase(created, from, to);
         rebase(touchedFiles, from, to);
         rebase(touchedDirs, from, to);

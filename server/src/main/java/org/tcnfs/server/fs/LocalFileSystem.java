@@ -326,9 +326,9 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         } else {
             posix.unlink(path);
         }
-        try (HandleBatch batch = handles.write()) {
-            Optional<HandleBatch.Unlinked> unlinked = batch.unlink(dir.handle(), child.name());
-            batch.commit();
+        try {
+            Optional<HandleBatch.Unlinked> unlinked = handles.inGroupCommit(batch -> batch.unlink(dir.handle(),
+                    child.name()));
             unlinked.filter(HandleBatch.Unlinked::nodeRemoved).ifPresent(u -> channels.invalidate(u.handle()));
         } catch (HandleTableException e) {
             throw FsErrors.of(e, "forgetting " + path);
@@ -683,11 +683,7 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
                     return known.get();
                 }
             }
-            try (HandleBatch batch = handles.write()) {
-                Nfh handle = reconcile(batch, parent, name, stat);
-                batch.commit();
-                return handle;
-            }
+            return handles.inGroupCommit(batch -> reconcile(batch, parent, name, stat));
         });
     }
 
@@ -772,9 +768,9 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
 
     private void renameInTable(Nfh fromParent, String from, Nfh toParent, String to) throws IOException {
         try {
-            try (HandleBatch batch = handles.write()) {
-                HandleBatch.Renamed renamed = batch.rename(fromParent, from, toParent, to);
-                batch.commit();
+            try {
+                HandleBatch.Renamed renamed = handles.inGroupCommit(batch -> batch.rename(fromParent, from, toParent,
+                        to));
                 renamed.replaced().filter(HandleBatch.Unlinked::nodeRemoved)
                         .ifPresent(gone -> channels.invalidate(gone.handle()));
             } catch (IllegalStateException | IllegalArgumentException e) {
@@ -839,7 +835,7 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
      */
     private Nfh registerCreated(Nfh parent, String name, Path path, PosixStat stat) throws IOException {
         return registering(name, path, () -> {
-            try (HandleBatch batch = handles.write()) {
+            return handles.inGroupCommit(batch -> {
                 batch.unlink(parent, name).filter(HandleBatch.Unlinked::nodeRemoved)
                         .ifPresent(gone -> channels.invalidate(gone.handle()));
                 Optional<Nfh> previous = batch.byInode(exportId, stat.ino());
@@ -847,10 +843,8 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
                     batch.removeNode(previous.get());
                     channels.invalidate(previous.get());
                 }
-                Nfh handle = batch.register(parent, name, stat.type(), stat.dev(), stat.ino(), stat.generation());
-                batch.commit();
-                return handle;
-            }
+                return batch.register(parent, name, stat.type(), stat.dev(), stat.ino(), stat.generation());
+            });
         });
     }
 

@@ -39,16 +39,12 @@ public final class StartupRecovery {
     }
 
     /**
-     * Reports pending records and orphan backups without changing them.
+     * Reports pending records (damaged ones with their error) and orphan backups without changing them.
      *
-     * @throws IOException if a record cannot be read
+     * @throws IOException if an export's backup area cannot be opened
      */
     public static RecoveryReport check(HandleTable handles, List<LocalFileSystem> fileSystems) throws IOException {
-        try {
-            return service(handles, fileSystems).check();
-        } catch (RecoveryException e) {
-            throw new IOException(e.getMessage(), e);
-        }
+        return service(handles, fileSystems).check();
     }
 
     /** The number of recovery records in the handle table now. */

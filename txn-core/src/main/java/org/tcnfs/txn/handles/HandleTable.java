@@ -199,17 +199,61 @@ public final class HandleTable implements AutoCloseable {
         }
     }
 
+    /** Work on a batch that {@link #inGroupCommit} runs and commits. */
+    @FunctionalInterface
+    public interface BatchWork<T> {
+        /**
+         * Reads and changes the table through {@code batch} (never commits or closes it). May run again, on
+         * a fresh batch, if the group it ran in failed; so it must not act outside the batch in a way that
+         * matters twice.
+         */
+        T apply(HandleBatch batch) throws IOException;
+    }
+
     /**
      * Runs {@code work} in an LMDB write transaction and commits it, sharing the transaction, and so the
      * disk sync, with the work other threads hand in at the same time (group commit): while one group
-     * commits, the next gathers, and its first thread commits all of it at once. Returns once the work is
-     * committed (durable under {@link Durability#FULL}). If the group's commit fails, each of its pieces
-     * of work is retried alone, so one failing piece does not fail the others.
+     * commits, the next gathers, and its first thread commits all of it at once. Each piece of work sees
+     * the changes of those before it in the group, as with batches one after another. Returns once the
+     * work is committed (durable under {@link Durability#FULL}). If the group's commit fails, each piece is
+     * run again alone, so one failing piece does not fail the others. On a thread {@link #bind bound} to a
+     * TXN buffer the work goes into the buffer instead, as {@link #write()} batches do.
      *
-     * @throws HandleTableException or another runtime exception of {@code work} if this work failed
+     * @return what {@code work} returned
+     * @throws IOException or a runtime exception, as {@code work} threw it, or a {@link HandleTableException}
+     *     of the commit
      */
-    public void commitGrouped(Consumer<HandleBatch> work) {
+    public <T> T inGroupCommit(BatchWork<T> work) throws IOException {
         Objects.requireNonNull(work, "work");
+        TxnBuffer buffer = bound.get();
+        if (buffer != null) {
+            try (HandleBatch batch = buffer.batch()) {
+                T result = work.apply(batch);
+                batch.commit();
+                return result;
+            }
+        }
+        return inLmdbGroupCommit(work);
+    }
+
+    /**
+     * Commits {@code work} to LMDB in a group commit (see {@link #inGroupCommit}) even on a thread bound to
+     * a TXN buffer: for what must be durable whatever becomes of the transaction (its recovery record, the
+     * transaction id floor, undo progress, the buffer's own commit).
+     */
+    public void commitDurably(Consumer<HandleBatch> work) {
+        Objects.requireNonNull(work, "work");
+        try {
+            inLmdbGroupCommit(batch -> {
+                work.accept(batch);
+                return null;
+            });
+        } catch (IOException e) {
+            throw new HandleTableException("group commit failed: " + e.getMessage(), e);
+        }
+    }
+
+    private <T> T inLmdbGroupCommit(BatchWork<T> work) throws IOException {
         GroupEntry mine = new GroupEntry(work);
         grouped.add(mine);
         groupLeader.lock();
@@ -224,20 +268,30 @@ public final class HandleTable implements AutoCloseable {
         } finally {
             groupLeader.unlock();
         }
-        if (mine.failure != null) {
-            throw mine.failure;
+        if (mine.failure instanceof IOException e) {
+            throw e;
         }
+        if (mine.failure instanceof RuntimeException e) {
+            throw e;
+        }
+        @SuppressWarnings("unchecked")
+        T result = (T) mine.result;
+        return result;
     }
 
     private void commitGroup(List<GroupEntry> group) {
         try (HandleBatch batch = lmdbBatch()) {
+            List<Object> results = new ArrayList<>(group.size());
             for (GroupEntry e : group) {
-                e.work.accept(batch);
+                results.add(e.work.apply(batch));
             }
             batch.commit();
-            group.forEach(e -> e.done = true);
+            for (int i = 0; i < group.size(); i++) {
+                group.get(i).result = results.get(i);
+                group.get(i).done = true;
+            }
             return;
-        } catch (RuntimeException groupFailure) {
+        } catch (IOException | RuntimeException groupFailure) {
             if (group.size() == 1) {
                 group.get(0).failure = groupFailure;
                 group.get(0).done = true;
@@ -246,9 +300,9 @@ public final class HandleTable implements AutoCloseable {
         }
         for (GroupEntry e : group) {
             try (HandleBatch batch = lmdbBatch()) {
-                e.work.accept(batch);
+                e.result = e.work.apply(batch);
                 batch.commit();
-            } catch (RuntimeException alone) {
+            } catch (IOException | RuntimeException alone) {
                 e.failure = alone;
             }
             e.done = true;
@@ -257,11 +311,12 @@ public final class HandleTable implements AutoCloseable {
 
     /** One thread's work waiting for a group commit; its fields are guarded by {@code groupLeader}. */
     private static final class GroupEntry {
-        final Consumer<HandleBatch> work;
+        final BatchWork<?> work;
         boolean done;
-        RuntimeException failure;
+        Object result;
+        Exception failure;
 
-        GroupEntry(Consumer<HandleBatch> work) {
+        GroupEntry(BatchWork<?> work) {
             this.work = work;
         }
     }

@@ -31,7 +31,7 @@ final class OverlayStore implements Store {
         if (rows != null) {
             byte[] value = rows.get(key);
             if (value != null) {
-                return value == TOMBSTONE ? null : value;
+                return value == TOMBSTONE ? null : value.clone();
             }
         }
         return base.get(dbi, key);

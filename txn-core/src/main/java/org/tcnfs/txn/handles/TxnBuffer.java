@@ -39,12 +39,12 @@ public final class TxnBuffer {
     /**
      * Applies the buffer in one LMDB write transaction, runs {@code alsoInSameCommit} inside it (for the
      * caller's side-table writes), and commits, grouped with concurrent commits
-     * ({@link HandleTable#commitGrouped}); the buffer is empty afterwards. When anything fails nothing
+     * ({@link HandleTable#commitDurably}); the buffer is empty afterwards. When anything fails nothing
      * is committed and the buffer keeps its changes.
      */
     public void commit(Consumer<HandleBatch> alsoInSameCommit) {
         Objects.requireNonNull(alsoInSameCommit, "alsoInSameCommit");
-        table.commitGrouped(batch -> {
+        table.commitDurably(batch -> {
             overlay.applyTo(batch.store);
             alsoInSameCommit.accept(batch);
         });

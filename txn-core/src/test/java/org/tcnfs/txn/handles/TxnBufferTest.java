@@ -1,0 +1,497 @@
+package org.tcnfs.txn.handles;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.tcnfs.nfs4.vfs.FileType;
+
+/** The TXN buffer of DESIGN.md step 6: read-your-writes for the bound thread, nothing for anyone else. */
+class TxnBufferTest {
+    private static final String EXPORT = "data";
+
+    @TempDir
+    Path state;
+
+    private HandleTable table;
+    private ExecutorService other;
+    private Nfh root;
+    private long nextIno = 100;
+
+    @BeforeEach
+    void open() {
+        table = HandleTable.open(state);
+        other = Executors.newSingleThreadExecutor();
+        try (HandleBatch batch = table.write()) {
+            root = batch.ensureRoot(EXPORT, 1, 2, 0);
+            batch.commit();
+        }
+    }
+
+    @AfterEach
+    void close() throws InterruptedException {
+        table.unbindCurrentThread();
+        other.shutdownNow();
+        other.awaitTermination(10, TimeUnit.SECONDS);
+        table.close();
+    }
+
+    /** Registers {@code name} in {@code parent} in one batch (into LMDB, or into the buffer when bound). */
+    private Nfh add(Nfh parent, String name, FileType type) {
+        try (HandleBatch batch = table.write()) {
+            Nfh handle = batch.register(parent, name, type, 1, nextIno++, 0);
+            batch.commit();
+            return handle;
+        }
+    }
+
+    /** What another thread (never bound) reads. */
+    private <T> T onOtherThread(Callable<T> read) throws Exception {
+        return other.submit(read).get(10, TimeUnit.SECONDS);
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String text(byte[] value) {
+        return new String(value, StandardCharsets.UTF_8);
+    }
+
+    private static List<String> rows(HandleView view, SideTable side) {
+        List<String> rows = new ArrayList<>();
+        view.forEach(side, (k, v) -> rows.add(text(k) + "=" + text(v)));
+        return rows;
+    }
+
+    @Test
+    void boundThreadSeesItsRegistrationAndOtherThreadsDoNot() throws Exception {
+        TxnBuffer buffer = table.buffer();
+        Nfh file;
+        try (HandleTable.Binding bound = table.bind(buffer)) {
+            file = add(root, "f", FileType.REGULAR);
+
+            assertThat(table.child(root, "f")).contains(file);
+            assertThat(table.node(file)).map(Node::links).contains(List.of(new Link(root, "f")));
+            assertThat(table.byInode(EXPORT, 100)).contains(file);
+            assertThat(table.path(file)).contains(List.of("f"));
+            try (HandleSnapshot snapshot = table.read()) {
+                assertThat(snapshot.child(root, "f")).contains(file);
+            }
+            assertThat(onOtherThread(() -> table.child(root, "f"))).isEmpty();
+            assertThat(onOtherThread(() -> table.node(file))).isEmpty();
+            assertThat(onOtherThread(() -> table.byInode(EXPORT, 100))).isEmpty();
+        }
+
+        assertThat(table.isBound()).isFalse();
+        assertThat(table.child(root, "f")).isEmpty();
+        assertThat(buffer.isEmpty()).isFalse();
+    }
+
+    @Test
+    void commitMakesTheBufferVisibleToEveryThreadAndEmptiesIt() throws Exception {
+        TxnBuffer buffer = table.buffer();
+        Nfh file;
+        try (HandleTable.Binding bound = table.bind(buffer)) {
+            file = add(root, "f", FileType.REGULAR);
+        }
+
+        buffer.commit(batch -> { });
+
+        assertThat(buffer.isEmpty()).isTrue();
+        assertThat(buffer.changedRows()).isZero();
+        assertThat(table.child(root, "f")).contains(file);
+        assertThat(onOtherThread(() -> table.child(root, "f"))).contains(file);
+        assertThat(onOtherThread(() -> table.byInode(EXPORT, 100))).contains(file);
+        table.close();
+        table = HandleTable.open(state);
+        assertThat(table.path(file)).contains(List.of("f"));
+    }
+
+    @Test
+    void commitWhileStillBoundLeavesTheThreadReadingTheCommittedRows() {
+        TxnBuffer buffer = table.buffer();
+        try (HandleTable.Binding bound = table.bind(buffer)) {
+            Nfh file = add(root, "f", FileType.REGULAR);
+            buffer.commit(batch -> { });
+            assertThat(table.child(root, "f")).contains(file);
+            try (HandleBatch batch = table.write()) {
+                batch.unlink(root, "f");
+                batch.commit();
+            }
+            assertThat(table.child(root, "f")).isEmpty();
+        }
+        assertThat(table.child(root, "f")).isPresent();
+    }
+
+    @Test
+    void renameInTheBufferIsSeenByTheBoundThreadOnly() throws Exception {
+        Nfh dir = add(root, "d", FileType.DIRECTORY);
+        Nfh file = add(dir, "f", FileType.REGULAR);
+        TxnBuffer buffer = table.buffer();
+
+        try (HandleTable.Binding bound = table.bind(buffer)) {
+            try (HandleBatch batch = table.write()) {
+                assertThat(batch.rename(dir, "f", root, "g").moved()).contains(file);
+                batch.commit();
+            }
+            try (HandleBatch batch = table.write()) {
+                batch.rename(root, "d", root, "e");
+                batch.commit();
+            }
+
+            assertThat(table.child(root, "g")).contains(file);
+            assertThat(table.child(dir, "f")).isEmpty();
+            assertThat(table.path(file)).contains(List.of("g"));
+            assertThat(table.path(dir)).contains(List.of("e"));
+            assertThat(onOtherThread(() -> table.path(file))).contains(List.of("d", "f"));
+            assertThat(onOtherThread(() -> table.child(root, "g"))).isEmpty();
+        }
+
+        buffer.commit(batch -> { });
+        assertThat(onOtherThread(() -> table.path(file))).contains(List.of("g"));
+        assertThat(onOtherThread(() -> table.path(dir))).contains(List.of("e"));
+        assertThat(onOtherThread(() -> table.child(dir, "f"))).isEmpty();
+    }
+
+    @Test
+    void unlinkInTheBufferHidesTheNameFromTheBoundThreadOnly() throws Exception {
+        Nfh file = add(root, "f", FileType.REGULAR);
+        TxnBuffer buffer = table.buffer();
+
+        try (HandleTable.Binding bound = table.bind(buffer)) {
+            try (HandleBatch batch = table.write()) {
+                assertThat(batch.unlink(root, "f")).contains(new HandleBatch.Unlinked(file, true));
+                batch.commit();
+            }
+            assertThat(table.child(root, "f")).isEmpty();
+            assertThat(table.node(file)).isEmpty();
+            assertThat(table.byInode(EXPORT, 100)).isEmpty();
+            assertThat(onOtherThread(() -> table.child(root, "f"))).contains(file);
+
+            Nfh again = add(root, "f", FileType.REGULAR);
+            assertThat(again).isNotEqualTo(file);
+            assertThat(table.child(root, "f")).contains(again);
+        }
+        assertThat(table.child(root, "f")).contains(file);
+    }
+
+    @Test
+    void removeNodeOfADirectoryRemovesChildrenFromTheBufferAndFromLmdbBeneath() throws Exception {
+        Nfh dir = add(root, "d", FileType.DIRECTORY);
+        Nfh x = add(dir, "x", FileType.REGULAR);
+        Nfh sub = add(dir, "sub", FileType.DIRECTORY);
+        Nfh y = add(sub, "y", FileType.REGULAR);
+        Nfh keep = add(root, "keep", FileType.REGULAR);
+        TxnBuffer buffer = table.buffer();
+
+        Nfh z;
+        Nfh w;
+        try (HandleTable.Binding bound = table.bind(buffer)) {
+            z = add(dir, "z", FileType.REGULAR);
+            w = add(sub, "w", FileType.REGULAR);
+            try (HandleBatch batch = table.write()) {
+                batch.removeNode(dir);
+                batch.commit();
+            }
+
+            for (Nfh gone : List.of(dir, x, sub, y, z, w)) {
+                assertThat(table.node(gone)).as("node %s", gone).isEmpty();
+            }
+            assertThat(table.child(root, "d")).isEmpty();
+            assertThat(table.child(sub, "y")).isEmpty();
+            assertThat(table.child(dir, "z")).isEmpty();
+            assertThat(table.node(keep)).isPresent();
+            assertThat(onOtherThread(() -> table.path(y))).contains(List.of("d", "sub", "y"));
+            assertThat(onOtherThread(() -> table.node(z))).isEmpty();
+        }
+
+        buffer.commit(batch -> { });
+        for (Nfh gone : List.of(dir, x, sub, y, z, w)) {
+            assertThat(onOtherThread(() -> table.node(gone))).as("node %s", gone).isEmpty();
+        }
+        for (long ino = 100; ino <= 106; ino++) {
+            if (ino != 104) {
+                long i = ino;
+                assertThat(onOtherThread(() -> table.byInode(EXPORT, i))).as("inode %s", ino).isEmpty();
+            }
+        }
+        assertThat(table.child(sub, "y")).isEmpty();
+        assertThat(table.child(dir, "x")).isEmpty();
+        assertThat(table.child(root, "keep")).contains(keep);
+        assertThat(table.byInode(EXPORT, 104)).contains(keep);
+    }
+
+    @Test
+    void commitAppliesTheBufferAndTheSideTableWritesInOneCommit() throws Exception {
+        SideTable records = table.sideTable("records");
+        try (HandleBatch batch = table.write()) {
+            batch.put(records, bytes("txn-1"), bytes("record"));
+            batch.commit();
+        }
+        TxnBuffer buffer = table.buffer();
+        Nfh file;
+        try (HandleTable.Binding bound = table.bind(buffer)) {
+            file = add(root, "f", FileType.REGULAR);
+        }
+
+        buffer.commit(batch -> {
+            assertThat(batch.child(root, "f")).contains(file);
+            batch.delete(records, bytes("txn-1"));
+            batch.put(records, bytes("txn-2"), bytes("other"));
+        });
+
+        assertThat(onOtherThread(() -> table.child(root, "f"))).contains(file);
+        try (HandleSnapshot snapshot = table.read()) {
+            assertThat(rows(snapshot, records)).containsExactly("txn-2=other");
+        }
+    }
+
+    @Test
+    void failureInsideTheCommitCommitsNothingAndKeepsTheBuffer() throws Exception {
+        SideTable records = table.sideTable("records");
+        try (HandleBatch batch = table.write()) {
+            batch.put(records, bytes("txn-1"), bytes("record"));
+            batch.commit();
+        }
+        TxnBuffer buffer = table.buffer();
+        Nfh file;
+        try (HandleTable.Binding bound = table.bind(buffer)) {
+            file = add(root, "f", FileType.REGULAR);
+        }
+        int rows = buffer.changedRows();
+
+        assertThatThrownBy(() -> buffer.commit(batch -> {
+            batch.delete(records, bytes("txn-1"));
+            throw new IllegalStateException("disk gone");
+        })).isInstanceOf(IllegalStateException.class).hasMessage("disk gone");
+
+        assertThat(onOtherThread(() -> table.child(root, "f"))).isEmpty();
+        try (HandleSnapshot snapshot = table.read()) {
+            assertThat(rows(snapshot, records)).containsExactly("txn-1=record");
+        }
+        assertThat(buffer.changedRows()).isEqualTo(rows);
+
+        buffer.commit(batch -> batch.delete(records, bytes("txn-1")));
+        assertThat(onOtherThread(() -> table.child(root, "f"))).contains(file);
+        try (HandleSnapshot snapshot = table.read()) {
+            assertThat(rows(snapshot, records)).isEmpty();
+        }
+    }
+
+    @Test
+    void discardLeavesLmdbUntouchedAndEmptiesTheBuffer() throws Exception {
+        Nfh existing = add(root, "old", FileType.REGULAR);
+        TxnBuffer buffer = table.buffer();
+        try (HandleTable.Binding bound = table.bind(buffer)) {
+            add(root, "f", FileType.REGULAR);
+            try (HandleBatch batch = table.write()) {
+                batch.unlink(root, "old");
+                batch.commit();
+            }
+            buffer.discard();
+
+            assertThat(buffer.isEmpty()).isTrue();
+            assertThat(table.child(root, "f")).isEmpty();
+            assertThat(table.child(root, "old")).contains(existing);
+        }
+
+        buffer.commit(batch -> { });
+        assertThat(onOtherThread(() -> table.child(root, "f"))).isEmpty();
+        assertThat(onOtherThread(() -> table.child(root, "old"))).contains(existing);
+        assertThat(table.node(existing)).isPresent();
+    }
+
+    @Test
+    void subBatchClosedWithoutCommitLeavesTheBufferUnchanged() {
+        TxnBuffer buffer = table.buffer();
+        try (HandleTable.Binding bound = table.bind(buffer)) {
+            Nfh a = add(root, "a", FileType.REGULAR);
+            int rows = buffer.changedRows();
+            try (HandleBatch batch = table.write()) {
+                batch.register(root, "b", FileType.REGULAR, 1, 500, 0);
+                batch.unlink(root, "a");
+                assertThat(batch.child(root, "b")).isPresent();
+                assertThat(batch.child(root, "a")).isEmpty();
+            }
+
+            assertThat(buffer.changedRows()).isEqualTo(rows);
+            assertThat(table.child(root, "a")).contains(a);
+            assertThat(table.child(root, "b")).isEmpty();
+            assertThat(table.byInode(EXPORT, 500)).isEmpty();
+        }
+        buffer.commit(batch -> { });
+        assertThat(table.child(root, "a")).isPresent();
+        assertThat(table.child(root, "b")).isEmpty();
+    }
+
+    @Test
+    void bindingTwiceThrowsAndClosingTheBindingAllowsANewOne() {
+        TxnBuffer first = table.buffer();
+        TxnBuffer second = table.buffer();
+        try (HandleTable.Binding bound = table.bind(first)) {
+            assertThat(table.isBound()).isTrue();
+            assertThatThrownBy(() -> table.bind(second)).isInstanceOf(IllegalStateException.class);
+            assertThatThrownBy(() -> table.bind(first)).isInstanceOf(IllegalStateException.class);
+            add(root, "f", FileType.REGULAR);
+        }
+        assertThat(table.isBound()).isFalse();
+        try (HandleTable.Binding bound = table.bind(second)) {
+            assertThat(table.child(root, "f")).isEmpty();
+        }
+        assertThat(first.isEmpty()).isFalse();
+        assertThat(second.isEmpty()).isTrue();
+    }
+
+    @Test
+    void boundWriteDoesNotWaitForAnotherThreadsOpenLmdbBatch() throws Exception {
+        CountDownLatch opened = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Future<?> holder = other.submit(() -> {
+            try (HandleBatch batch = table.write()) {
+                opened.countDown();
+                release.await(20, TimeUnit.SECONDS);
+            }
+            return null;
+        });
+        assertThat(opened.await(10, TimeUnit.SECONDS)).isTrue();
+        ExecutorService bound = Executors.newSingleThreadExecutor();
+        try {
+            TxnBuffer buffer = table.buffer();
+            Future<Nfh> added = bound.submit(() -> {
+                try (HandleTable.Binding binding = table.bind(buffer)) {
+                    return add(root, "f", FileType.REGULAR);
+                }
+            });
+            assertThat(added.get(5, TimeUnit.SECONDS)).isNotNull();
+            assertThat(buffer.isEmpty()).isFalse();
+        } finally {
+            release.countDown();
+            holder.get(10, TimeUnit.SECONDS);
+            bound.shutdownNow();
+        }
+    }
+
+    @Test
+    void forEachMergesBufferAndLmdbInKeyOrderWithTombstones() throws Exception {
+        SideTable side = table.sideTable("merge");
+        try (HandleBatch batch = table.write()) {
+            for (String k : List.of("k1", "k3", "k5", "k7")) {
+                batch.put(side, bytes(k), bytes("base"));
+            }
+            batch.commit();
+        }
+        TxnBuffer buffer = table.buffer();
+        try (HandleTable.Binding bound = table.bind(buffer)) {
+            try (HandleBatch batch = table.write()) {
+                batch.put(side, bytes("k4"), bytes("buf"));
+                batch.put(side, bytes("k3"), bytes("buf"));
+                batch.delete(side, bytes("k5"));
+                batch.put(side, bytes("k0"), bytes("buf"));
+                batch.commit();
+            }
+            try (HandleBatch batch = table.write()) {
+                batch.put(side, bytes("k2"), bytes("buf"));
+                batch.delete(side, bytes("k4"));
+                batch.put(side, bytes("k5"), bytes("again"));
+                batch.delete(side, bytes("k7"));
+                batch.delete(side, bytes("k9"));
+                batch.commit();
+            }
+            List<String> expected = List.of("k0=buf", "k1=base", "k2=buf", "k3=buf", "k5=again");
+            try (HandleSnapshot snapshot = table.read()) {
+                assertThat(rows(snapshot, side)).containsExactlyElementsOf(expected);
+                assertThat(snapshot.get(side, bytes("k4"))).isEmpty();
+                assertThat(snapshot.get(side, bytes("k7"))).isEmpty();
+                assertThat(snapshot.get(side, bytes("k5")).map(TxnBufferTest::text)).contains("again");
+            }
+            try (HandleBatch batch = table.write()) {
+                assertThat(rows(batch, side)).containsExactlyElementsOf(expected);
+            }
+            List<String> unbound = onOtherThread(() -> {
+                try (HandleSnapshot snapshot = table.read()) {
+                    return rows(snapshot, side);
+                }
+            });
+            assertThat(unbound).containsExactly("k1=base", "k3=base", "k5=base", "k7=base");
+
+            buffer.commit(batch -> { });
+            try (HandleSnapshot snapshot = table.read()) {
+                assertThat(rows(snapshot, side)).containsExactlyElementsOf(expected);
+            }
+        }
+    }
+
+    @Test
+    void scanOfADirectoryMergesBufferedAndCommittedNamesInByteOrderWithinItsPrefix() {
+        Nfh d = add(root, "d", FileType.DIRECTORY);
+        Nfh e = add(root, "e", FileType.DIRECTORY);
+        add(d, "a", FileType.REGULAR);
+        add(d, "c", FileType.REGULAR);
+        add(d, "e", FileType.REGULAR);
+        add(e, "b", FileType.REGULAR);
+        TxnBuffer buffer = table.buffer();
+        try (HandleTable.Binding bound = table.bind(buffer)) {
+            add(d, "b", FileType.REGULAR);
+            add(e, "bb", FileType.REGULAR);
+            add(d, "Z", FileType.REGULAR);
+            try (HandleBatch batch = table.write()) {
+                batch.unlink(d, "c");
+                batch.commit();
+            }
+            try (HandleSnapshot snapshot = table.read()) {
+                assertThat(snapshot.childNames(d)).containsExactly("Z", "a", "b", "e");
+                assertThat(snapshot.childNames(e)).containsExactly("b", "bb");
+            }
+        }
+        try (HandleSnapshot snapshot = table.read()) {
+            assertThat(snapshot.childNames(d)).containsExactly("a", "c", "e");
+        }
+    }
+
+    @Test
+    void sideTableValueReadThroughTheBufferIsANewArray() {
+        SideTable side = table.sideTable("copies");
+        TxnBuffer buffer = table.buffer();
+        try (HandleTable.Binding bound = table.bind(buffer)) {
+            try (HandleBatch batch = table.write()) {
+                batch.put(side, bytes("k"), bytes("value"));
+                batch.commit();
+            }
+            try (HandleSnapshot snapshot = table.read()) {
+                byte[] first = snapshot.get(side, bytes("k")).orElseThrow();
+                first[0] = 'X';
+                assertThat(snapshot.get(side, bytes("k")).map(TxnBufferTest::text)).contains("value");
+            }
+        }
+        buffer.commit(batch -> { });
+        try (HandleSnapshot snapshot = table.read()) {
+            assertThat(snapshot.get(side, bytes("k")).map(TxnBufferTest::text)).contains("value");
+        }
+    }
+
+    @Test
+    void changedRowsCountsEveryRowTheBufferWouldWrite() {
+        TxnBuffer buffer = table.buffer();
+        assertThat(buffer.isEmpty()).isTrue();
+        try (HandleTable.Binding bound = table.bind(buffer)) {
+            add(root, "f", FileType.REGULAR);
+        }
+        // one node row, one name row, one inode row
+        assertThat(buffer.changedRows()).isEqualTo(3);
+        assertThat(table.child(root, "f")).isEmpty();
+    }
+}
