@@ -23,6 +23,9 @@ import org.tcnfs.client.rpc.NfsConnection;
  *
  * <p>Start it with {@link #start()}; {@link #kill()} is a SIGKILL (a crash), {@link #stop()} a SIGTERM
  * (a clean stop), {@link #restart()} starts it again on the same directories (the port may change).
+ * Crash tests set JVM options ({@link #setJvmArgs}, e.g. a crash point), wait for the halt
+ * ({@link #awaitExit}), start it again without a stop ({@link #relaunch()}) and run {@code --check}
+ * ({@link #check()}) on the same directories.
  * {@link #close()} stops it and deletes its export and state directories. Everything the server prints goes to
  * {@code server.log} in its base directory; {@link #output()} returns it for failure messages.
  *
@@ -40,6 +43,7 @@ public final class ServerProcess implements AutoCloseable {
     private final Path metricsPortFile;
     private final Path log;
     private final List<String> extraArgs;
+    private List<String> jvmArgs = List.of();
     private Process process;
     private int port;
     private int metricsPort;
@@ -57,9 +61,15 @@ public final class ServerProcess implements AutoCloseable {
 
     /** Starts a server on fresh directories. */
     public static ServerProcess start(String... extraArgs) throws IOException {
+        return start(List.of(), extraArgs);
+    }
+
+    /** Starts a server on fresh directories with JVM options ({@link #setJvmArgs}) placed before {@code -jar}. */
+    public static ServerProcess start(List<String> jvmArgs, String... extraArgs) throws IOException {
         Path work = Paths.get(System.getProperty("tcnfs.it.work", System.getProperty("java.io.tmpdir")));
         Files.createDirectories(work);
         ServerProcess server = new ServerProcess(Files.createTempDirectory(work, "server-"), List.of(extraArgs));
+        server.jvmArgs = List.copyOf(jvmArgs);
         Files.createDirectories(server.exportDir);
         Files.createDirectories(server.stateDir);
         server.launch();
@@ -72,7 +82,7 @@ public final class ServerProcess implements AutoCloseable {
                 .toAbsolutePath().normalize();
     }
 
-    private void launch() throws IOException {
+    private void spawn() throws IOException {
         Path jar = serverJar();
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException("server jar not found at " + jar
@@ -83,6 +93,7 @@ public final class ServerProcess implements AutoCloseable {
         List<String> command = new ArrayList<>();
         command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xmx1g");
+        command.addAll(jvmArgs);
         command.add("-jar");
         command.add(jar.toString());
         command.addAll(List.of("--bind", "127.0.0.1", "--port", "0", "--port-file", portFile.toString(),
@@ -98,6 +109,10 @@ public final class ServerProcess implements AutoCloseable {
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         process = pb.start();
+    }
+
+    private void launch() throws IOException {
+        spawn();
         port = awaitPort();
         // The server writes the metrics port file before the port file.
         metricsPort = Integer.parseInt(Files.readString(metricsPortFile, StandardCharsets.UTF_8).trim());
@@ -172,6 +187,133 @@ public final class ServerProcess implements AutoCloseable {
     /** A new connection as {@code caller}. */
     public NfsConnection connect(AuthSys caller) throws IOException {
         return NfsConnection.connect(address(), caller, Duration.ofSeconds(60));
+    }
+
+    /** A new connection as {@code caller} whose calls give up after {@code timeout} (crash tests). */
+    public NfsConnection connect(AuthSys caller, Duration timeout) throws IOException {
+        return NfsConnection.connect(address(), caller, timeout);
+    }
+
+    /**
+     * JVM options for the next launches ({@link #restart()}, {@link #relaunch()}, {@link #check()}), placed
+     * before {@code -jar}, e.g. {@code -Dtcnfs.crash-point=before-commit}; replaces the earlier ones. Empty by
+     * default.
+     */
+    public void setJvmArgs(String... args) {
+        this.jvmArgs = List.of(args);
+    }
+
+    /** The JVM options of the next launch. */
+    public List<String> jvmArgs() {
+        return jvmArgs;
+    }
+
+    /** The process id of the running (or last) server process; -1 before the first start. */
+    public long pid() {
+        return process == null ? -1 : process.pid();
+    }
+
+    /**
+     * Waits until the server process ends by itself (a crash point halts it with 137) and returns its
+     * exit status.
+     *
+     * @throws IllegalStateException when it still runs after {@code timeout} (it is left running)
+     */
+    public int awaitExit(Duration timeout) {
+        if (process == null) {
+            throw new IllegalStateException("never started");
+        }
+        if (!waitFor(timeout)) {
+            throw new IllegalStateException("server still runs after " + timeout + "\n" + output());
+        }
+        return process.exitValue();
+    }
+
+    /**
+     * Starts the server again on the same directories after its process died (a crash point, {@link #kill()}),
+     * with the current {@link #jvmArgs()}; nothing is sent to the old process. Waits for the port as
+     * {@link #start} does.
+     *
+     * @throws IllegalStateException if the server still runs, or exits before it serves
+     */
+    public void relaunch() throws IOException {
+        if (isAlive()) {
+            throw new IllegalStateException("the server still runs; kill() or stop() it before relaunch()");
+        }
+        launch();
+    }
+
+    /**
+     * Like {@link #relaunch()}, for a launch that is expected to halt before serving (a crash point in
+     * startup recovery): returns the exit status once the process ends, or -1 if it came up and serves
+     * (it is left running then).
+     */
+    public int relaunchExpectingExit(Duration timeout) throws IOException {
+        if (isAlive()) {
+            throw new IllegalStateException("the server still runs; kill() or stop() it first");
+        }
+        Files.deleteIfExists(portFile);
+        spawn();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                return process.exitValue();
+            }
+            if (Files.isRegularFile(portFile) && !Files.readString(portFile, StandardCharsets.UTF_8).isBlank()) {
+                port = awaitPort();
+                metricsPort = Integer.parseInt(Files.readString(metricsPortFile, StandardCharsets.UTF_8).trim());
+                return -1;
+            }
+            sleep(20);
+        }
+        throw new IllegalStateException("server neither served nor exited within " + timeout + "\n" + output());
+    }
+
+    /** What {@code --check} said: its exit status (0 nothing pending, 3 something pending) and its output. */
+    public record CheckResult(int status, String output) {
+    }
+
+    /**
+     * Runs the server jar with {@code --check} on the same export and state directories (and the current
+     * {@link #jvmArgs()}), which reports pending recovery records and orphan backups and changes nothing.
+     * The server must not run (LMDB is opened).
+     */
+    public CheckResult check() throws IOException {
+        if (isAlive()) {
+            throw new IllegalStateException("stop the server before --check");
+        }
+        List<String> command = new ArrayList<>();
+        command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("-Xmx256m");
+        command.addAll(jvmArgs);
+        command.add("-jar");
+        command.add(serverJar().toString());
+        command.addAll(List.of("--data", exportDir.toString(), "--state", stateDir.toString(), "--check"));
+        command.addAll(extraArgs);
+        Process p = new ProcessBuilder(command).directory(base.toFile()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        try {
+            if (!p.waitFor(START_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+                p.destroyForcibly();
+                throw new IllegalStateException("--check did not finish within " + START_TIMEOUT + "\n" + out);
+            }
+        } catch (InterruptedException e) {
+            p.destroyForcibly();
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+        return new CheckResult(p.exitValue(), out);
+    }
+
+    /** Everything the server printed since its last launch (the whole of it, not capped). */
+    public String outputOfLastStart() {
+        try {
+            String all = Files.readString(log, StandardCharsets.UTF_8);
+            int at = all.lastIndexOf("=== start " + starts + ":");
+            return at < 0 ? all : all.substring(at);
+        } catch (IOException e) {
+            return "(no server output: " + e + ")";
+        }
     }
 
     /** Everything the server printed so far (all starts), for failure messages; the last 64 KiB. */
