@@ -205,11 +205,17 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
             txn.begun = true;
             begin(context, txn);
         }
-        if (!txn.transactional || txn.lockSet == null) {
+        if (txn.lockSet == null) {
             return;
         }
         if (index >= txn.plan.coveredOps()) {
-            throw new ServerFaultException("operation " + index + " runs past the plan's end " + txn.plan.coveredOps());
+            // The planner expected an earlier operation to fail and locked nothing beyond it; it did not
+            // fail (the tree changed between planning and running): go no further unlocked, let the client retry.
+            LOG.debug("operation {} runs past the plan's end {}: NFS4ERR_DELAY", index, txn.plan.coveredOps());
+            throw new DelayException("operation " + index + " runs past the plan's end " + txn.plan.coveredOps());
+        }
+        if (!txn.transactional) {
+            return;
         }
         if (!txn.upFront) {
             prepareOp(txn, index);
@@ -260,7 +266,11 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
             }
         } finally {
             if (!undone) {
-                fenced.addAll(txn.lockSet.keys().keySet());
+                txn.lockSet.keys().forEach((key, mode) -> {
+                    if (mode == LockMode.WRITE) {
+                        fenced.add(key);
+                    }
+                });
             }
             txn.lockSet.close();
         }
@@ -538,6 +548,9 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
             undoFailures.incrementAndGet();
             LOG.error("txn {}: undo failed; its record stays for recovery at the next start and its objects answer "
                     + "NFS4ERR_DELAY until then: {}", txn.id, e.toString(), e);
+            LOG.error("txn {}: the record whose undo failed ({} of its steps undone, {} mode): {}", txn.id,
+                    latest.get().undoneSteps(), txn.upFront ? "prepared up front" : "prepared per operation",
+                    latest.get().steps());
             try {
                 saveProgress(latest.get().withFailedUndo(e.toString()));
             } catch (RuntimeException again) {

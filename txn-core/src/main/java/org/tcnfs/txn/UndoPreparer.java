@@ -156,7 +156,10 @@ final class UndoPreparer {
             p.parent().ifPresent(touchedDirs::add);
         } else if (m instanceof Mutation.Removal r) {
             ObjectPath p = r.object().path();
-            Optional<Path> victim = existing(locate.apply(r.object()).filter(x -> !created.contains(x)));
+            // Only a name the victim already had where it is looked for is kept: a victim reached by a name
+            // the compound gave it (LINK) loses only that name, which the LINK's own undo accounts for.
+            Optional<Path> victim = existing(locate.apply(r.object()).filter(x -> x.equals(p))
+                    .filter(x -> !created.contains(x)));
             if (victim.isPresent() && !p.isRoot()) {
                 steps.add(keep(op, p, victim.get(), "rm-" + op));
             }
