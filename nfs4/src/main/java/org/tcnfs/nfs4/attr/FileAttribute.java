@@ -27,7 +27,7 @@ import org.tcnfs.nfs4.xdr.nfs_ftype4;
  */
 public enum FileAttribute {
     // ---- REQUIRED (RFC 8881 5.6) ----
-    SUPPORTED_ATTRS(FATTR4_SUPPORTED_ATTRS, (s, w) -> w.putBitmap(FileAttributes.SUPPORTED_WORDS)),
+    SUPPORTED_ATTRS(FATTR4_SUPPORTED_ATTRS, (s, w) -> w.putBitmap(FileAttributes.supportedWords(s.context()))),
     TYPE(FATTR4_TYPE, (s, w) -> w.putInt(ftype(s.stat().type()))),
     FH_EXPIRE_TYPE(FATTR4_FH_EXPIRE_TYPE, (s, w) -> w.putInt(FH4_PERSISTENT)),
     CHANGE(FATTR4_CHANGE, (s, w) -> w.putLong(s.stat().change())),
@@ -184,11 +184,19 @@ public enum FileAttribute {
     }
 
     private static void decodeOwner(AttrReader r, SetAttributesBuilder b, IdMapper ids) throws IOException {
-        b.uid = ids.uidOf(decodeUtf8(r));
+        b.uid = ids.uidOf(nonEmpty(decodeUtf8(r), "owner"));
     }
 
     private static void decodeOwnerGroup(AttrReader r, SetAttributesBuilder b, IdMapper ids) throws IOException {
-        b.gid = ids.gidOf(decodeUtf8(r));
+        b.gid = ids.gidOf(nonEmpty(decodeUtf8(r), "owner_group"));
+    }
+
+    /** An empty owner or group names nobody: NFS4ERR_INVAL (not BADOWNER, which is for unknown names). */
+    private static String nonEmpty(String value, String attribute) throws InvalException {
+        if (value.isEmpty()) {
+            throw new InvalException("empty " + attribute);
+        }
+        return value;
     }
 
     private static String decodeUtf8(AttrReader r) throws IOException {

@@ -39,6 +39,11 @@ public final class FileAttributes {
     /** The words of {@code supported_attrs}. Never modified. */
     static final int[] SUPPORTED_WORDS = supportedWords();
     /**
+     * The words of {@code supported_attrs} in NFSv4.0: the supported attributes RFC 7530 defines (numbers up
+     * to {@code mounted_on_fileid}, 55); the later ones exist only from NFSv4.1 on. Never modified.
+     */
+    static final int[] SUPPORTED_WORDS_NFS40 = upTo(SUPPORTED_WORDS, nfs4_attr.FATTR4_MOUNTED_ON_FILEID);
+    /**
      * The words of {@code suppattr_exclcreat}: what an EXCLUSIVE4_1 create may set. Times are left out so
      * that a server may keep the create verifier in them.
      */
@@ -102,11 +107,12 @@ public final class FileAttributes {
         Objects.requireNonNull(stat, "stat");
         requireReadable(requested);
         AttributeSource source = new AttributeSource(context, stat, inode, NfsStatus.OK);
-        int words = Math.min(requested.value.length, SUPPORTED_WORDS.length);
+        int[] supported = supportedWords(context);
+        int words = Math.min(requested.value.length, supported.length);
         int[] returned = new int[words];
         AttrWriter out = new AttrWriter(256);
         for (int i = 0; i < words; i++) {
-            int bits = requested.value[i] & SUPPORTED_WORDS[i];
+            int bits = requested.value[i] & supported[i];
             while (bits != 0) {
                 int bit = Integer.numberOfTrailingZeros(bits);
                 bits &= bits - 1;
@@ -226,6 +232,20 @@ public final class FileAttributes {
             table[a.number()] = a;
         }
         return table;
+    }
+
+    /** The supported attributes of the compound's minor version (all of them without a context). */
+    static int[] supportedWords(CompoundContext context) {
+        return context != null && context.minorVersion() == 0 ? SUPPORTED_WORDS_NFS40 : SUPPORTED_WORDS;
+    }
+
+    /** {@code words} without the attributes numbered above {@code last}. */
+    private static int[] upTo(int[] words, int last) {
+        int[] out = words.clone();
+        for (int n = last + 1; n < out.length * 32; n++) {
+            out[n / 32] &= ~(1 << (n % 32));
+        }
+        return Bitmaps.trim(out);
     }
 
     private static int[] supportedWords() {

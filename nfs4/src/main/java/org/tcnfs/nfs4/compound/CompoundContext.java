@@ -40,6 +40,7 @@ public final class CompoundContext {
     private int opCount;
     private Object extension;
     private long requestFingerprint;
+    private ReplySizeLimit replySizeLimit;
 
     private CompoundContext(Builder b) {
         this.server = Objects.requireNonNull(b.server, "server");
@@ -193,6 +194,15 @@ public final class CompoundContext {
 
     public void setReplyCache(Consumer<COMPOUND4res> replyCache) {
         this.replyCache = replyCache;
+    }
+
+    /** The reply size this compound may use (set by SEQUENCE from its session), or {@code null}: no limit. */
+    public ReplySizeLimit replySizeLimit() {
+        return replySizeLimit;
+    }
+
+    public void setReplySizeLimit(ReplySizeLimit replySizeLimit) {
+        this.replySizeLimit = replySizeLimit;
     }
 
     /** Index of the operation running now. */

@@ -27,6 +27,8 @@ import org.tcnfs.nfs4.xdr.nfs_resop4;
  * version 1 the NFSv4.0 operations that RFC 8881 section 17 lists as "MUST NOT implement" (OPEN_CONFIRM,
  * RENEW, SETCLIENTID, SETCLIENTID_CONFIRM, RELEASE_LOCKOWNER) are answered NFS4ERR_NOTSUPP, the status
  * RFC 8881 gives operations that must not be implemented in the minor version, before the position rules.
+ * An NFSv4.0 compound of more operations than {@link NfsLimits#maxOperations()} is answered
+ * NFS4ERR_RESOURCE without running any (in NFSv4.1 the session's limit applies, checked by SEQUENCE).
  */
 public final class CompoundEngine {
     private static final Set<Integer> SESSIONLESS_OPS =
@@ -59,6 +61,12 @@ public final class CompoundEngine {
             return res;
         }
         int count = args.argarray.length;
+        if (args.minorversion == 0 && count > context.server().limits().maxOperations()) {
+            // NFSv4.0 has no session to negotiate a limit with: a compound beyond the server's is refused
+            // whole, before any operation runs (RFC 7530 15.2, NFS4ERR_RESOURCE)
+            res.status = NfsStatus.RESOURCE.code();
+            return res;
+        }
         List<nfs_resop4> results = new ArrayList<>(Math.min(count, 1024));
         NfsStatus early = beforeCompound(context, args);
         if (early != null) {

@@ -11,6 +11,7 @@ import org.tcnfs.nfs4.status.NfsException;
 import org.tcnfs.nfs4.status.NfsStatus;
 import org.tcnfs.nfs4.xdr.nfs_argop4;
 import org.tcnfs.nfs4.xdr.nfs_opnum4;
+import org.tcnfs.nfs4.xdr.XdrSizeCounter;
 import org.tcnfs.nfs4.xdr.nfs_resop4;
 
 /**
@@ -19,7 +20,8 @@ import org.tcnfs.nfs4.xdr.nfs_resop4;
  * <p>This is the single place where exceptions become NFS statuses. An {@link NfsException} gives its own
  * status (client faults are logged at debug, server faults at error); a decoding failure inside an
  * operation is NFS4ERR_BADXDR; any other {@code IOException} is NFS4ERR_IO and anything else
- * NFS4ERR_SERVERFAULT, both logged at error with the stack trace.
+ * NFS4ERR_SERVERFAULT, both logged at error with the stack trace. It also counts each result against the
+ * compound's {@link ReplySizeLimit}, and fails the result that does not fit.
  */
 public final class OperationExecutor {
     private static final Logger LOG = LoggerFactory.getLogger(OperationExecutor.class);
@@ -74,7 +76,31 @@ public final class OperationExecutor {
             fail(result, NfsStatus.SERVERFAULT);
             LOG.error("{} failed with a server fault", nfs_opnum4.name(op.argop), e);
         }
+        chargeReplySize(context, result);
         return result;
+    }
+
+    /**
+     * Counts {@code result} against the compound's reply size limit, if it has one; a result that does not
+     * fit fails with REP_TOO_BIG or REP_TOO_BIG_TO_CACHE (RFC 8881 2.10.6.4), so the compound ends here.
+     */
+    private static void chargeReplySize(CompoundContext context, nfs_resop4 result) {
+        ReplySizeLimit limit = context.replySizeLimit();
+        if (limit == null) {
+            return;
+        }
+        try {
+            NfsStatus over = limit.charge(XdrSizeCounter.sizeOf(result));
+            if (over != null) {
+                LOG.debug("{}: {} (reply would exceed the session's limit, {} bytes used)",
+                        nfs_opnum4.name(result.resop), over, limit.used());
+                fail(result, over);
+                limit.chargeAnyway(XdrSizeCounter.sizeOf(result));
+            }
+        } catch (IOException e) {
+            fail(result, NfsStatus.SERVERFAULT);
+            LOG.error("{}: the result cannot be encoded", nfs_opnum4.name(result.resop), e);
+        }
     }
 
     /** Sets a failure status without a body (for statuses raised outside an operation, such as by hooks). */

@@ -4,6 +4,7 @@ import java.io.IOException;
 import org.tcnfs.nfs4.compound.CompoundContext;
 import org.tcnfs.nfs4.compound.NfsOperation;
 import org.tcnfs.nfs4.state.LockResult;
+import org.tcnfs.nfs4.state.LockWait;
 import org.tcnfs.nfs4.state.NfsClient;
 import org.tcnfs.nfs4.state.OpenStateTable;
 import org.tcnfs.nfs4.state.OwnerSequence;
@@ -18,6 +19,7 @@ import org.tcnfs.nfs4.xdr.LOCK4args;
 import org.tcnfs.nfs4.xdr.LOCK4resok;
 import org.tcnfs.nfs4.xdr.exist_lock_owner4;
 import org.tcnfs.nfs4.xdr.nfs_argop4;
+import org.tcnfs.nfs4.xdr.nfs_lock_type4;
 import org.tcnfs.nfs4.xdr.nfs_opnum4;
 import org.tcnfs.nfs4.xdr.nfs_resop4;
 import org.tcnfs.nfs4.xdr.open_to_lock_owner4;
@@ -25,7 +27,10 @@ import org.tcnfs.nfs4.xdr.open_to_lock_owner4;
 /**
  * LOCK (RFC 8881 18.10): takes a byte-range lock on the current file for a lock owner, either new to the
  * file (through an open stateid, open_to_lock_owner4) or with its lock stateid (exist_lock_owner4). The
- * blocking types count as non-blocking. A zero length, a range past the largest 64-bit offset and an
+ * server never makes a request wait: a blocking type (READW_LT, WRITEW_LT) that is denied is answered
+ * NFS4ERR_DENIED at once, and its lock owner is queued for a lease (RFC 7530 9.4, RFC 8881 9.6); while it
+ * waits, a lock that conflicts with what it wants is denied to lock owners that asked later, so a released
+ * lock goes to the first waiter that polls again within its lease ({@link LockWait}). A zero length, a range past the largest 64-bit offset and an
  * unknown type are NFS4ERR_INVAL; a lock the open's access does not cover is NFS4ERR_OPENMODE. Within one
  * lock owner locks have POSIX semantics (merge, split, upgrade, downgrade). A conflicting lock of another
  * owner answers NFS4ERR_DENIED with a LOCK4denied body naming it. During the grace period a non-reclaim
@@ -94,15 +99,17 @@ public final class OperationLOCK implements NfsOperation {
         Locks.requireRegularFile(context.fs(), request.file());
 
         OpenStateTable opens = state.opens();
+        LockWait wait = args.locktype == nfs_lock_type4.READW_LT || args.locktype == nfs_lock_type4.WRITEW_LT
+                ? LockWait.blocking(context.server().limits().lease()) : LockWait.NONE;
         LockResult outcome;
         if (args.locker.new_lock_owner) {
             StateId open = OpenStateTable.resolve(context, StateId.of(args.locker.open_owner.open_stateid));
             outcome = opens.lockNewOwner(request.client(), open, args.locker.open_owner.lock_owner.owner,
-                    request.file(), request.type(), request.range());
+                    request.file(), request.type(), request.range(), wait);
         } else {
             StateId lock = OpenStateTable.resolve(context, StateId.of(args.locker.lock_owner.lock_stateid));
             outcome = opens.lockExistingOwner(request.client(), lock, request.file(), request.type(),
-                    request.range());
+                    request.range(), wait);
         }
         if (outcome instanceof LockResult.Granted granted) {
             context.setCurrentStateId(granted.stateId());

@@ -46,6 +46,7 @@ import org.tcnfs.nfs4.xdr.nfs_resop4;
 import org.tcnfs.nfs4.xdr.open_claim_type4;
 import org.tcnfs.nfs4.xdr.open_delegation4;
 import org.tcnfs.nfs4.xdr.opentype4;
+import org.tcnfs.nfs4.xdr.why_no_delegation4;
 
 /**
  * OPEN (RFC 8881 18.16): opens, and maybe creates, a regular file for an open owner with a share
@@ -73,7 +74,9 @@ import org.tcnfs.nfs4.xdr.opentype4;
  * a creator may write a file whose mode forbids it. Share conflicts with other open owners are
  * NFS4ERR_SHARE_DENIED; a second OPEN of the same owner upgrades its open (a new seqid). Truncation happens
  * only once the open is known to be grantable. {@code cinfo} is the directory's change attribute before and
- * after (not atomic when a file was created); results carry OPEN4_RESULT_LOCKTYPE_POSIX and no delegation.
+ * after (not atomic when a file was created); results carry OPEN4_RESULT_LOCKTYPE_POSIX and no delegation
+ * ({@link #noDelegation} answers the client's delegation wish). An NFSv4.1 client must have sent
+ * RECLAIM_COMPLETE before a non-reclaim OPEN (else NFS4ERR_GRACE, RFC 8881 18.51.3).
  *
  * <p>NFSv4.0 (RFC 7530 16.16) differs in the client (the open owner's), the open owner's seqid and
  * OPEN4_RESULT_CONFIRM; see {@link #processNfs40}.
@@ -144,12 +147,12 @@ public final class OperationOPEN implements NfsOperation {
         StateHandler state = context.server().state();
         Opened opened = switch (args.claim.claim) {
             case open_claim_type4.CLAIM_NULL -> {
-                requireNoGrace(state);
+                requireNoGrace(context, state, client);
                 yield openByName(context, current, Names.checkComponent(args.claim.file), args.openhow.how,
                         args.openhow.opentype == opentype4.OPEN4_CREATE, share);
             }
             case open_claim_type4.CLAIM_FH -> {
-                requireNoGrace(state);
+                requireNoGrace(context, state, client);
                 yield openExisting(context, current, creation(args), share, new change_info4(false, 0, 0));
             }
             case open_claim_type4.CLAIM_PREVIOUS -> {
@@ -167,13 +170,39 @@ public final class OperationOPEN implements NfsOperation {
         StateId stateId = state.opens().open(client, args.owner.owner, opened.file(), share, opened.beforeGrant());
         context.setCurrentInode(opened.file());
         result.body = new OPEN4resok(stateId.toWire(), opened.cinfo(), OPEN4resok.OPEN4_RESULT_LOCKTYPE_POSIX,
-                new bitmap4(Bitmaps.trim(opened.attrset())), open_delegation4.none());
+                new bitmap4(Bitmaps.trim(opened.attrset())), noDelegation(args.share_access));
         return stateId;
     }
 
-    private static void requireNoGrace(StateHandler state) throws GraceException {
+    /**
+     * The answer to the delegation wish in {@code shareAccess} (RFC 8881 18.16.3, 10.4.1), as no delegation
+     * is ever granted: without a wish (always so in NFSv4.0) OPEN_DELEGATE_NONE; with one,
+     * OPEN_DELEGATE_NONE_EXT and its reason: WND4_NOT_WANTED for OPEN4_SHARE_ACCESS_WANT_NO_DELEG,
+     * WND4_CANCELLED for OPEN4_SHARE_ACCESS_WANT_CANCEL, and WND4_RESOURCE (with no promise to signal) for a
+     * wish for a read, write or any delegation. An undefined wish counts as no preference.
+     */
+    static open_delegation4 noDelegation(int shareAccess) {
+        return switch (shareAccess & OPEN4args.OPEN4_SHARE_ACCESS_WANT_DELEG_MASK) {
+            case OPEN4args.OPEN4_SHARE_ACCESS_WANT_NO_DELEG -> open_delegation4.noneBecause(why_no_delegation4.WND4_NOT_WANTED);
+            case OPEN4args.OPEN4_SHARE_ACCESS_WANT_CANCEL -> open_delegation4.noneBecause(why_no_delegation4.WND4_CANCELLED);
+            case OPEN4args.OPEN4_SHARE_ACCESS_WANT_READ_DELEG, OPEN4args.OPEN4_SHARE_ACCESS_WANT_WRITE_DELEG,
+                    OPEN4args.OPEN4_SHARE_ACCESS_WANT_ANY_DELEG ->
+                    open_delegation4.noneBecause(why_no_delegation4.WND4_RESOURCE);
+            default -> open_delegation4.none();
+        };
+    }
+
+    /**
+     * A non-reclaim OPEN may not run during the grace period, nor (NFSv4.1, RFC 8881 18.51.3) before its
+     * client sent RECLAIM_COMPLETE: both are NFS4ERR_GRACE.
+     */
+    private static void requireNoGrace(CompoundContext context, StateHandler state, NfsClient client)
+            throws GraceException {
         if (state.inGrace()) {
             throw new GraceException("only reclaims are accepted during the grace period");
+        }
+        if (context.minorVersion() >= 1 && !client.reclaimComplete()) {
+            throw new GraceException("client " + client + " has not sent RECLAIM_COMPLETE");
         }
     }
 

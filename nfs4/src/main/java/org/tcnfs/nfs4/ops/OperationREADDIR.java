@@ -70,8 +70,9 @@ public final class OperationREADDIR implements NfsOperation {
         long maxcount = Math.min(Integer.toUnsignedLong(args.maxcount), context.server().limits().maxResponseBytes());
         long dircount = Integer.toUnsignedLong(args.dircount);
         long budget = maxcount - RESOK_OVERHEAD;
-        if (budget <= 0) {
-            throw new TooSmallException("maxcount " + maxcount + " holds no entry");
+        if (budget < 0) {
+            // an empty directory's reply (verifier, no entry, eof) fits in exactly RESOK_OVERHEAD bytes
+            throw new TooSmallException("maxcount " + maxcount + " holds not even an empty reply");
         }
         VirtualFileSystem fs = context.fs();
 

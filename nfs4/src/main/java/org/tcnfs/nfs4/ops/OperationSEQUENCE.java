@@ -6,7 +6,9 @@ import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 import org.tcnfs.nfs4.compound.CompoundContext;
 import org.tcnfs.nfs4.compound.NfsOperation;
+import org.tcnfs.nfs4.compound.ReplySizeLimit;
 import org.tcnfs.nfs4.compound.TcnfsMdc;
+import org.tcnfs.nfs4.state.ChannelAttributes;
 import org.tcnfs.nfs4.state.NfsSession;
 import org.tcnfs.nfs4.state.SequenceRequest;
 import org.tcnfs.nfs4.state.SessionId;
@@ -25,7 +27,9 @@ import org.tcnfs.nfs4.xdr.nfs_resop4;
  * ({@link CompoundContext#setReplyCache}), kept whole when {@code sa_cachethis} is set or the compound is
  * SEQUENCE alone. A retransmission is answered with the stored reply ({@link CompoundContext#setReplay}) and
  * never runs again; one whose reply was not kept gets NFS4ERR_RETRY_UNCACHED_REP. The engine already
- * ensures SEQUENCE comes first. The status flags are always zero: no state is ever revoked and no callback
+ * ensures SEQUENCE comes first. The reply of a new request is held to the session's
+ * {@code ca_maxresponsesize}, and to {@code ca_maxresponsesize_cached} when {@code sa_cachethis} is set
+ * ({@link ReplySizeLimit}; SEQUENCE's own result counts too). The status flags are always zero: no state is ever revoked and no callback
  * path is promised.
  */
 public final class OperationSEQUENCE implements NfsOperation {
@@ -64,6 +68,9 @@ public final class OperationSEQUENCE implements NfsOperation {
         res.sr_target_highest_slotid = highest;
         res.sr_status_flags = 0;
         result.body = res;
+        ChannelAttributes fore = session.foreChannel();
+        context.setReplySizeLimit(new ReplySizeLimit(context.tag(), fore.maxResponseSize(),
+                args.sa_cachethis ? fore.maxResponseSizeCached() : fore.maxResponseSize()));
         context.setReplyCache(reply -> state.completeRequest(session, admitted, reply));
     }
 }

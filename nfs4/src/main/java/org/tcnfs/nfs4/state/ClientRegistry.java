@@ -122,7 +122,7 @@ final class ClientRegistry {
             }
             if (conf != null) {
                 if (conf.principalUid() != principalUid) {                                        // case 3
-                    if (!tryExpireLocked(conf, now, dropped)) {
+                    if (!tryExpireLocked(conf, now, dropped) && !tryTakeOverLocked(conf, dropped)) {
                         throw new ClidInUseException("owner " + key + " is in use by another principal");
                     }
                 } else if (conf.owner().sameVerifier(owner)) {
@@ -144,7 +144,31 @@ final class ClientRegistry {
         return result;
     }
 
-    /** CREATE_SESSION (RFC 8881 18.36.4): the new session, or the cached one for a replay. */
+    /**
+     * EXCHANGE_ID case 3 (RFC 8881 18.35.4) for a confirmed record whose lease still runs: another principal
+     * may take the owner over when the record holds no state (no session, no open, lock or other stateid).
+     * The old record is then removed at once, so its client id is stale and its sessions are gone. Caller
+     * holds this monitor.
+     *
+     * @return whether the record was removed
+     */
+    private boolean tryTakeOverLocked(NfsClient conf, List<NfsClient> dropped) {
+        if (conf.sessionCount() > 0 || opens.holdsState(conf)) {
+            return false;
+        }
+        synchronized (conf) {
+            conf.markExpired();
+        }
+        dropLocked(conf, dropped);
+        LOG.info("client {} holds no state and is taken over by another principal", conf);
+        return true;
+    }
+
+    /**
+     * CREATE_SESSION (RFC 8881 18.36.4): the new session, or the cached one for a replay. The caller's
+     * principal must be the one of EXCHANGE_ID only while the CREATE_SESSION confirms the record; once it
+     * is confirmed (with SP4_NONE, the only state protection offered) any principal may create sessions.
+     */
     NfsSession createSession(CreateSessionRequest request, int principalUid) throws NfsException {
         long now = clock.millis();
         List<NfsClient> dropped = new ArrayList<>();
@@ -154,8 +178,8 @@ final class ClientRegistry {
             if (client == null || client.minorVersion() != 1) {
                 throw new StaleClientIdException("unknown client id " + Long.toHexString(request.clientId()));
             }
-            if (client.principalUid() != principalUid) {
-                throw new ClidInUseException("CREATE_SESSION by another principal");
+            if (!client.isConfirmed() && client.principalUid() != principalUid) {
+                throw new ClidInUseException("CREATE_SESSION confirming the client by another principal");
             }
             int last = client.createSessionSequence();
             if (client.isConfirmed() && request.sequence() == last && client.lastCreatedSession() != null) {

@@ -14,6 +14,7 @@ final class FileState {
     final Map<StateOwner, OpenState> opens = new HashMap<>();
     final Map<StateOwner, LockState> lockStates = new HashMap<>();
     final ByteRangeLockSet locks = new ByteRangeLockSet();
+    final LockWaiters waiters = new LockWaiters();
     boolean retired;
 
     FileState(Inode inode) {

@@ -10,7 +10,8 @@ public enum LockType {
 
     /**
      * The lock type of a wire {@code nfs_lock_type4}; the blocking variants READW_LT and WRITEW_LT count as
-     * their non-blocking kin (this server never blocks).
+     * their non-blocking kin (this server never makes a request wait; a denied blocking request is only
+     * queued, see {@link LockWait}).
      *
      * @throws InvalException for any other value
      */

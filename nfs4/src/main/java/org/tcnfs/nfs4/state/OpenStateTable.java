@@ -164,7 +164,8 @@ public class OpenStateTable {
      * @param beforeGrant runs under the file's monitor after the share checks passed and before the open is
      *     recorded; if it throws, nothing is recorded
      * @return the open stateid
-     * @throws ShareDeniedException if another open owner's reservation conflicts
+     * @throws ShareDeniedException if another open owner's reservation conflicts, or the owner's own
+     *     existing one (its deny bits bind its further OPENs, and its access bits their deny bits)
      */
     public StateId open(NfsClient client, byte[] owner, Inode file, ShareMode share, OpenAction beforeGrant)
             throws IOException {
@@ -187,6 +188,11 @@ public class OpenStateTable {
             }
             return onFile(file, fs -> {
                 OpenState existing = fs.opens.get(openOwner);
+                if (existing != null && existing.share().conflictsWith(share)) {
+                    // the owner's own reservation binds its further OPENs too (RFC 7530 9.9, 16.16.5)
+                    throw new ShareDeniedException("open " + share + " conflicts with the owner's own "
+                            + existing.share());
+                }
                 ShareMode wanted = existing == null ? share : existing.share().union(share);
                 for (OpenState other : fs.opens.values()) {
                     if (other != existing && other.share().conflictsWith(wanted)) {
@@ -207,6 +213,21 @@ public class OpenStateTable {
             });
         } finally {
             cs.lock.readLock().unlock();
+        }
+    }
+
+    /**
+     * Whether some client holds an open of {@code file} now. Such a file's handle stays usable for its
+     * open state (CLOSE, OPEN_DOWNGRADE, LOCKU, ...) after the file lost its last name, the "open but
+     * unlinked" rule applied to handles: see {@code OperationPUTFH}.
+     */
+    public boolean isOpen(Inode file) {
+        FileState state = files.get(file);
+        if (state == null) {
+            return false;
+        }
+        synchronized (state) {
+            return !state.retired && !state.opens.isEmpty();
         }
     }
 
@@ -277,6 +298,16 @@ public class OpenStateTable {
      */
     public LockResult lockNewOwner(NfsClient client, StateId openStateId, byte[] lockOwner, Inode file,
             LockType type, ByteRange range) throws IOException {
+        return lockNewOwner(client, openStateId, lockOwner, file, type, range, LockWait.NONE);
+    }
+
+    /**
+     * LOCK by a lock owner new to the file, as {@link #lockNewOwner(NfsClient, StateId, byte[], Inode,
+     * LockType, ByteRange)}, that a blocked locker queued before it also denies; a denied request is queued
+     * as {@code wait} says (see {@link LockWait}).
+     */
+    public LockResult lockNewOwner(NfsClient client, StateId openStateId, byte[] lockOwner, Inode file,
+            LockType type, ByteRange range, LockWait wait) throws IOException {
         ClientState cs = enter(client);
         try {
             OpenState open = lookupOpen(cs, openStateId);
@@ -285,7 +316,7 @@ public class OpenStateTable {
                 checkCurrent(open, openStateId, file);
                 checkLockMode(open, type);
                 FileState fs = open.file;
-                Optional<ByteRangeLock> conflict = fs.locks.lock(owner, type, range);
+                Optional<ByteRangeLock> conflict = takeInTurn(fs, owner, type, range, wait);
                 if (conflict.isPresent()) {
                     return new LockResult.Denied(conflict.get());
                 }
@@ -313,13 +344,23 @@ public class OpenStateTable {
      */
     public LockResult lockExistingOwner(NfsClient client, StateId lockStateId, Inode file, LockType type,
             ByteRange range) throws IOException {
+        return lockExistingOwner(client, lockStateId, file, type, range, LockWait.NONE);
+    }
+
+    /**
+     * LOCK by a lock owner with its lock stateid, as {@link #lockExistingOwner(NfsClient, StateId, Inode,
+     * LockType, ByteRange)}, that a blocked locker queued before it also denies; a denied request is queued
+     * as {@code wait} says (see {@link LockWait}).
+     */
+    public LockResult lockExistingOwner(NfsClient client, StateId lockStateId, Inode file, LockType type,
+            ByteRange range, LockWait wait) throws IOException {
         ClientState cs = enter(client);
         try {
             LockState lock = lookupLock(cs, lockStateId);
             synchronized (lock.file) {
                 checkCurrent(lock, lockStateId, file);
                 checkLockMode(lock.open, type);
-                Optional<ByteRangeLock> conflict = lock.file.locks.lock(lock.owner, type, range);
+                Optional<ByteRangeLock> conflict = takeInTurn(lock.file, lock.owner, type, range, wait);
                 if (conflict.isPresent()) {
                     return new LockResult.Denied(conflict.get());
                 }
@@ -329,6 +370,30 @@ public class OpenStateTable {
         } finally {
             cs.lock.readLock().unlock();
         }
+    }
+
+    /**
+     * Takes {@code type} over {@code range} for {@code owner} unless a lock held by another owner, or a
+     * conflicting lock wanted by a blocked locker queued before {@code owner}, is in the way; then nothing
+     * is taken, the request is queued as {@code wait} says, and the obstacle returned. A granted request
+     * leaves the queue. Caller holds the file's monitor.
+     */
+    private Optional<ByteRangeLock> takeInTurn(FileState fs, StateOwner owner, LockType type, ByteRange range,
+            LockWait wait) {
+        long now = clock.millis();
+        Optional<ByteRangeLock> conflict = fs.locks.conflict(owner, type, range);
+        if (conflict.isEmpty()) {
+            conflict = fs.waiters.ahead(owner, type, range, now);
+        }
+        if (conflict.isPresent()) {
+            if (wait.queues()) {
+                fs.waiters.enqueue(owner, type, range, now + wait.queueFor().toMillis());
+            }
+            return conflict;
+        }
+        fs.locks.lock(owner, type, range);
+        fs.waiters.remove(owner);
+        return Optional.empty();
     }
 
     /**

@@ -31,7 +31,7 @@ public final class XdrSupport {
     /** The longest string (names, tags, symlink targets) the server decodes. */
     public static final int MAX_STRING = 64 * 1024;
     /** The longest bitmap (in 32-bit words) the server decodes. */
-    public static final int MAX_BITMAP_WORDS = 16;
+    public static final int MAX_BITMAP_WORDS = 64;
     /** The largest number of elements of any array the server decodes, apart from the op array. */
     public static final int MAX_ARRAY = 64 * 1024;
 

@@ -345,13 +345,39 @@ class FileAttributesTest {
     }
 
     @Test
+    void supportedAttributesOfNfs40AreThoseRfc7530Defines() throws IOException {
+        CompoundContext v40 = AttrTestContexts.context(context.server(), 0, Credential.ROOT);
+        Inode root = fs.getRootInode();
+        bitmap4 supported = Bitmaps.of(FATTR4_SUPPORTED_ATTRS);
+
+        fattr4 old = FileAttributes.encode(v40, root, fs.getattr(root), supported);
+        fattr4 now = FileAttributes.encode(context, root, fs.getattr(root), supported);
+        fattr4 exclcreat = FileAttributes.encode(v40, root, fs.getattr(root), Bitmaps.of(FATTR4_SUPPATTR_EXCLCREAT));
+
+        Xdr xdr = new Xdr(old.attr_vals);
+        xdr.beginDecoding();
+        int[] words = xdr.xdrDecodeIntVector();
+        int[] numbers = Bitmaps.toNumbers(new bitmap4(words));
+        assertThat(numbers).contains(FATTR4_TYPE, FATTR4_MOUNTED_ON_FILEID);
+        assertThat(java.util.Arrays.stream(numbers).max().orElseThrow()).isEqualTo(FATTR4_MOUNTED_ON_FILEID);
+        assertThat(now.attr_vals.length).isGreaterThan(old.attr_vals.length);
+        assertThat(Bitmaps.isEmpty(exclcreat.attrmask)).isTrue();
+    }
+
+    @Test
+    void emptyOwnerOrGroupIsInval() {
+        fattr4 owner = settable(FATTR4_OWNER, x -> x.xdrEncodeString(""));
+        assertThat(statusOf(() -> FileAttributes.decodeSettable(context, owner))).isEqualTo(NfsStatus.INVAL);
+        fattr4 group = settable(FATTR4_OWNER_GROUP, x -> x.xdrEncodeString(""));
+        assertThat(statusOf(() -> FileAttributes.decodeSettable(context, group))).isEqualTo(NfsStatus.INVAL);
+    }
+
+    @Test
     void unknownOwnerIsBadOwner() {
         fattr4 owner = settable(FATTR4_OWNER, x -> x.xdrEncodeString("no-such-user-xyz@example.org"));
         assertThat(statusOf(() -> FileAttributes.decodeSettable(context, owner))).isEqualTo(NfsStatus.BADOWNER);
         fattr4 group = settable(FATTR4_OWNER_GROUP, x -> x.xdrEncodeString("no-such-group-xyz"));
         assertThat(statusOf(() -> FileAttributes.decodeSettable(context, group))).isEqualTo(NfsStatus.BADOWNER);
-        fattr4 empty = settable(FATTR4_OWNER, x -> x.xdrEncodeString(""));
-        assertThat(statusOf(() -> FileAttributes.decodeSettable(context, empty))).isEqualTo(NfsStatus.BADOWNER);
         fattr4 tooBig = settable(FATTR4_OWNER, x -> x.xdrEncodeString("4294967296"));
         assertThat(statusOf(() -> FileAttributes.decodeSettable(context, tooBig))).isEqualTo(NfsStatus.BADOWNER);
     }

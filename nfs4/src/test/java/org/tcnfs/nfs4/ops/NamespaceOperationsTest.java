@@ -488,8 +488,21 @@ class NamespaceOperationsTest {
     void accessLeavesUnknownBitsOut() throws Exception {
         h.putroot();
         ACCESS4resok res = h.ok(OP_ACCESS, new ACCESS4args(0x3f | 0x40 | 0x100 | 0x8000_0000), ACCESS4resok.class);
-        assertThat(res.supported).isEqualTo(0x3f);
-        assertThat(res.access).isEqualTo(0x3f);
+        assertThat(res.supported).isEqualTo(0x3f & ~ACCESS4args.ACCESS4_EXECUTE);
+        assertThat(res.access).isEqualTo(0x3f & ~ACCESS4args.ACCESS4_EXECUTE);
+    }
+
+    @Test
+    void accessAnswersOnlyTheBitsMeaningfulForTheObjectsType() throws Exception {
+        h.putfh(h.file(root, "f"));
+        ACCESS4resok file = h.ok(OP_ACCESS, new ACCESS4args(0x3f), ACCESS4resok.class);
+        assertThat(file.supported).isEqualTo(ACCESS4args.ACCESS4_READ | ACCESS4args.ACCESS4_MODIFY
+                | ACCESS4args.ACCESS4_EXTEND | ACCESS4args.ACCESS4_EXECUTE);
+
+        h.putroot();
+        ACCESS4resok dir = h.ok(OP_ACCESS, new ACCESS4args(ACCESS4args.ACCESS4_EXECUTE), ACCESS4resok.class);
+        assertThat(dir.supported).isZero();
+        assertThat(dir.access).isZero();
     }
 
     @Test

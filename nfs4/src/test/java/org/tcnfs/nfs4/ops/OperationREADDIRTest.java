@@ -144,6 +144,14 @@ class OperationREADDIRTest {
     }
 
     @Test
+    void emptyDirectoryFitsInSixteenBytesButNotInFifteen() throws IOException {
+        assertThat(statusOf(readdir(0, new byte[8], 0, 15, new bitmap4()))).isEqualTo(NfsStatus.TOOSMALL);
+        READDIR4resok res = ok(readdir(0, new byte[8], 0, 16, new bitmap4()));
+        assertThat(res.reply.entries).isEmpty();
+        assertThat(res.reply.eof).isTrue();
+    }
+
+    @Test
     void maxcountTooSmallForOneEntryIsTooSmall() throws IOException {
         h.fs.create(dir, "a-rather-long-name-for-an-entry", ALICE, 0644);
         assertThat(statusOf(readdir(0, new byte[8], 0, 40, LINUX_ATTRS))).isEqualTo(NfsStatus.TOOSMALL);

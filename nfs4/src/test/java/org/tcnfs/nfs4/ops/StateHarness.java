@@ -16,6 +16,7 @@ import org.tcnfs.nfs4.compound.ServerContext;
 import org.tcnfs.nfs4.state.NfsClient;
 import org.tcnfs.nfs4.state.NfsSession;
 import org.tcnfs.nfs4.state.StateHandler;
+import org.tcnfs.nfs4.status.CompleteAlreadyException;
 import org.tcnfs.nfs4.status.NfsStatus;
 import org.tcnfs.nfs4.vfs.AccessRight;
 import org.tcnfs.nfs4.vfs.Credential;
@@ -69,8 +70,19 @@ final class StateHarness implements AutoCloseable {
         server = new ServerContext((cred, client) -> view, state, limits, clock);
     }
 
-    /** A client with a session. */
+    /** A client with a session that has sent RECLAIM_COMPLETE, as clients do before their first OPEN. */
     Client client(long clientId) {
+        NfsClient c = new NfsClient(clientId);
+        try {
+            state.reclaimComplete(c);
+        } catch (CompleteAlreadyException e) {
+            throw new AssertionError(e);
+        }
+        return new Client(c);
+    }
+
+    /** A client with a session that has not sent RECLAIM_COMPLETE (it may still reclaim). */
+    Client reclaimingClient(long clientId) {
         return new Client(new NfsClient(clientId));
     }
 

@@ -326,7 +326,7 @@ class StateOperationsTest {
     @Test
     void duringGraceOnlyReclaimsAreAcceptedAndNoneCanSucceed() throws Exception {
         try (StateHarness graceful = new StateHarness(Duration.ofHours(1))) {
-            StateHarness.Client c = graceful.client(7);
+            StateHarness.Client c = graceful.reclaimingClient(7);
             Inode f = graceful.fs.create(graceful.fs.getRootInode(), "f", Credential.ROOT, 0644);
             assertThat(NfsStatus.of(c.open("o", "f", OPEN4_SHARE_ACCESS_READ, OPEN4_SHARE_DENY_NONE, null).status))
                     .isEqualTo(NfsStatus.GRACE);
