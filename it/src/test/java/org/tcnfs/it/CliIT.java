@@ -1,6 +1,7 @@
 package org.tcnfs.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.tcnfs.it.TestData.randomBytes;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -14,17 +15,13 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
 import org.apache.commons.compress.compressors.gzip.GzipCompressorOutputStream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import org.tcnfs.client.cli.TcnfsCli;
 
@@ -34,26 +31,12 @@ import org.tcnfs.client.cli.TcnfsCli;
  * leaves nothing), apply (the passwd/group/shadow manifest), the exit statuses, and the fat jar through
  * scripts/tcnfs.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class CliIT {
-    private ServerProcess server;
+class CliIT extends SharedServerTest {
     private Path remote;
     private String url;
 
     @TempDir
     Path tmp;
-
-    @BeforeAll
-    void startServer() throws IOException {
-        server = ServerProcess.start();
-    }
-
-    @AfterAll
-    void stopServer() throws IOException {
-        if (server != null) {
-            server.close();
-        }
-    }
 
     @BeforeEach
     void makeDirectory(TestInfo test) throws IOException {
@@ -92,22 +75,16 @@ class CliIT {
         return r;
     }
 
-    private static byte[] bytes(int size, long seed) {
-        byte[] b = new byte[size];
-        new Random(seed).nextBytes(b);
-        return b;
-    }
-
     @Test
     void putGetLsStatMkdirMvRmEndToEnd() throws IOException {
         Path a = Files.write(tmp.resolve("a.txt"), "alpha\n".getBytes(StandardCharsets.UTF_8));
-        Path b = Files.write(tmp.resolve("b.bin"), bytes(300_000, 1));
+        Path b = Files.write(tmp.resolve("b.bin"), randomBytes(300_000, 1));
 
         ok("mkdir", "-p", url + "/x/y", url + "/z");
         ok("put", a.toString(), b.toString(), url + "/x/");
         ok("put", "--txn", "-m", "600", a.toString(), url + "/z/renamed.txt");
         assertThat(Files.readString(remote.resolve("x/a.txt"))).isEqualTo("alpha\n");
-        assertThat(Files.readAllBytes(remote.resolve("x/b.bin"))).isEqualTo(bytes(300_000, 1));
+        assertThat(Files.readAllBytes(remote.resolve("x/b.bin"))).isEqualTo(randomBytes(300_000, 1));
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(remote.resolve("z/renamed.txt"))))
                 .isEqualTo("rw-------");
 
@@ -119,7 +96,7 @@ class CliIT {
         Path got = tmp.resolve("got");
         Files.createDirectories(got);
         ok("get", url + "/x/a.txt", url + "/x/b.bin", got.toString());
-        assertThat(Files.readAllBytes(got.resolve("b.bin"))).isEqualTo(bytes(300_000, 1));
+        assertThat(Files.readAllBytes(got.resolve("b.bin"))).isEqualTo(randomBytes(300_000, 1));
         assertThat(ok("get", url + "/x/a.txt", "-").out()).isEqualTo("alpha\n");
 
         ok("mv", url + "/x/a.txt", url + "/z/");
@@ -146,9 +123,9 @@ class CliIT {
     void cpCopiesTreesInEveryDirection() throws IOException {
         Path src = tmp.resolve("tree");
         Files.createDirectories(src.resolve("d1/d2"));
-        Files.write(src.resolve("top"), bytes(10, 1));
-        Files.write(src.resolve("d1/mid"), bytes(2000, 2));
-        Files.write(src.resolve("d1/d2/deep"), bytes(70_000, 3));
+        Files.write(src.resolve("top"), randomBytes(10, 1));
+        Files.write(src.resolve("d1/mid"), randomBytes(2000, 2));
+        Files.write(src.resolve("d1/d2/deep"), randomBytes(70_000, 3));
         Files.createSymbolicLink(src.resolve("d1/link"), Paths.get("mid"));
 
         ok("cp", "-R", src.toString(), url + "/");
@@ -165,10 +142,10 @@ class CliIT {
         assertThat(copy).containsKeys("top", "d1/mid", "d1/d2/deep");
         assertThat(copy.get("d1/d2/deep")).isEqualTo(VectorClientIT.snapshot(src).get("d1/d2/deep"));
         ok("cp", url + "/tree/top", url + "/top-copy");
-        assertThat(Files.readAllBytes(remote.resolve("top-copy"))).isEqualTo(bytes(10, 1));
+        assertThat(Files.readAllBytes(remote.resolve("top-copy"))).isEqualTo(randomBytes(10, 1));
         Path one = tmp.resolve("one");
         ok("cp", url + "/tree/d1/mid", one.toString());
-        assertThat(Files.readAllBytes(one)).isEqualTo(bytes(2000, 2));
+        assertThat(Files.readAllBytes(one)).isEqualTo(randomBytes(2000, 2));
     }
 
     private Path tarGz(String name, List<String> dirs, Map<String, byte[]> files) throws IOException {
@@ -203,7 +180,7 @@ class CliIT {
     void untarAtomicExtractsAllOrNothing() throws IOException {
         Map<String, byte[]> files = new java.util.TreeMap<>();
         for (int i = 0; i < 200; i++) {
-            files.put("src/pkg" + (i % 7) + "/file" + i + ".c", bytes(100 + i * 10, i));
+            files.put("src/pkg" + (i % 7) + "/file" + i + ".c", randomBytes(100 + i * 10, i));
         }
         files.put("src/main.c", "int main() { return 0; }\n".getBytes(StandardCharsets.UTF_8));
         files.put("README", "read me\n".getBytes(StandardCharsets.UTF_8));

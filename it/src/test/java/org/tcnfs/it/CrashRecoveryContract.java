@@ -16,7 +16,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -31,6 +30,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -156,31 +156,20 @@ abstract class CrashRecoveryContract {
 
     @BeforeAll
     void startServer() throws IOException {
-        Path archive = Paths.get(System.getProperty("tcnfs.it.work", System.getProperty("java.io.tmpdir")))
-                .toAbsolutePath().resolve(cdsName());
+        Path archive = ServerProcess.defaultWorkDirectory().toAbsolutePath().resolve(cdsName());
         Files.createDirectories(archive.getParent());
         List<String> base = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto");
         Path work = workDirectory();
-        String previous = System.getProperty("tcnfs.it.work");
-        System.setProperty("tcnfs.it.work", work.toString());
-        try {
-            if (Files.isRegularFile(archive)) {
-                fastJvm = concat(base, "-XX:SharedArchiveFile=" + archive);
-                server = ServerProcess.start(fastJvm);
-            } else {
-                // a class-data archive of the server's classes, written at the clean stop: later starts are faster
-                server = ServerProcess.start(concat(base, "-XX:ArchiveClassesAtExit=" + archive));
-                server.stop();
-                fastJvm = Files.isRegularFile(archive) ? concat(base, "-XX:SharedArchiveFile=" + archive) : base;
-                server.setJvmArgs(fastJvm.toArray(String[]::new));
-                server.relaunch();
-            }
-        } finally {
-            if (previous == null) {
-                System.clearProperty("tcnfs.it.work");
-            } else {
-                System.setProperty("tcnfs.it.work", previous);
-            }
+        if (Files.isRegularFile(archive)) {
+            fastJvm = concat(base, "-XX:SharedArchiveFile=" + archive);
+            server = ServerProcess.startIn(work, fastJvm);
+        } else {
+            // a class-data archive of the server's classes, written at the clean stop: later starts are faster
+            server = ServerProcess.startIn(work, concat(base, "-XX:ArchiveClassesAtExit=" + archive));
+            server.stop();
+            fastJvm = Files.isRegularFile(archive) ? concat(base, "-XX:SharedArchiveFile=" + archive) : base;
+            server.setJvmArgs(fastJvm.toArray(String[]::new));
+            server.relaunch();
         }
         armed = null;
         System.out.println(getClass().getSimpleName() + ": seed " + SEED + " (-Dtcnfs.it.seed=" + SEED + ")");
@@ -269,17 +258,7 @@ abstract class CrashRecoveryContract {
         violations.add("the server no longer starts on its export and state after a crash (" + server + "): "
                 + (at >= 0 ? out.substring(at, Math.min(out.length(), at + 700)) : why.getMessage()));
         classCounts.otherViolations++;
-        String previous = System.getProperty("tcnfs.it.work");
-        System.setProperty("tcnfs.it.work", workDirectory().toString());
-        try {
-            server = ServerProcess.start(point == null ? fastJvm : concat(fastJvm, POINT + point));
-        } finally {
-            if (previous == null) {
-                System.clearProperty("tcnfs.it.work");
-            } else {
-                System.setProperty("tcnfs.it.work", previous);
-            }
-        }
+        server = ServerProcess.startIn(workDirectory(), point == null ? fastJvm : concat(fastJvm, POINT + point));
         generation++;
         if (testName != null) {
             testDir = server.exportDir().resolve(testName);
@@ -744,28 +723,29 @@ abstract class CrashRecoveryContract {
 
     /** The compound a trial of {@code type} with {@code seed} will send (made on a scratch tree). */
     private Built probe(long seed, OpType type, boolean fails) throws IOException {
+        return onScratchTree(seed, (gen, m) -> {
+            Compound compound = gen.ofType(m, type, 2);
+            Target dummy = new Target(new byte[16], 1, new byte[] {1});
+            Injected inj = fails ? gen.withFailure(compound, compound.steps().size(), FailureKind.MISSING_NAME, dummy)
+                    : null;
+            return new Built(null, compound, inj);
+        });
+    }
+
+    /**
+     * What {@code make} builds, with a generator of {@code seed}, from the model of a scratch tree made as a
+     * trial's twin is (the tree of {@code seed} and two empty directories); the scratch tree is deleted afterwards.
+     */
+    private Built onScratchTree(long seed, BiFunction<RandomCompounds, Model, Built> make) throws IOException {
         Path scratch = Files.createTempDirectory(testDir.getParent().getParent(), "probe-");
         try {
             Model m = RandomCompounds.makeTree(scratch, seed);
             for (int i = 0; i < 2; i++) {
                 m.addNew(m.freshName("e"), Kind.DIR);
             }
-            RandomCompounds gen = new RandomCompounds(seed);
-            Compound compound = gen.ofType(m, type, 2);
-            Target dummy = new Target(new byte[16], 1, new byte[] {1});
-            Injected inj = fails ? gen.withFailure(compound, compound.steps().size(), FailureKind.MISSING_NAME, dummy)
-                    : null;
-            return new Built(null, compound, inj);
+            return make.apply(new RandomCompounds(seed), m);
         } finally {
-            deleteTree(scratch);
-        }
-    }
-
-    private static void deleteTree(Path root) throws IOException {
-        try (var s = Files.walk(root)) {
-            for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
+            ServerProcess.deleteTree(scratch);
         }
     }
 
@@ -816,17 +796,7 @@ abstract class CrashRecoveryContract {
     }
 
     private Built probeMixed(long seed, boolean fails) throws IOException {
-        Path scratch = Files.createTempDirectory(testDir.getParent().getParent(), "probe-");
-        try {
-            Model m = RandomCompounds.makeTree(scratch, seed);
-            for (int i = 0; i < 2; i++) {
-                m.addNew(m.freshName("e"), Kind.DIR);
-            }
-            RandomCompounds gen = new RandomCompounds(seed);
-            return makeMixed(gen, new Probe(m), fails);
-        } finally {
-            deleteTree(scratch);
-        }
+        return onScratchTree(seed, (gen, m) -> makeMixed(gen, new Probe(m), fails));
     }
 
     /** Stand-in for a twin when probing: only the model matters. */

@@ -1,6 +1,8 @@
 package org.tcnfs.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.tcnfs.it.TestData.randomBytes;
+import static org.tcnfs.it.TestData.sha256;
 import static org.tcnfs.nfs4.xdr.nfs4_attr.FATTR4_FILEID;
 import static org.tcnfs.nfs4.xdr.nfs4_attr.FATTR4_MODE;
 import static org.tcnfs.nfs4.xdr.nfs4_attr.FATTR4_NUMLINKS;
@@ -18,8 +20,6 @@ import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_SEQUENCE;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -62,8 +62,7 @@ import org.tcnfs.nfs4.xdr.stateid4;
 class Nfs41ProtocolIT {
     private static ServerProcess server;
 
-    private NfsConnection connection;
-    private Nfs41Session session;
+    private ItSession itSession;
     private NfsOps nfs;
     private byte[] dir;
 
@@ -81,33 +80,15 @@ class Nfs41ProtocolIT {
 
     @BeforeEach
     void openSessionAndTestDirectory(TestInfo test) throws IOException {
-        connection = server.connect();
-        session = Nfs41Session.create(connection, "it");
-        nfs = new NfsOps(session);
+        itSession = ItSession.open(server, "it");
+        nfs = itSession.nfs();
         dir = nfs.mkdir(nfs.rootFh(), test.getTestMethod().orElseThrow().getName());
     }
 
     @AfterEach
     void closeSession() throws IOException {
-        if (session != null) {
-            session.close();
-        }
-        if (connection != null) {
-            connection.close();
-        }
-    }
-
-    private static byte[] randomBytes(int size, long seed) {
-        byte[] b = new byte[size];
-        new Random(seed).nextBytes(b);
-        return b;
-    }
-
-    private static String sha256(byte[] data) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(data));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
+        if (itSession != null) {
+            itSession.close();
         }
     }
 
@@ -134,7 +115,7 @@ class Nfs41ProtocolIT {
         byte[] data = randomBytes(3 * NfsOps.IO_SIZE, 1);
         byte[] fh = nfs.createFile(dir, "f", data);
         CompoundResult opened = nfs.runOk(new CompoundBuilder().putfh(dir)
-                .openExisting(session.clientId(), nfs.openOwner(), "f", OPEN4args.OPEN4_SHARE_ACCESS_WRITE));
+                .openExisting(nfs.session().clientId(), nfs.openOwner(), "f", OPEN4args.OPEN4_SHARE_ACCESS_WRITE));
         stateid4 open = opened.body(OP_OPEN, OPEN4resok.class).stateid;
         byte[] patch = randomBytes(70_000, 2);
 
@@ -154,7 +135,7 @@ class Nfs41ProtocolIT {
         for (int i = 0; i < 10_000; i++) {
             String name = String.format("entry-%05d", i);
             expected.add(name);
-            batch.putfh(dir).openCreate(session.clientId(), nfs.openOwner(), name, OPEN4args.OPEN4_SHARE_ACCESS_WRITE,
+            batch.putfh(dir).openCreate(nfs.session().clientId(), nfs.openOwner(), name, OPEN4args.OPEN4_SHARE_ACCESS_WRITE,
                     Attrs.builder().mode(0644).build()).close(CompoundBuilder.currentStateid());
             if (batch.size() >= 300) {
                 nfs.runOk(batch);
@@ -270,7 +251,7 @@ class Nfs41ProtocolIT {
             byte[] theirLockOwner = "lock-owner-two".getBytes(StandardCharsets.UTF_8);
 
             CompoundResult locked = nfs.runOk(new CompoundBuilder().putfh(fh)
-                    .lockNewOwner(nfs_lock_type4.WRITE_LT, 0, 100, mine, session.clientId(), myLockOwner));
+                    .lockNewOwner(nfs_lock_type4.WRITE_LT, 0, 100, mine, nfs.session().clientId(), myLockOwner));
             stateid4 myLock = locked.body(OP_LOCK, LOCK4resok.class).lock_stateid;
 
             CompoundResult denied = them.run(new CompoundBuilder().putfh(fh)
@@ -278,7 +259,7 @@ class Nfs41ProtocolIT {
             assertThat(denied.statusOf(OP_LOCK)).isEqualTo(NfsStatus.DENIED);
             LOCK4denied holder = denied.body(OP_LOCK, LOCK4denied.class);
             assertThat(holder.owner.owner).as("the holder's owner").isEqualTo(myLockOwner);
-            assertThat(holder.owner.clientid).isEqualTo(session.clientId());
+            assertThat(holder.owner.clientid).isEqualTo(nfs.session().clientId());
             assertThat(holder.offset).isZero();
             assertThat(holder.length).isEqualTo(100);
             assertThat(holder.locktype).isEqualTo(nfs_lock_type4.WRITE_LT);
@@ -307,7 +288,7 @@ class Nfs41ProtocolIT {
             stateid4 theirs = openForLocking(them, "shared");
 
             nfs.runOk(new CompoundBuilder().putfh(fh)
-                    .lockNewOwner(nfs_lock_type4.READ_LT, 0, -1, mine, session.clientId(), new byte[] {1}));
+                    .lockNewOwner(nfs_lock_type4.READ_LT, 0, -1, mine, nfs.session().clientId(), new byte[] {1}));
             CompoundResult second = them.run(new CompoundBuilder().putfh(fh)
                     .lockNewOwner(nfs_lock_type4.READ_LT, 0, -1, theirs, other.clientId(), new byte[] {2}));
             CompoundResult writer = them.run(new CompoundBuilder().putfh(fh)
@@ -381,7 +362,7 @@ class Nfs41ProtocolIT {
         CompoundResult first = nfs.run(new CompoundBuilder().putfh(dir).mkdir("once").getfh());
         assertThat(first.status()).as(first.toString()).isEqualTo(NfsStatus.OK);
 
-        CompoundResult retry = session.resend(first);
+        CompoundResult retry = nfs.session().resend(first);
 
         assertThat(retry.status()).as(retry.toString()).isEqualTo(NfsStatus.OK);
         assertThat(XdrBytes.encode(retry.response())).as("the retry's reply, byte for byte")
@@ -393,11 +374,11 @@ class Nfs41ProtocolIT {
 
     @Test
     void sequenceIdTwoAheadIsMisordered() throws IOException {
-        int next = session.nextSequenceId(0);
-        org.tcnfs.nfs4.xdr.COMPOUND4args ahead = new CompoundBuilder().sequence(session.sequence(0, next + 1))
+        int next = nfs.session().nextSequenceId(0);
+        org.tcnfs.nfs4.xdr.COMPOUND4args ahead = new CompoundBuilder().sequence(nfs.session().sequence(0, next + 1))
                 .putrootfh().build();
 
-        CompoundResult r = new CompoundResult(ahead, connection.compound(ahead));
+        CompoundResult r = new CompoundResult(ahead, itSession.connection().compound(ahead));
 
         assertThat(r.statusOf(OP_SEQUENCE)).isEqualTo(NfsStatus.SEQ_MISORDERED);
         assertThat(nfs.run(new CompoundBuilder().putrootfh()).status()).isEqualTo(NfsStatus.OK);
@@ -405,7 +386,7 @@ class Nfs41ProtocolIT {
 
     @Test
     void compoundWithMoreOperationsThanNegotiatedIsTooManyOps() throws IOException {
-        int max = session.foreChannel().ca_maxoperations;
+        int max = nfs.session().foreChannel().ca_maxoperations;
         CompoundBuilder ops = new CompoundBuilder().putfh(dir).mkdir("never");
         while (ops.size() + 1 <= max) {
             ops.putrootfh();
@@ -449,12 +430,12 @@ class Nfs41ProtocolIT {
             {1},
         };
         for (byte[] args : garbage) {
-            RawReply reply = connection.callRaw(NfsConnection.PROC_COMPOUND, args);
+            RawReply reply = itSession.connection().callRaw(NfsConnection.PROC_COMPOUND, args);
 
             assertThat(reply.acceptStatus()).as("reply to %s%s", HexFormat.of().formatHex(args), serverOutput())
                     .isEqualTo(RpcAcceptStatus.GARBAGE_ARGS);
         }
-        connection.ping();
+        itSession.connection().ping();
         assertThat(nfs.run(new CompoundBuilder().putfh(dir).getattr(FATTR4_TYPE)).status()).isEqualTo(NfsStatus.OK);
     }
 
@@ -474,13 +455,13 @@ class Nfs41ProtocolIT {
         try (NfsConnection fresh = server.connect()) {
             fresh.ping();
         }
-        connection.ping();
+        itSession.connection().ping();
         assertThat(nfs.run(new CompoundBuilder().putfh(dir).getattr(FATTR4_TYPE)).status()).isEqualTo(NfsStatus.OK);
     }
 
     @Test
     void unknownProcedureIsProcUnavail() throws IOException {
-        RawReply reply = connection.callRaw(7, new byte[0]);
+        RawReply reply = itSession.connection().callRaw(7, new byte[0]);
 
         assertThat(reply.acceptStatus()).isEqualTo(RpcAcceptStatus.PROC_UNAVAIL);
     }

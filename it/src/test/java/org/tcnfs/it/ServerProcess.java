@@ -66,7 +66,16 @@ public final class ServerProcess implements AutoCloseable {
 
     /** Starts a server on fresh directories with JVM options ({@link #setJvmArgs}) placed before {@code -jar}. */
     public static ServerProcess start(List<String> jvmArgs, String... extraArgs) throws IOException {
-        Path work = Paths.get(System.getProperty("tcnfs.it.work", System.getProperty("java.io.tmpdir")));
+        return startIn(defaultWorkDirectory(), jvmArgs, extraArgs);
+    }
+
+    /** Where servers put their directories unless told otherwise: {@code -Dtcnfs.it.work}, else the temporary directory. */
+    public static Path defaultWorkDirectory() {
+        return Paths.get(System.getProperty("tcnfs.it.work", System.getProperty("java.io.tmpdir")));
+    }
+
+    /** Starts a server on fresh directories under {@code work}, with JVM options as {@link #start(List, String...)}. */
+    public static ServerProcess startIn(Path work, List<String> jvmArgs, String... extraArgs) throws IOException {
         Files.createDirectories(work);
         ServerProcess server = new ServerProcess(Files.createTempDirectory(work, "server-"), List.of(extraArgs));
         server.jvmArgs = List.copyOf(jvmArgs);
@@ -390,7 +399,8 @@ public final class ServerProcess implements AutoCloseable {
         }
     }
 
-    private static void deleteTree(Path root) throws IOException {
+    /** Deletes {@code root} and everything beneath it; nothing when it does not exist. */
+    static void deleteTree(Path root) throws IOException {
         if (!Files.exists(root)) {
             return;
         }

@@ -10,18 +10,14 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
-import org.junit.jupiter.api.TestInstance;
 import org.tcnfs.client.Attrs;
 import org.tcnfs.client.CompoundBuilder;
 import org.tcnfs.client.CompoundResult;
-import org.tcnfs.client.Nfs41Session;
-import org.tcnfs.client.rpc.NfsConnection;
 import org.tcnfs.it.RandomCompounds.Compound;
 import org.tcnfs.it.RandomCompounds.FailureKind;
 import org.tcnfs.it.RandomCompounds.Injected;
@@ -43,45 +39,24 @@ import org.tcnfs.nfs4.xdr.stateid4;
  * <p>Seeded: {@code -Dtcnfs.it.seed=N} repeats a run; every failure message carries the seed.
  * Subclasses choose the file system under the server.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class TransactionAtomicityContract {
+abstract class TransactionAtomicityContract extends SharedServerTest {
     private static final long SEED = Long.getLong("tcnfs.it.seed", System.nanoTime());
     /** Wall-clock budget of the random mixed test, so it fits the machine. */
     private static final long MIXED_BUDGET_NANOS = Long.getLong("tcnfs.it.atomicity.seconds", 40) * 1_000_000_000L;
 
-    private ServerProcess server;
-    private NfsConnection connection;
-    private Nfs41Session session;
+    private ItSession itSession;
     private NfsOps nfs;
     private String testName;
     /** Backup directories already there when the test began (left by an earlier test's failed undo). */
     private List<String> backupsBefore = List.of();
 
     /** Where the server's export and state directories go. */
+    @Override
     abstract Path workDirectory() throws IOException;
 
     @BeforeAll
-    void startServer() throws IOException {
-        Path work = workDirectory();
-        String previous = System.getProperty("tcnfs.it.work");
-        System.setProperty("tcnfs.it.work", work.toString());
-        try {
-            server = ServerProcess.start();
-        } finally {
-            if (previous == null) {
-                System.clearProperty("tcnfs.it.work");
-            } else {
-                System.setProperty("tcnfs.it.work", previous);
-            }
-        }
+    void printSeed() {
         System.out.println(getClass().getSimpleName() + ": seed " + SEED + " (-Dtcnfs.it.seed=" + SEED + ")");
-    }
-
-    @AfterAll
-    void stopServer() throws IOException {
-        if (server != null) {
-            server.close();
-        }
     }
 
     @BeforeEach
@@ -92,20 +67,15 @@ abstract class TransactionAtomicityContract {
     }
 
     private void openSession() throws IOException {
-        connection = server.connect();
-        session = Nfs41Session.create(connection, "atomicity-it");
-        nfs = new NfsOps(session);
+        itSession = ItSession.open(server, "atomicity-it");
+        nfs = itSession.nfs();
     }
 
     @AfterEach
     void disconnect() throws IOException {
-        if (session != null) {
-            session.close();
-            session = null;
-        }
-        if (connection != null) {
-            connection.close();
-            connection = null;
+        if (itSession != null) {
+            itSession.close();
+            itSession = null;
         }
     }
 
@@ -131,11 +101,11 @@ abstract class TransactionAtomicityContract {
         }
 
         Target a() {
-            return new Target(rootA, session.clientId(), nfs.openOwner());
+            return new Target(rootA, nfs.session().clientId(), nfs.openOwner());
         }
 
         Target b() {
-            return new Target(rootB, session.clientId(), nfs.openOwner());
+            return new Target(rootB, nfs.session().clientId(), nfs.openOwner());
         }
 
         ExportSnapshot snapshotA() throws IOException {
@@ -152,7 +122,7 @@ abstract class TransactionAtomicityContract {
             ExportSnapshot before, HeldHandles handles) throws IOException {
         Injected inj = gen.withFailure(compound, position, kind, t.a());
         String what = "seed " + gen.seed() + ", " + inj.kind() + ": " + inj.description();
-        CompoundResult r = session.executeTransaction(inj.ops());
+        CompoundResult r = nfs.session().executeTransaction(inj.ops());
 
         assertThat(r.status()).as("status of %s: %s", what, r).isEqualTo(inj.expected());
         assertThat(r.statuses()).as("the injected op (index %d) is the one that failed in %s: %s",
@@ -167,7 +137,7 @@ abstract class TransactionAtomicityContract {
         CompoundResult plain = nfs.run(compound.render(t.b()));
         assertThat(plain.status()).as("plain run on the copy (a generator or server bug) of %s: %s", what, plain)
                 .isEqualTo(NfsStatus.OK);
-        CompoundResult txn = session.executeTransaction(compound.render(t.a()));
+        CompoundResult txn = nfs.session().executeTransaction(compound.render(t.a()));
         assertThat(txn.status()).as("transactional run of %s: %s", what, txn).isEqualTo(NfsStatus.OK);
         ExportSnapshot expected = ExportSnapshot.of(t.pathB);
         ExportSnapshot actual = t.snapshotA();
@@ -302,7 +272,7 @@ abstract class TransactionAtomicityContract {
 
     /** 18 ops rewriting passwd and group and starting shadow; the caller adds the last 4 (the last is a WRITE). */
     private CompoundBuilder etcCompound(Etc e) {
-        long client = session.clientId();
+        long client = nfs.session().clientId();
         byte[] owner = nfs.openOwner();
         CompoundBuilder c = new CompoundBuilder().tag("etc-22");
         for (String name : List.of("passwd", "group", "shadow")) {
@@ -325,7 +295,7 @@ abstract class TransactionAtomicityContract {
             c.op(op.argop, (org.dcache.oncrpc4j.xdr.XdrAble) op.args);
         }
         assertThat(c.size()).as("ops in the paper's compound").isEqualTo(22);
-        CompoundResult r = session.executeTransaction(c);
+        CompoundResult r = nfs.session().executeTransaction(c);
 
         assertThat(r.status()).as("status: %s", r).isEqualTo(expected);
         assertThat(r.statuses()).as("21 ops succeeded, the 22nd (%s) failed: %s", what, r).hasSize(23);
@@ -361,7 +331,7 @@ abstract class TransactionAtomicityContract {
                 .putfh(e.etc()).lookup("shadow").getattr(FATTR4_SIZE)
                 .write(CompoundBuilder.anonymousStateid(), "root:x:0:0 new shadow\n".length(), text("more shadow\n"));
         assertThat(c.size()).isEqualTo(22);
-        CompoundResult r = session.executeTransaction(c);
+        CompoundResult r = nfs.session().executeTransaction(c);
 
         assertThat(r.status()).as("status: %s", r).isEqualTo(NfsStatus.OK);
         assertThat(Files.readString(e.path().resolve("etc/passwd"))).isEqualTo("root:x:0:0 new passwd\n");
@@ -377,8 +347,8 @@ abstract class TransactionAtomicityContract {
         Files.createDirectories(base);
         Files.write(base.resolve("existing"), new byte[5000]);
         byte[] d = nfs.lookup(nfs.rootFh(), testName);
-        CompoundResult r = session.executeTransaction(new CompoundBuilder().putfh(d)
-                .openExisting(session.clientId(), nfs.openOwner(), "existing", OPEN4args.OPEN4_SHARE_ACCESS_WRITE)
+        CompoundResult r = nfs.session().executeTransaction(new CompoundBuilder().putfh(d)
+                .openExisting(nfs.session().clientId(), nfs.openOwner(), "existing", OPEN4args.OPEN4_SHARE_ACCESS_WRITE)
                 .putfh(d).lookup("missing"));
         assertThat(r.status()).as("%s", r).isEqualTo(NfsStatus.NOENT);
         stateid4 rolledBack = r.body(org.tcnfs.nfs4.xdr.nfs_opnum4.OP_OPEN, org.tcnfs.nfs4.xdr.OPEN4resok.class).stateid;

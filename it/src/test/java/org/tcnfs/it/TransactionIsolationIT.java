@@ -24,18 +24,14 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
-import org.junit.jupiter.api.TestInstance;
 import org.tcnfs.client.Attrs;
 import org.tcnfs.client.CompoundBuilder;
 import org.tcnfs.client.CompoundResult;
-import org.tcnfs.client.Nfs41Session;
-import org.tcnfs.client.rpc.NfsConnection;
 import org.tcnfs.nfs4.status.NfsStatus;
 import org.tcnfs.nfs4.xdr.OPEN4args;
 import org.tcnfs.nfs4.xdr.READ4resok;
@@ -48,36 +44,24 @@ import org.tcnfs.nfs4.xdr.entry4;
  * transactions end in a serial outcome. Each test runs thousands of compounds in a fixed time budget
  * ({@code -Dtcnfs.it.isolation.seconds}, default 25 per test) and prints how many.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class TransactionIsolationIT {
+class TransactionIsolationIT extends SharedServerTest {
     private static final long SEED = Long.getLong("tcnfs.it.seed", System.nanoTime());
     private static final long BUDGET_NANOS = Long.getLong("tcnfs.it.isolation.seconds", 25) * 1_000_000_000L;
 
-    private ServerProcess server;
-    private NfsConnection connection;
-    private Nfs41Session session;
+    private ItSession itSession;
     private NfsOps nfs;
     private byte[] dir;
     private final List<AutoCloseable> opened = new ArrayList<>();
 
     @BeforeAll
-    void startServer() throws IOException {
-        server = ServerProcess.start();
+    void printSeed() {
         System.out.println("TransactionIsolationIT: seed " + SEED);
-    }
-
-    @AfterAll
-    void stopServer() throws IOException {
-        if (server != null) {
-            server.close();
-        }
     }
 
     @BeforeEach
     void openSession(TestInfo test) throws IOException {
-        connection = server.connect();
-        session = Nfs41Session.create(connection, "isolation-it");
-        nfs = new NfsOps(session);
+        itSession = ItSession.open(server, "isolation-it");
+        nfs = itSession.nfs();
         dir = nfs.mkdir(nfs.rootFh(), test.getTestMethod().orElseThrow().getName());
     }
 
@@ -87,17 +71,14 @@ class TransactionIsolationIT {
             opened.get(i).close();
         }
         opened.clear();
-        session.close();
-        connection.close();
+        itSession.close();
     }
 
     /** A new connection and session of their own, for a thread; closed after the test. */
     private NfsOps newClient(String name) throws IOException {
-        NfsConnection c = server.connect();
-        opened.add(c);
-        Nfs41Session s = Nfs41Session.create(c, name);
+        ItSession s = ItSession.open(server, name);
         opened.add(s);
-        return new NfsOps(s);
+        return s.nfs();
     }
 
     private static boolean timeLeft(long start) {

@@ -19,10 +19,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.tcnfs.client.Attrs;
 import org.tcnfs.client.CompoundBuilder;
 import org.tcnfs.client.CompoundResult;
@@ -39,27 +37,16 @@ import org.tcnfs.nfs4.xdr.OPEN4args;
  * NFS4ERR_SERVERFAULT. Failures for ordinary reasons (a name another thread removed) are expected.
  * Seeded ({@code -Dtcnfs.it.seed}); budget {@code -Dtcnfs.it.deadlock.seconds} (default 35).
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class TransactionNoDeadlockIT {
+class TransactionNoDeadlockIT extends SharedServerTest {
     private static final long SEED = Long.getLong("tcnfs.it.seed", System.nanoTime());
     private static final long BUDGET_SECONDS = Long.getLong("tcnfs.it.deadlock.seconds", 35);
     private static final int THREADS = 8;
     private static final List<String> DIRS = List.of("", "d0", "d1", "d2", "d0/e0", "d1/e1");
     private static final List<String> NAMES = List.of("n0", "n1", "n2", "n3", "n4");
 
-    private ServerProcess server;
-
     @BeforeAll
-    void startServer() throws IOException {
-        server = ServerProcess.start();
+    void printSeed() {
         System.out.println("TransactionNoDeadlockIT: seed " + SEED);
-    }
-
-    @AfterAll
-    void stopServer() throws IOException {
-        if (server != null) {
-            server.close();
-        }
     }
 
     /** What one thread saw, by status. */

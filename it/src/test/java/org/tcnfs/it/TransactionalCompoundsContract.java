@@ -1,6 +1,8 @@
 package org.tcnfs.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.tcnfs.it.TestData.randomBytes;
+import static org.tcnfs.it.TestData.sha256;
 import static org.tcnfs.nfs4.xdr.nfs4_attr.FATTR4_NUMLINKS;
 import static org.tcnfs.nfs4.xdr.nfs4_attr.FATTR4_TYPE;
 
@@ -11,25 +13,19 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.BiFunction;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
-import org.junit.jupiter.api.TestInstance;
 import org.tcnfs.client.Attrs;
 import org.tcnfs.client.CompoundBuilder;
 import org.tcnfs.client.CompoundResult;
@@ -48,40 +44,15 @@ import org.tcnfs.txn.handles.HandleTable;
  * by SHA-256), handles taken before keep working, and no recovery record or backup remains; a compound
  * that succeeds applies everything. Subclasses choose the file system the server's directories live on.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class TransactionalCompoundsContract {
-    private ServerProcess server;
-    private NfsConnection connection;
-    private Nfs41Session session;
+abstract class TransactionalCompoundsContract extends SharedServerTest {
+    private ItSession itSession;
     private NfsOps nfs;
     private Path dirPath;
     private byte[] dir;
 
     /** Where the server's export and state directories go, as the {@code tcnfs.it.work} property would say. */
+    @Override
     abstract Path workDirectory() throws IOException;
-
-    @BeforeAll
-    void startServer() throws IOException {
-        Path work = workDirectory();
-        String previous = System.getProperty("tcnfs.it.work");
-        System.setProperty("tcnfs.it.work", work.toString());
-        try {
-            server = ServerProcess.start();
-        } finally {
-            if (previous == null) {
-                System.clearProperty("tcnfs.it.work");
-            } else {
-                System.setProperty("tcnfs.it.work", previous);
-            }
-        }
-    }
-
-    @AfterAll
-    void stopServer() throws IOException {
-        if (server != null) {
-            server.close();
-        }
-    }
 
     @BeforeEach
     void openSessionAndTree(TestInfo test) throws IOException {
@@ -98,19 +69,14 @@ abstract class TransactionalCompoundsContract {
     }
 
     private void connect() throws IOException {
-        connection = server.connect();
-        session = Nfs41Session.create(connection, "txn-it");
-        nfs = new NfsOps(session);
+        itSession = ItSession.open(server, "txn-it");
+        nfs = itSession.nfs();
     }
 
     private void disconnect() throws IOException {
-        if (session != null) {
-            session.close();
-            session = null;
-        }
-        if (connection != null) {
-            connection.close();
-            connection = null;
+        if (itSession != null) {
+            itSession.close();
+            itSession = null;
         }
     }
 
@@ -132,12 +98,6 @@ abstract class TransactionalCompoundsContract {
         Files.write(d.resolve("sub").resolve("k"), randomBytes(777, 7));
     }
 
-    private static byte[] randomBytes(int size, long seed) {
-        byte[] b = new byte[size];
-        new Random(seed).nextBytes(b);
-        return b;
-    }
-
     /** Names, types, sizes, modes and contents (SHA-256) of everything under {@code root}, by relative path. */
     private static Map<String, String> snapshot(Path root) throws IOException {
         Map<String, String> result = new TreeMap<>();
@@ -155,14 +115,6 @@ abstract class TransactionalCompoundsContract {
             }
         }
         return result;
-    }
-
-    private static String sha256(byte[] data) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(data));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     /** The handles of the test directory's entries, taken by LOOKUP before any transaction. */
@@ -224,7 +176,7 @@ abstract class TransactionalCompoundsContract {
     }
 
     private List<Change> changes() {
-        long client = session.clientId();
+        long client = nfs.session().clientId();
         byte[] owner = nfs.openOwner();
         return List.of(
                 new Change("WRITE over and past the end", (c, d) -> c.putfh(d)
@@ -265,7 +217,7 @@ abstract class TransactionalCompoundsContract {
             for (Failure failure : FAILURES) {
                 CompoundBuilder c = change.add().apply(new CompoundBuilder(), dir);
                 c = failure.add().apply(c, dir);
-                CompoundResult r = session.executeTransaction(c);
+                CompoundResult r = nfs.session().executeTransaction(c);
                 String what = change.name() + " then " + failure.name();
 
                 assertThat(r.status()).as("status of %s: %s", what, r).isEqualTo(failure.status());
@@ -290,7 +242,7 @@ abstract class TransactionalCompoundsContract {
                 c = change.add().apply(c, dir);
             }
             c = failure.add().apply(c, dir);
-            CompoundResult r = session.executeTransaction(c);
+            CompoundResult r = nfs.session().executeTransaction(c);
 
             assertThat(r.status()).as("status: %s", r).isEqualTo(failure.status());
             assertThat(r.statuses().subList(0, c.size())).as("ops before the failure: %s", r)
@@ -310,7 +262,7 @@ abstract class TransactionalCompoundsContract {
         for (Change change : changes()) {
             c = change.add().apply(c, dir);
         }
-        CompoundResult r = session.executeTransaction(c);
+        CompoundResult r = nfs.session().executeTransaction(c);
 
         assertThat(r.status()).as("status: %s", r).isEqualTo(NfsStatus.OK);
         Map<String, String> after = snapshot(dirPath);
@@ -330,7 +282,7 @@ abstract class TransactionalCompoundsContract {
     @Test
     void passwdGroupShadowStayUnchangedWhenTheLastWriteFails() throws IOException {
         Map<String, String> before = snapshot(dirPath);
-        long client = session.clientId();
+        long client = nfs.session().clientId();
         byte[] owner = nfs.openOwner();
         CompoundBuilder c = new CompoundBuilder();
         for (String name : List.of("passwd", "group")) {
@@ -342,7 +294,7 @@ abstract class TransactionalCompoundsContract {
                 .setattr(Attrs.builder().size(0).build())
                 // the last write goes to the directory: it fails for a real reason
                 .putfh(dir).write(CompoundBuilder.anonymousStateid(), 0, "new shadow\n".getBytes(StandardCharsets.UTF_8));
-        CompoundResult r = session.executeTransaction(c);
+        CompoundResult r = nfs.session().executeTransaction(c);
 
         assertThat(r.status()).as("status: %s", r).isNotEqualTo(NfsStatus.OK);
         assertThat(r.statuses().subList(0, r.statuses().size() - 1)).as("all but the last op succeeded: %s", r)
@@ -355,8 +307,8 @@ abstract class TransactionalCompoundsContract {
     void noRecoveryRecordRemainsAfterCommitsAndRollbacks() throws IOException {
         CompoundBuilder fails = new CompoundBuilder().putfh(dir).remove("r").putfh(dir).lookup("missing");
         CompoundBuilder succeeds = new CompoundBuilder().putfh(dir).remove("r");
-        assertThat(session.executeTransaction(fails).status()).isEqualTo(NfsStatus.NOENT);
-        assertThat(session.executeTransaction(succeeds).status()).isEqualTo(NfsStatus.OK);
+        assertThat(nfs.session().executeTransaction(fails).status()).isEqualTo(NfsStatus.NOENT);
+        assertThat(nfs.session().executeTransaction(succeeds).status()).isEqualTo(NfsStatus.OK);
         assertNoBackupsLeft();
         String scraped = scrapeMetrics();
         assertThat(counter(scraped, "tcnfs_txn_commits_total")).as("commits in %s", scraped).isGreaterThanOrEqualTo(1);
@@ -413,8 +365,8 @@ abstract class TransactionalCompoundsContract {
                     create.putfh(sub).mkdir(name);
                     remove.putfh(sub).remove(name);
                 }
-                assertThat(session.executeTransaction(create).status()).isEqualTo(NfsStatus.OK);
-                assertThat(session.executeTransaction(remove).status()).isEqualTo(NfsStatus.OK);
+                assertThat(nfs.session().executeTransaction(create).status()).isEqualTo(NfsStatus.OK);
+                assertThat(nfs.session().executeTransaction(remove).status()).isEqualTo(NfsStatus.OK);
             }
         } finally {
             done.set(true);
@@ -449,7 +401,7 @@ abstract class TransactionalCompoundsContract {
 
     @Test
     void transactionFlagIsAcceptedByThisServer() throws IOException {
-        RawReply reply = connection.callRaw(NfsConnection.PROC_COMPOUND_TXN, new byte[0]);
+        RawReply reply = itSession.connection().callRaw(NfsConnection.PROC_COMPOUND_TXN, new byte[0]);
 
         assertThat(reply.acceptStatus()).isNotEqualTo(RpcAcceptStatus.PROC_UNAVAIL);
     }

@@ -2,6 +2,8 @@ package org.tcnfs.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.tcnfs.it.TestData.randomBytes;
+import static org.tcnfs.it.TestData.sha256;
 
 import java.io.IOException;
 import java.net.URI;
@@ -13,22 +15,15 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.TreeMap;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
-import org.junit.jupiter.api.TestInstance;
 import org.tcnfs.client.vector.CompoundTooLargeException;
 import org.tcnfs.client.vector.DirEntry;
 import org.tcnfs.client.vector.FileInfo;
@@ -61,24 +56,10 @@ import org.tcnfs.nfs4.status.NfsStatus;
  * the refusal of a transaction larger than the session, and the fast failure against a server without
  * transactions.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class VectorClientIT {
-    private ServerProcess server;
+class VectorClientIT extends SharedServerTest {
     private VnfsClient nfs;
     private String dir;
     private Path local;
-
-    @BeforeAll
-    void startServer() throws IOException {
-        server = ServerProcess.start();
-    }
-
-    @AfterAll
-    void stopServer() throws IOException {
-        if (server != null) {
-            server.close();
-        }
-    }
 
     @BeforeEach
     void connect(TestInfo test) throws IOException {
@@ -99,19 +80,13 @@ class VectorClientIT {
         return dir + "/" + name;
     }
 
-    private static byte[] bytes(int size, long seed) {
-        byte[] b = new byte[size];
-        new Random(seed).nextBytes(b);
-        return b;
-    }
-
     // ---- data
 
     @Test
     void thousandSmallFilesTakeAHandfulOfCompounds() throws IOException {
         List<VWrite> writes = new ArrayList<>();
         for (int i = 0; i < 1000; i++) {
-            writes.add(VWrite.create(p("f" + i), bytes(4096, i)));
+            writes.add(VWrite.create(p("f" + i), randomBytes(4096, i)));
         }
         long before = nfs.compoundsSent();
         double serverBefore = serverCompounds();
@@ -127,7 +102,7 @@ class VectorClientIT {
         assertThat(sent).as("compounds for 1,000 files (4 MiB in compounds of 1 MiB)").isBetween(4L, 6L);
         assertThat(serverSaw).as("compounds the server ran").isEqualTo((double) sent);
         for (int i : new int[] {0, 1, 499, 999}) {
-            assertThat(Files.readAllBytes(local.resolve("f" + i))).isEqualTo(bytes(4096, i));
+            assertThat(Files.readAllBytes(local.resolve("f" + i))).isEqualTo(randomBytes(4096, i));
         }
         try (Stream<Path> s = Files.list(local)) {
             assertThat(s.count()).isEqualTo(1000);
@@ -140,21 +115,21 @@ class VectorClientIT {
                 .writeStability(org.tcnfs.client.vector.WriteStability.UNSTABLE).connect()) {
             List<VWrite> writes = new ArrayList<>();
             for (int i = 0; i < 200; i++) {
-                writes.add(VWrite.create(p("u" + i), bytes(3000, i)));
+                writes.add(VWrite.create(p("u" + i), randomBytes(3000, i)));
             }
             assertThat(unstable.vwrite(writes, Mode.PLAIN).isOk()).isTrue();
-            assertThat(unstable.vwrite(List.of(VWrite.create(p("ut"), bytes(10, 1))), Mode.TRANSACTION).committed())
+            assertThat(unstable.vwrite(List.of(VWrite.create(p("ut"), randomBytes(10, 1))), Mode.TRANSACTION).committed())
                     .isTrue();
-            assertThat(unstable.vread(List.of(VRead.whole(p("u199"))), Mode.PLAIN).value(0)).isEqualTo(bytes(3000, 199));
+            assertThat(unstable.vread(List.of(VRead.whole(p("u199"))), Mode.PLAIN).value(0)).isEqualTo(randomBytes(3000, 199));
         }
-        assertThat(Files.readAllBytes(local.resolve("u0"))).isEqualTo(bytes(3000, 0));
+        assertThat(Files.readAllBytes(local.resolve("u0"))).isEqualTo(randomBytes(3000, 0));
     }
 
     @Test
     void thousandSmallFilesFitOneTransaction() throws IOException {
         List<VWrite> writes = new ArrayList<>();
         for (int i = 0; i < 1000; i++) {
-            writes.add(VWrite.create(p("t" + i), bytes(1024, i)));
+            writes.add(VWrite.create(p("t" + i), randomBytes(1024, i)));
         }
         long before = nfs.compoundsSent();
         VResult<Void> r = nfs.vwrite(writes, Mode.TRANSACTION);
@@ -162,35 +137,35 @@ class VectorClientIT {
 
         assertThat(r.committed()).isTrue();
         assertThat(nfs.compoundsSent() - before).isEqualTo(1);
-        assertThat(Files.readAllBytes(local.resolve("t999"))).isEqualTo(bytes(1024, 999));
+        assertThat(Files.readAllBytes(local.resolve("t999"))).isEqualTo(randomBytes(1024, 999));
     }
 
     @Test
     void readsReturnWholeFilesIncludingLargeOnes() throws IOException {
-        byte[] big = bytes(3 * nfs.maxRead() + 123, 9);
+        byte[] big = randomBytes(3 * nfs.maxRead() + 123, 9);
         Files.write(local.resolve("big"), big);
-        Files.write(local.resolve("small"), bytes(10, 1));
-        Files.write(local.resolve("mid"), bytes(5000, 2));
+        Files.write(local.resolve("small"), randomBytes(10, 1));
+        Files.write(local.resolve("mid"), randomBytes(5000, 2));
 
         VResult<byte[]> r = nfs.vread(List.of(VRead.whole(p("small")), VRead.whole(p("big")),
                 new VRead(p("mid"), 100, 50), VRead.whole(p("small"))), Mode.PLAIN);
 
         assertThat(r.isOk()).isTrue();
-        assertThat(r.value(0)).isEqualTo(bytes(10, 1));
+        assertThat(r.value(0)).isEqualTo(randomBytes(10, 1));
         assertThat(r.value(1)).isEqualTo(big);
-        assertThat(r.value(2)).isEqualTo(java.util.Arrays.copyOfRange(bytes(5000, 2), 100, 150));
+        assertThat(r.value(2)).isEqualTo(java.util.Arrays.copyOfRange(randomBytes(5000, 2), 100, 150));
         VResult<byte[]> missing = nfs.vread(List.of(VRead.whole(p("small")), VRead.whole(p("nope")),
                 VRead.whole(p("mid"))), Mode.PLAIN);
         assertThat(missing.firstFailure()).isEqualTo(1);
         assertThat(missing.item(1).status()).isEqualTo(NfsStatus.NOENT);
         assertThat(missing.item(2).outcome()).isEqualTo(Outcome.NOT_RUN);
-        assertThat(missing.value(0)).isEqualTo(bytes(10, 1));
+        assertThat(missing.value(0)).isEqualTo(randomBytes(10, 1));
     }
 
     @Test
     void largeFileIsWrittenInSeveralCompoundsWhenPlain() throws IOException {
-        byte[] big = bytes((int) Math.min(nfs.maxRequestBytes() + 3_000_000L, 40_000_000L), 5);
-        VResult<Void> r = nfs.vwrite(List.of(VWrite.create(p("big"), big), VWrite.create(p("after"), bytes(7, 7))),
+        byte[] big = randomBytes((int) Math.min(nfs.maxRequestBytes() + 3_000_000L, 40_000_000L), 5);
+        VResult<Void> r = nfs.vwrite(List.of(VWrite.create(p("big"), big), VWrite.create(p("after"), randomBytes(7, 7))),
                 Mode.PLAIN);
 
         assertThat(r.isOk()).isTrue();
@@ -233,7 +208,7 @@ class VectorClientIT {
         for (int i = 0; i < 100; i++) {
             // item 50 goes into a directory that does not exist
             String path = i == 50 ? p("missing-dir/f50") : p("f" + i);
-            writes.add(VWrite.create(path, bytes(2000, i)));
+            writes.add(VWrite.create(path, randomBytes(2000, i)));
         }
 
         VResult<Void> r = nfs.vwrite(writes, Mode.TRANSACTION);
@@ -250,7 +225,7 @@ class VectorClientIT {
     void failureInTheMiddleOfAPlainVwriteKeepsTheItemsBefore() throws IOException {
         List<VWrite> writes = new ArrayList<>();
         for (int i = 0; i < 100; i++) {
-            writes.add(VWrite.create(i == 50 ? p("missing-dir/f50") : p("f" + i), bytes(100, i)));
+            writes.add(VWrite.create(i == 50 ? p("missing-dir/f50") : p("f" + i), randomBytes(100, i)));
         }
 
         VResult<Void> r = nfs.vwrite(writes, Mode.PLAIN);
@@ -376,7 +351,7 @@ class VectorClientIT {
         assertThat(local.resolve("x/y/z")).isDirectory();
         assertThat(local.resolve("q/r/s")).isDirectory();
 
-        nfs.vwrite(List.of(VWrite.create(p("x/y/z/f"), bytes(33, 3)), VWrite.create(p("q/g"), bytes(5, 4))), Mode.PLAIN)
+        nfs.vwrite(List.of(VWrite.create(p("x/y/z/f"), randomBytes(33, 3)), VWrite.create(p("q/g"), randomBytes(5, 4))), Mode.PLAIN)
                 .orThrow();
         VResult<List<DirEntry>> flat = nfs.vlistdir(List.of(p("x"), p("q")), Recursion.FLAT, Mode.PLAIN);
         assertThat(flat.value(0)).extracting(DirEntry::name).containsExactlyInAnyOrder("exists", "y");
@@ -496,13 +471,5 @@ class VectorClientIT {
             }
         }
         return out;
-    }
-
-    private static String sha256(byte[] data) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(data));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

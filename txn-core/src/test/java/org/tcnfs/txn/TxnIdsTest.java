@@ -4,43 +4,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.tcnfs.proto.RecoveryRecords;
 import org.tcnfs.proto.TxnIdState;
 import org.tcnfs.txn.handles.HandleBatch;
 import org.tcnfs.txn.handles.HandleTable;
+import org.tcnfs.txn.handles.HandleTableTestBase;
 import org.tcnfs.txn.handles.SideTable;
 import org.tcnfs.txn.handles.TxnBuffer;
 
 /** Transaction ids: unique across restarts and crashes (a record's key must never be reused). */
-class TxnIdsTest {
+class TxnIdsTest extends HandleTableTestBase {
     private static final byte[] FLOOR_KEY = "floor".getBytes(StandardCharsets.US_ASCII);
 
-    @TempDir
-    Path state;
-
-    private HandleTable table;
-
-    @BeforeEach
-    void open() {
-        table = HandleTable.open(state);
-    }
-
     @AfterEach
-    void close() {
+    void unbind() {
         table.unbindCurrentThread();
-        table.close();
-    }
-
-    private void reopen() {
-        table.close();
-        table = HandleTable.open(state);
     }
 
     private void persistFloor(long floor) {

@@ -13,11 +13,10 @@ import org.tcnfs.client.vector.VnfsClient;
 import org.tcnfs.nfs4.status.NfsStatus;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /** {@code tcnfs rm [-r] [-f] URL...}: with -r, trees are listed and removed deepest first. */
 @Command(name = "rm", mixinStandardHelpOptions = true, description = "Remove files (and with -r, directory trees).")
-final class RmCommand extends BaseCommand {
+final class RmCommand extends UrlsCommand {
     @Option(names = {"-r", "-R"}, description = "remove directories and everything beneath them")
     boolean recursive;
 
@@ -27,48 +26,42 @@ final class RmCommand extends BaseCommand {
     @Option(names = "--txn", description = "everything in one transaction: all removed or none")
     boolean txn;
 
-    @Parameters(arity = "1..*", paramLabel = "URL")
-    List<String> args;
-
     @Override
-    void run() throws Exception {
-        List<NfsUrl> targets = urls(args);
-        try (VnfsClient nfs = connect(targets.get(0))) {
-            List<String> paths = targets.stream().map(NfsUrl::path).toList();
-            VResult<FileInfo> infos = nfs.vgetattrs(paths, Mode.PLAIN);
-            List<String> files = new ArrayList<>();
-            List<String> dirs = new ArrayList<>();
-            for (int i = 0; i < paths.size(); i++) {
-                FileInfo info = infos.item(i).isDone() ? infos.value(i) : BaseCommand.statOrNull(nfs, paths.get(i));
-                if (info == null) {
-                    if (!force) {
-                        throw new CliException(ExitCode.NFS_ERROR, "rm " + targets.get(i) + ": " + NfsStatus.NOENT);
-                    }
-                } else if (paths.get(i).isEmpty()) {
-                    throw new CliException(ExitCode.USAGE, "rm: refusing to remove the root");
-                } else if (info.isDirectory()) {
-                    if (!recursive) {
-                        throw new CliException(ExitCode.NFS_ERROR, "rm " + targets.get(i) + ": is a directory (use -r)");
-                    }
-                    dirs.add(paths.get(i));
-                } else {
-                    files.add(paths.get(i));
+    void run(VnfsClient nfs, List<NfsUrl> targets) throws Exception {
+        List<String> paths = paths(targets);
+        VResult<FileInfo> infos = nfs.vgetattrs(paths, Mode.PLAIN);
+        List<String> files = new ArrayList<>();
+        List<String> dirs = new ArrayList<>();
+        for (int i = 0; i < paths.size(); i++) {
+            FileInfo info = infos.item(i).isDone() ? infos.value(i) : BaseCommand.statOrNull(nfs, paths.get(i));
+            if (info == null) {
+                if (!force) {
+                    throw new CliException(ExitCode.NFS_ERROR, "rm " + targets.get(i) + ": " + NfsStatus.NOENT);
                 }
-            }
-            List<String> victims = new ArrayList<>(files);
-            if (!dirs.isEmpty()) {
-                VResult<List<DirEntry>> listed = nfs.vlistdir(dirs, Recursion.RECURSIVE, Mode.PLAIN);
-                check(listed, dirs, "rm (listing)");
-                List<String> beneath = new ArrayList<>(dirs);
-                for (int i = 0; i < dirs.size(); i++) {
-                    listed.value(i).forEach(e -> beneath.add(e.path()));
+            } else if (paths.get(i).isEmpty()) {
+                throw new CliException(ExitCode.USAGE, "rm: refusing to remove the root");
+            } else if (info.isDirectory()) {
+                if (!recursive) {
+                    throw new CliException(ExitCode.NFS_ERROR, "rm " + targets.get(i) + ": is a directory (use -r)");
                 }
-                beneath.sort(Comparator.comparingInt(RemotePath::depth).reversed().thenComparing(Comparator.naturalOrder()));
-                victims.addAll(beneath);
+                dirs.add(paths.get(i));
+            } else {
+                files.add(paths.get(i));
             }
-            progress().start("rm", victims.size());
-            check(nfs.vremove(victims, mode(txn)), victims.stream().map(v -> targets.get(0).withPath(v).toString())
-                    .toList(), "rm");
         }
+        List<String> victims = new ArrayList<>(files);
+        if (!dirs.isEmpty()) {
+            VResult<List<DirEntry>> listed = nfs.vlistdir(dirs, Recursion.RECURSIVE, Mode.PLAIN);
+            check(listed, dirs, "rm (listing)");
+            List<String> beneath = new ArrayList<>(dirs);
+            for (int i = 0; i < dirs.size(); i++) {
+                listed.value(i).forEach(e -> beneath.add(e.path()));
+            }
+            beneath.sort(Comparator.comparingInt(RemotePath::depth).reversed().thenComparing(Comparator.naturalOrder()));
+            victims.addAll(beneath);
+        }
+        progress().start("rm", victims.size());
+        check(nfs.vremove(victims, mode(txn)), victims.stream().map(v -> targets.get(0).withPath(v).toString())
+                .toList(), "rm");
     }
 }

@@ -77,4 +77,18 @@ public final class RemotePath {
         String a = normalize(ancestor);
         return a.isEmpty() || p.equals(a) || p.startsWith(a + "/");
     }
+
+    /**
+     * Checks that none of the normalized {@code paths} is the root, which an item that would {@code verb} it
+     * cannot name.
+     *
+     * @throws IllegalArgumentException "cannot VERB the export's root" when one of them is
+     */
+    static void requireNotRoot(String verb, String... paths) {
+        for (String p : paths) {
+            if (p.isEmpty()) {
+                throw new IllegalArgumentException("cannot " + verb + " the export's root");
+            }
+        }
+    }
 }

@@ -10,8 +10,6 @@ public record VCopy(String from, String to) {
     public VCopy {
         from = RemotePath.normalize(from);
         to = RemotePath.normalize(to);
-        if (from.isEmpty() || to.isEmpty()) {
-            throw new IllegalArgumentException("cannot copy the export's root");
-        }
+        RemotePath.requireNotRoot("copy", from, to);
     }
 }

@@ -10,8 +10,6 @@ public record VLink(String existing, String newPath) implements TxnItem {
     public VLink {
         existing = RemotePath.normalize(existing);
         newPath = RemotePath.normalize(newPath);
-        if (existing.isEmpty() || newPath.isEmpty()) {
-            throw new IllegalArgumentException("cannot link the export's root");
-        }
+        RemotePath.requireNotRoot("link", existing, newPath);
     }
 }

@@ -8,8 +8,6 @@ package org.tcnfs.client.vector;
 public record VRemove(String path) implements TxnItem {
     public VRemove {
         path = RemotePath.normalize(path);
-        if (path.isEmpty()) {
-            throw new IllegalArgumentException("cannot remove the export's root");
-        }
+        RemotePath.requireNotRoot("remove", path);
     }
 }

@@ -10,8 +10,6 @@ public record VRename(String from, String to) implements TxnItem {
     public VRename {
         from = RemotePath.normalize(from);
         to = RemotePath.normalize(to);
-        if (from.isEmpty() || to.isEmpty()) {
-            throw new IllegalArgumentException("cannot rename the export's root");
-        }
+        RemotePath.requireNotRoot("rename", from, to);
     }
 }

@@ -14,29 +14,11 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.tcnfs.nfs4.vfs.FileType;
 
-class HandleTableTest {
+class HandleTableTest extends HandleTableTestBase {
     private static final String EXPORT = "data";
-
-    @TempDir
-    Path state;
-
-    private HandleTable table;
-
-    @BeforeEach
-    void open() {
-        table = HandleTable.open(state);
-    }
-
-    @AfterEach
-    void close() {
-        table.close();
-    }
 
     private Nfh root() {
         try (HandleBatch batch = table.write()) {
@@ -66,8 +48,7 @@ class HandleTableTest {
     void rootHandleIsCreatedOnceAndSurvivesReopen() {
         Nfh first = root();
         assertThat(root()).isEqualTo(first);
-        table.close();
-        table = HandleTable.open(state);
+        reopen();
         assertThat(root()).isEqualTo(first);
         assertThat(table.root(EXPORT)).contains(first);
         assertThat(table.node(first).orElseThrow().isRoot()).isTrue();
@@ -90,8 +71,7 @@ class HandleTableTest {
         Nfh root = root();
         Nfh dir = add(root, "dir", FileType.DIRECTORY, 10);
         Nfh file = add(dir, "file.txt", FileType.REGULAR, 11);
-        table.close();
-        table = HandleTable.open(state);
+        reopen();
         Node node = table.node(file).orElseThrow();
         assertThat(node).isEqualTo(
                 new Node(file, EXPORT, FileType.REGULAR, 1, 11, 0, List.of(new Link(dir, "file.txt"))));
@@ -110,8 +90,7 @@ class HandleTableTest {
             file = batch.register(root, "f", FileType.REGULAR, 1, 10, 1_234_567_890_123L);
             batch.commit();
         }
-        table.close();
-        table = HandleTable.open(state);
+        reopen();
         Node node = table.node(file).orElseThrow();
         assertThat(node.generation()).isEqualTo(1_234_567_890_123L);
         assertThat(node.isSameObject(10, 1_234_567_890_123L)).isTrue();
@@ -340,8 +319,7 @@ class HandleTableTest {
             batch.put(records, key, new byte[] {9});
             batch.commit();
         }
-        table.close();
-        table = HandleTable.open(state);
+        reopen();
         assertThat(table.sideTableNames()).containsExactly("recovery");
         SideTable reopened = table.sideTable("recovery");
         List<String> seen = new ArrayList<>();
@@ -435,8 +413,7 @@ class HandleTableTest {
         Nfh root = root();
         Nfh file = add(root, "f", FileType.REGULAR, 10);
         table.sync();
-        table.close();
-        table = HandleTable.open(state);
+        reopen();
         assertThat(table.child(root, "f")).contains(file);
     }
 

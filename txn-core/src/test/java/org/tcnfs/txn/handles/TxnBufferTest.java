@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -16,24 +15,18 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.tcnfs.nfs4.vfs.FileType;
 
 /** The TXN buffer of DESIGN.md step 6: read-your-writes for the bound thread, nothing for anyone else. */
-class TxnBufferTest {
+class TxnBufferTest extends HandleTableTestBase {
     private static final String EXPORT = "data";
 
-    @TempDir
-    Path state;
-
-    private HandleTable table;
     private ExecutorService other;
     private Nfh root;
     private long nextIno = 100;
 
     @BeforeEach
-    void open() {
-        table = HandleTable.open(state);
+    void startOtherThreadAndRoot() {
         other = Executors.newSingleThreadExecutor();
         try (HandleBatch batch = table.write()) {
             root = batch.ensureRoot(EXPORT, 1, 2, 0);
@@ -42,11 +35,10 @@ class TxnBufferTest {
     }
 
     @AfterEach
-    void close() throws InterruptedException {
+    void unbindAndStopOtherThread() throws InterruptedException {
         table.unbindCurrentThread();
         other.shutdownNow();
         other.awaitTermination(10, TimeUnit.SECONDS);
-        table.close();
     }
 
     /** Registers {@code name} in {@code parent} in one batch (into LMDB, or into the buffer when bound). */
@@ -56,6 +48,23 @@ class TxnBufferTest {
             batch.commit();
             return handle;
         }
+    }
+
+    /** Registers the regular file {@code name} in {@code parent} into {@code buffer}, bound for this call only. */
+    private Nfh addBound(TxnBuffer buffer, Nfh parent, String name) {
+        try (HandleTable.Binding bound = table.bind(buffer)) {
+            return add(parent, name, FileType.REGULAR);
+        }
+    }
+
+    /** The side table "records", holding the committed row txn-1=record. */
+    private SideTable recordsHoldingTxn1() {
+        SideTable records = table.sideTable("records");
+        try (HandleBatch batch = table.write()) {
+            batch.put(records, bytes("txn-1"), bytes("record"));
+            batch.commit();
+        }
+        return records;
     }
 
     /** What another thread (never bound) reads. */
@@ -104,10 +113,7 @@ class TxnBufferTest {
     @Test
     void commitMakesTheBufferVisibleToEveryThreadAndEmptiesIt() throws Exception {
         TxnBuffer buffer = table.buffer();
-        Nfh file;
-        try (HandleTable.Binding bound = table.bind(buffer)) {
-            file = add(root, "f", FileType.REGULAR);
-        }
+        Nfh file = addBound(buffer, root, "f");
 
         buffer.commit(batch -> { });
 
@@ -116,8 +122,7 @@ class TxnBufferTest {
         assertThat(table.child(root, "f")).contains(file);
         assertThat(onOtherThread(() -> table.child(root, "f"))).contains(file);
         assertThat(onOtherThread(() -> table.byInode(EXPORT, 100))).contains(file);
-        table.close();
-        table = HandleTable.open(state);
+        reopen();
         assertThat(table.path(file)).contains(List.of("f"));
     }
 
@@ -237,16 +242,9 @@ class TxnBufferTest {
 
     @Test
     void commitAppliesTheBufferAndTheSideTableWritesInOneCommit() throws Exception {
-        SideTable records = table.sideTable("records");
-        try (HandleBatch batch = table.write()) {
-            batch.put(records, bytes("txn-1"), bytes("record"));
-            batch.commit();
-        }
+        SideTable records = recordsHoldingTxn1();
         TxnBuffer buffer = table.buffer();
-        Nfh file;
-        try (HandleTable.Binding bound = table.bind(buffer)) {
-            file = add(root, "f", FileType.REGULAR);
-        }
+        Nfh file = addBound(buffer, root, "f");
 
         buffer.commit(batch -> {
             assertThat(batch.child(root, "f")).contains(file);
@@ -262,16 +260,9 @@ class TxnBufferTest {
 
     @Test
     void failureInsideTheCommitCommitsNothingAndKeepsTheBuffer() throws Exception {
-        SideTable records = table.sideTable("records");
-        try (HandleBatch batch = table.write()) {
-            batch.put(records, bytes("txn-1"), bytes("record"));
-            batch.commit();
-        }
+        SideTable records = recordsHoldingTxn1();
         TxnBuffer buffer = table.buffer();
-        Nfh file;
-        try (HandleTable.Binding bound = table.bind(buffer)) {
-            file = add(root, "f", FileType.REGULAR);
-        }
+        Nfh file = addBound(buffer, root, "f");
         int rows = buffer.changedRows();
 
         assertThatThrownBy(() -> buffer.commit(batch -> {
