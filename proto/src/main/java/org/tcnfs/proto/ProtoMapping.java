@@ -107,10 +107,6 @@ final class ProtoMapping {
             builder.setRestoreAttributes(org.tcnfs.proto.recovery.RestoreAttributes.newBuilder()
                     .setTarget(toProto(s.target()))
                     .setOld(toProto(s.old())));
-        } else if (step instanceof UndoStep.RecreateDirectory s) {
-            builder.setRecreateDirectory(org.tcnfs.proto.recovery.RecreateDirectory.newBuilder()
-                    .setTarget(toProto(s.target()))
-                    .setOld(toProto(s.old())));
         } else {
             throw new AssertionError("undo step kind without a message: " + step.getClass());
         }
@@ -282,12 +278,6 @@ final class ProtoMapping {
                 org.tcnfs.proto.recovery.RestoreAttributes body = message.getRestoreAttributes();
                 return new UndoStep.RestoreAttributes(op, fromProto("restore_attributes.target", body.getTarget()),
                         within("restore_attributes.old", () -> fromProto(body.getOld())));
-            }
-            case RECREATE_DIRECTORY: {
-                org.tcnfs.proto.recovery.RecreateDirectory body = message.getRecreateDirectory();
-                return new UndoStep.RecreateDirectory(op,
-                        fromProto("recreate_directory.target", body.getTarget()),
-                        within("recreate_directory.old", () -> fromProto(body.getOld())));
             }
             case KIND_NOT_SET:
                 throw new IllegalArgumentException("undo step of no kind known to this version (written by a newer"

@@ -118,8 +118,10 @@ public sealed interface UndoStep {
     }
 
     /**
-     * Undo of REMOVE (a file, or an empty directory): the victim was moved into the backup directory before
-     * the operation; move it back to its name if the backup is there and the name is free.
+     * Undo of REMOVE (a file, or an empty directory): the victim was kept in the backup directory before the
+     * operation (a file by a hard link, a directory moved there with an empty stand-in left at its name); move
+     * it back to its name if the backup is there and the name is free (an empty directory still at the name,
+     * the stand-in, is removed first).
      *
      * @param opIndex position of the operation in the COMPOUND
      * @param original the removed name, with the victim's identity
@@ -181,24 +183,6 @@ public sealed interface UndoStep {
             if (old.isEmpty()) {
                 throw new IllegalArgumentException("nothing to restore for " + target.path());
             }
-        }
-    }
-
-    /**
-     * Undo of REMOVE of an empty directory, and of RENAME onto an existing empty directory: if the path is
-     * free, make a directory there; then, if a directory is there, set back every attribute present in
-     * {@code old} and give it the target's handle again. Idempotent.
-     *
-     * @param opIndex position of the operation in the COMPOUND
-     * @param target the directory's path, with its handle and old file id
-     * @param old its attributes before the change
-     */
-    record RecreateDirectory(int opIndex, ObjectRef target, Attributes old) implements UndoStep {
-
-        public RecreateDirectory {
-            checkOpIndex(opIndex);
-            Objects.requireNonNull(target, "target").requireBelowRoot("a removed directory");
-            Objects.requireNonNull(old, "old");
         }
     }
 }

@@ -48,8 +48,6 @@ final class Samples {
                 new UndoStep.RestoreAttributes(11, ObjectRef.of(RelativePath.ROOT, HANDLE_B, 2L),
                         Attributes.NONE.withMode(0755)),
                 new UndoStep.RestoreAttributes(11, ObjectRef.of(path("etc/shadow"), HANDLE_A, 3L),
-                        allAttributes()),
-                new UndoStep.RecreateDirectory(12, ObjectRef.of(path("etc/old.d"), HANDLE_B, 4L),
                         allAttributes()));
     }
 

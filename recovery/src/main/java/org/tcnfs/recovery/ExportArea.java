@@ -3,7 +3,6 @@ package org.tcnfs.recovery;
 import java.nio.file.Path;
 import java.util.Objects;
 import org.tcnfs.txn.backup.BackupStore;
-import org.tcnfs.txn.undo.Reattach;
 
 /**
  * What recovery needs of one export.
@@ -11,13 +10,11 @@ import org.tcnfs.txn.undo.Reattach;
  * @param exportId the export's id in the handle table (records name it)
  * @param root its local root directory
  * @param backups its backup area
- * @param reattach moves a handle onto a directory undo re-created
  */
-public record ExportArea(String exportId, Path root, BackupStore backups, Reattach reattach) {
+public record ExportArea(String exportId, Path root, BackupStore backups) {
     public ExportArea {
         Objects.requireNonNull(exportId, "exportId");
         Objects.requireNonNull(root, "root");
         Objects.requireNonNull(backups, "backups");
-        Objects.requireNonNull(reattach, "reattach");
     }
 }

@@ -103,8 +103,7 @@ public final class RecoveryService {
 
     private RecoveryReport.Recovered recoverOne(RecoveryRecord record, ExportArea export) throws RecoveryException {
         long start = System.nanoTime();
-        UndoExecutor undo = new UndoExecutor(export.root(), export.backups(), export.reattach(), crashPoints,
-                "mid-recovery-");
+        UndoExecutor undo = new UndoExecutor(export.root(), export.backups(), crashPoints, "mid-recovery-");
         AtomicReference<RecoveryRecord> latest = new AtomicReference<>(record);
         try {
             UndoExecutor.Result result = undo.undo(record, progress -> {

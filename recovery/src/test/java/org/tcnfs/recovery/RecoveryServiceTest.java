@@ -35,7 +35,6 @@ import org.tcnfs.txn.handles.HandleBatch;
 import org.tcnfs.txn.handles.HandleSnapshot;
 import org.tcnfs.txn.handles.HandleTable;
 import org.tcnfs.txn.handles.SideTable;
-import org.tcnfs.txn.undo.Reattach;
 import org.tcnfs.txn.undo.UndoExecutor;
 
 /** Startup recovery (DESIGN.md: "Recovery at startup ... replays step 7's undo for every record left behind"). */
@@ -65,7 +64,7 @@ class RecoveryServiceTest {
     }
 
     private RecoveryService service() {
-        return new RecoveryService(table, List.of(new ExportArea(EXPORT, root, store, Reattach.NONE)),
+        return new RecoveryService(table, List.of(new ExportArea(EXPORT, root, store)),
                 CrashPoints.NONE);
     }
 
@@ -234,7 +233,7 @@ class RecoveryServiceTest {
     void recoveryInterruptedAfterTheLastStepKeepsTheRestoredOriginal() throws Exception {
         RecoveryRecord record = removeThenCreate(22).build();
         store(record);
-        new UndoExecutor(root, store, Reattach.NONE, CrashPoints.NONE, "mid-recovery-")
+        new UndoExecutor(root, store, CrashPoints.NONE, "mid-recovery-")
                 .undo(record, this::store);
         assertThat(root.resolve("a")).hasContent("original");
         assertThat(RecoveryRecords.decode(stored(22).orElseThrow()).undoneSteps()).isEqualTo(1);

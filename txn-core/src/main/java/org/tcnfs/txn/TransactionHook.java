@@ -39,7 +39,6 @@ import org.tcnfs.nfs4.status.NfsStatus;
 import org.tcnfs.nfs4.status.NotSuppException;
 import org.tcnfs.nfs4.status.ServerFaultException;
 import org.tcnfs.nfs4.vfs.Inode;
-import org.tcnfs.nfs4.vfs.VirtualFileSystem;
 import org.tcnfs.nfs4.xdr.COMPOUND4args;
 import org.tcnfs.nfs4.xdr.COMPOUND4res;
 import org.tcnfs.nfs4.xdr.LOCK4args;
@@ -152,7 +151,7 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         Area root = null;
         for (TxnExport export : exports) {
             Area area = new Area(export, new HandleTableResolver(handles, export.exportId()),
-                    new UndoExecutor(export.root(), export.backups(), export.reattach(), crashPoints, "mid-undo-"));
+                    new UndoExecutor(export.root(), export.backups(), crashPoints, "mid-undo-"));
             areas.put(export.exportId(), area);
             if (export.atPseudoRoot()) {
                 root = area;
@@ -389,7 +388,7 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         txn.id = txnIds.next();
         txn.backups = area.export.backups().forTransaction(Long.toString(txn.id));
         txn.buffer = handles.buffer();
-        txn.preparer = new UndoPreparer(area.export.root(), txn.backups, p -> handleAt(area.export.fs(), p));
+        txn.preparer = new UndoPreparer(area.export.root(), txn.backups);
         txn.upFront = preparableUpFront(txn.plan);
         if (txn.upFront && txn.plan.mutates()) {
             Function<ObjectRef, Optional<ObjectPath>> atOrigin = ObjectRef::origin;
@@ -440,15 +439,6 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
             makeBackupsDurable(txn);
             writeRecord(txn);
         }
-    }
-
-    private static Optional<ObjectHandle> handleAt(VirtualFileSystem fs, ObjectPath p) throws IOException {
-        Inode at = fs.getRootInode();
-        for (String name : p.components()) {
-            at = fs.lookup(at, name);
-        }
-        byte[] bytes = at.toBytes();
-        return bytes.length == ObjectHandle.LENGTH ? Optional.of(ObjectHandle.of(bytes)) : Optional.empty();
     }
 
     private void makeBackupsDurable(Txn txn) throws IOException {
@@ -538,6 +528,7 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
             return true;
         }
         AtomicReference<RecoveryRecord> latest = new AtomicReference<>(record(txn));
+        LOG.debug("txn {}: rolling back {}", txn.id, latest.get().steps());
         try {
             txn.area.undo.undo(latest.get(), progress -> {
                 saveProgress(progress);

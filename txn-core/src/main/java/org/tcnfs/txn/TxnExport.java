@@ -6,7 +6,6 @@ import java.util.Objects;
 import org.tcnfs.nfs4.export.ExportOptions.TxnPolicy;
 import org.tcnfs.nfs4.vfs.VirtualFileSystem;
 import org.tcnfs.txn.backup.BackupStore;
-import org.tcnfs.txn.undo.Reattach;
 
 /**
  * One export as the transaction layer sees it.
@@ -15,13 +14,12 @@ import org.tcnfs.txn.undo.Reattach;
  * @param fs the export's own file system (not a pseudo file system around it)
  * @param root its local root directory
  * @param backups its backup area (on its file system, hidden from clients)
- * @param reattach moves a handle onto a directory undo re-created
  * @param atPseudoRoot whether the export is the root of the NFS name space (PUTROOTFH reaches it: the
  *     server's single default export); a transactional compound on another export starts with PUTFH
  * @param policy the {@code txn=} policy for a client address
  */
-public record TxnExport(String exportId, VirtualFileSystem fs, Path root, BackupStore backups, Reattach reattach,
-        boolean atPseudoRoot, Policy policy) {
+public record TxnExport(String exportId, VirtualFileSystem fs, Path root, BackupStore backups, boolean atPseudoRoot,
+        Policy policy) {
 
     /** The {@code txn=} policy a client gets on this export (from its matching export rule). */
     @FunctionalInterface
@@ -34,7 +32,6 @@ public record TxnExport(String exportId, VirtualFileSystem fs, Path root, Backup
         Objects.requireNonNull(fs, "fs");
         root = Objects.requireNonNull(root, "root").toAbsolutePath();
         Objects.requireNonNull(backups, "backups");
-        Objects.requireNonNull(reattach, "reattach");
         Objects.requireNonNull(policy, "policy");
     }
 }

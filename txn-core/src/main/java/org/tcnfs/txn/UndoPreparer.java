@@ -17,7 +17,6 @@ import java.util.Set;
 import java.util.function.Function;
 import org.tcnfs.nfs4.vfs.FileType;
 import org.tcnfs.proto.Attributes;
-import org.tcnfs.proto.ObjectHandle;
 import org.tcnfs.proto.ObjectKind;
 import org.tcnfs.proto.RelativePath;
 import org.tcnfs.proto.SavedRange;
@@ -55,26 +54,21 @@ final class UndoPreparer {
     private static final int FATTR4_TIME_ACCESS_SET = 48;
     private static final int FATTR4_TIME_MODIFY_SET = 54;
 
-    /** Finds the handle the handle table gives the object at a path (for re-created directories). */
-    @FunctionalInterface
-    interface HandleLookup {
-        Optional<ObjectHandle> handleAt(ObjectPath path) throws IOException;
-    }
-
     private final Path root;
     private final BackupManager backups;
-    private final HandleLookup handles;
+    /** Objects the compound created (no backups needed for them), at their latest paths. */
     private final Set<ObjectPath> created = new HashSet<>();
+    /** Names the compound made (by creating or linking) whose undo step exists already. */
+    private final Set<ObjectPath> named = new HashSet<>();
     private final java.util.Map<Integer, List<Swap>> swaps = new java.util.HashMap<>();
     private final List<Path> keptBackups = new ArrayList<>();
     private final Set<ObjectPath> touchedFiles = new java.util.LinkedHashSet<>();
     private final Set<ObjectPath> touchedDirs = new java.util.LinkedHashSet<>();
     private int inlineBytes;
 
-    UndoPreparer(Path root, BackupManager backups, HandleLookup handles) {
+    UndoPreparer(Path root, BackupManager backups) {
         this.root = root;
         this.backups = backups;
-        this.handles = handles;
     }
 
     /** Regular files whose data the compound changed, at their latest known paths. */
@@ -139,15 +133,19 @@ final class UndoPreparer {
         } else if (m instanceof Mutation.Creation c) {
             ObjectPath p = c.object().path();
             Optional<ObjectPath> at = locate.apply(c.object()).or(() -> Optional.of(p));
-            if (existing(at.filter(x -> !created.contains(x))).isEmpty()) {
+            // A name an earlier operation of the compound made is undone by that operation's own step: a second
+            // step without identity would remove what the earlier one made (a LINK's new name, say) too early.
+            if (!named.contains(p) && existing(at).isEmpty()) {
                 created.add(p);
+                named.add(p);
                 steps.add(new UndoStep.RemoveCreated(op, refAt(p), kind(c.type())));
             }
             touchedFiles.add(p);
             p.parent().ifPresent(touchedDirs::add);
         } else if (m instanceof Mutation.HardLink l) {
             ObjectPath p = l.newName().path();
-            if (existing(Optional.of(p)).isEmpty() || created.contains(p)) {
+            if (!named.contains(p) && existing(Optional.of(p)).isEmpty()) {
+                named.add(p);
                 Optional<Path> source = existing(locate.apply(l.source()));
                 OptionalLong id = source.isPresent() ? UndoExecutor.fileIdOf(source.get()) : OptionalLong.empty();
                 steps.add(new UndoStep.UnlinkLink(op, new org.tcnfs.proto.ObjectRef(relative(p),
@@ -164,6 +162,7 @@ final class UndoPreparer {
                 steps.add(keep(op, p, victim.get(), "rm-" + op));
             }
             created.remove(p);
+            named.remove(p);
             p.parent().ifPresent(touchedDirs::add);
         } else if (m instanceof Mutation.Rename r) {
             prepareRename(steps, r, locate);
@@ -190,7 +189,9 @@ final class UndoPreparer {
         }
         steps.add(new UndoStep.RenameBack(r.opIndex(), ref(from, source.get()), refAt(to), kept));
         created.removeIf(p -> p.isWithin(to));
+        named.removeIf(p -> p.isWithin(to));
         rebase(created, from, to);
+        rebase(named, from, to);
         rebase(touchedFiles, from, to);
         rebase(touchedDirs, from, to);
     }

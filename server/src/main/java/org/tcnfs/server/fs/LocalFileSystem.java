@@ -182,30 +182,6 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
     }
 
     /**
-     * Points {@code handle}, which the handle table holds, at the object now at {@code local} (undo
-     * re-created a removed directory as a new inode; clients keep the handle they had). Nothing happens
-     * when the table does not know the handle or it already names that object.
-     *
-     * @throws IOException if nothing is at {@code local}, or another handle holds that object
-     */
-    public void reattach(byte[] handle, Path local) throws IOException {
-        Nfh nfh = Nfh.of(handle);
-        PosixStat stat = posix.lstat(local);
-        try (HandleBatch batch = handles.write()) {
-            Optional<Node> node = batch.node(nfh);
-            if (node.isEmpty() || node.get().isSameObject(stat.ino(), stat.generation())) {
-                return;
-            }
-            batch.byInode(exportId, stat.ino()).filter(other -> !other.equals(nfh)).ifPresent(batch::removeNode);
-            batch.rebind(nfh, stat.dev(), stat.ino(), stat.generation());
-            batch.commit();
-        } catch (IllegalStateException | HandleTableException e) {
-            throw new IOException("cannot give " + local + " its handle " + nfh + " back: " + e.getMessage(), e);
-        }
-        channels.invalidate(nfh);
-    }
-
-    /**
      * The server's own directory {@value #RESERVED_NAME} at the export root, created (mode 0700) if missing.
      * Clients cannot see or touch it.
      *

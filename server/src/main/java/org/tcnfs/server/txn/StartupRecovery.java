@@ -74,7 +74,7 @@ public final class StartupRecovery {
         List<ExportArea> areas = new ArrayList<>();
         for (LocalFileSystem fs : fileSystems) {
             BackupStore backups = BackupStore.open(fs.reservedDirectory().resolve(TransactionWiring.BACKUP_AREA));
-            areas.add(new ExportArea(fs.exportId(), fs.root(), backups, fs::reattach));
+            areas.add(new ExportArea(fs.exportId(), fs.root(), backups));
         }
         return new RecoveryService(handles, areas, CrashPoints.fromSystemProperties());
     }

@@ -74,7 +74,7 @@ public final class TransactionWiring implements AutoCloseable {
             LocalFileSystem fs = fileSystems.get(i);
             BackupStore backups = BackupStore.open(fs.reservedDirectory().resolve(BACKUP_AREA));
             areas.add(backups);
-            txnExports.add(new TxnExport(fs.exportId(), fs, fs.root(), backups, fs::reattach, single,
+            txnExports.add(new TxnExport(fs.exportId(), fs, fs.root(), backups, single,
                     client -> export.optionsFor(client).map(ExportOptions::txn).orElse(TxnPolicy.NEVER)));
             LOG.info("transactions on export {} ({}): policy per client rule {}, backups in {}", export.path(),
                     fs.root(), export.rules(), backups.root());

@@ -38,8 +38,9 @@ import org.tcnfs.txn.backup.RangeBackup;
  * Takes a transaction back from its {@link RecoveryRecord} alone: the one undo code path, used by online
  * rollback and by startup recovery (DESIGN.md step 7, issue 4). It works on the export's local files
  * directly, not through the NFS file system: the handle table never saw the transaction's changes (they
- * waited in its TXN buffer), so putting the files back is enough to make the two agree again, except for a
- * re-created directory, whose handle is moved over by {@link Reattach}.
+ * waited in its TXN buffer), and every object is put back as the same inode (removed files and directories
+ * were kept in the backup directory, not destroyed), so putting the files back is enough to make the two
+ * agree again.
  *
  * <p><b>Idempotence.</b> Every step checks before it acts (DESIGN.md, the proto's comments): an object is
  * touched only if it is still the one the step names (file id), a name is re-created only if it is free,
@@ -73,22 +74,18 @@ public final class UndoExecutor {
 
     private final Path root;
     private final BackupStore backups;
-    private final Reattach reattach;
     private final CrashPoints crashPoints;
     private final String crashPrefix;
 
     /**
      * @param root the export's local root directory
      * @param backups the export's backup area (for cloning saved ranges back)
-     * @param reattach moves a handle onto a re-created directory
      * @param crashPoints crash injection; {@link CrashPoints#NONE} in production
      * @param crashPrefix prefix of this executor's crash points ({@code mid-undo-} or {@code mid-recovery-})
      */
-    public UndoExecutor(Path root, BackupStore backups, Reattach reattach, CrashPoints crashPoints,
-            String crashPrefix) {
+    public UndoExecutor(Path root, BackupStore backups, CrashPoints crashPoints, String crashPrefix) {
         this.root = Objects.requireNonNull(root, "root").toAbsolutePath();
         this.backups = Objects.requireNonNull(backups, "backups");
-        this.reattach = Objects.requireNonNull(reattach, "reattach");
         this.crashPoints = Objects.requireNonNull(crashPoints, "crashPoints");
         this.crashPrefix = Objects.requireNonNull(crashPrefix, "crashPrefix");
     }
@@ -169,8 +166,6 @@ public final class UndoExecutor {
             return moveBack(under(backupDir, s.backup()), local(s.original().path()), touched);
         } else if (step instanceof UndoStep.RenameBack s) {
             return renameBack(s, backupDir, touched);
-        } else if (step instanceof UndoStep.RecreateDirectory s) {
-            return recreateDirectory(s, touched);
         }
         throw new IllegalArgumentException("undo step of unknown kind " + step);
     }
@@ -250,35 +245,12 @@ public final class UndoExecutor {
         return acted;
     }
 
-    private boolean recreateDirectory(UndoStep.RecreateDirectory s, Touched touched) throws IOException {
-        Path path = local(s.target().path());
-        boolean made = false;
-        if (!exists(path)) {
-            Files.createDirectory(path);
-            touched.dirs.add(path.getParent());
-            made = true;
-        }
-        if (!Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS)) {
-            return made;
-        }
-        if (made || !identityMatches(s.target(), path)) {
-            setAttributes(path, s.old());
-            if (s.target().handle().isPresent()) {
-                reattach.reattach(s.target().handle().get().toBytes(), path);
-            }
-            touched.dirs.add(path);
-            return true;
-        }
-        return false;
-    }
-
     // ---- helpers ---------------------------------------------------------------------------------------------
 
     /** Whether the step changes names (so replaying it after an earlier step's undo could be unsafe). */
     private static boolean isNamespaceStep(UndoStep step) {
         return step instanceof UndoStep.RemoveCreated || step instanceof UndoStep.UnlinkLink
-                || step instanceof UndoStep.MoveBack || step instanceof UndoStep.RenameBack
-                || step instanceof UndoStep.RecreateDirectory;
+                || step instanceof UndoStep.MoveBack || step instanceof UndoStep.RenameBack;
     }
 
     /** Whether a path of {@code step} is also a path of one of {@code earlier}. */
@@ -311,8 +283,6 @@ public final class UndoExecutor {
         } else if (step instanceof UndoStep.RenameBack s) {
             paths.add(s.from().path());
             paths.add(s.to().path());
-        } else if (step instanceof UndoStep.RecreateDirectory s) {
-            paths.add(s.target().path());
         }
         return paths;
     }
