@@ -395,10 +395,14 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
             while (data.hasRemaining()) {
                 position += channel.write(data, position);
             }
-            switch (stability) {
-                case UNSTABLE -> { }
-                case DATA_SYNC -> channel.force(false);
-                case FILE_SYNC -> channel.force(true);
+            // Inside a transaction (the thread is bound to its TXN buffer) the transaction fsyncs every file it
+            // wrote before its commit point, which comes before the reply: syncing here too would be twice.
+            if (!handles.isBound()) {
+                switch (stability) {
+                    case UNSTABLE -> { }
+                    case DATA_SYNC -> channel.force(false);
+                    case FILE_SYNC -> channel.force(true);
+                }
             }
             changes.modified(file.stat().ino(), file.stat().ctimeNanos());
             return new WriteResult(data.position() - start, stability);
