@@ -402,8 +402,8 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
 
     /**
      * Whether every undo step can be prepared before the compound runs: each name then means the same
-     * object from the first operation to the last. Not so once the compound renames, or creates a name
-     * that an earlier operation of it vacated.
+     * object from the first operation to the last. Not so once the compound renames, creates a name that an
+     * earlier operation of it vacated, or removes a name an earlier LINK of it made.
      */
     static boolean preparableUpFront(TxnPlan plan) {
         if (!plan.renames().isEmpty()) {
@@ -412,6 +412,11 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         Set<ObjectPath> vacated = new HashSet<>();
         for (Mutation m : plan.mutations()) {
             if (m instanceof Mutation.Removal r) {
+                if (r.object().origin().isPresent() && !r.object().origin().get().equals(r.object().path())) {
+                    // removes a name an earlier LINK of the compound gave an existing object: undo must put
+                    // that name back before it undoes what was done through it, so prepare op by op
+                    return false;
+                }
                 vacated.add(r.object().path());
             } else if (m instanceof Mutation.Creation c && vacated.contains(c.object().path())) {
                 return false;
