@@ -215,7 +215,7 @@ final class UndoPreparer {
         Files.deleteIfExists(kept);
         Files.createLink(kept, victim);
         keptBackups.add(kept);
-        return new UndoStep.MoveBack(op, ref, kindOf(victim), RelativePath.of(backupName));
+        return new UndoStep.MoveBack(op, ref, UndoExecutor.kindAt(victim).orElseThrow(), RelativePath.of(backupName));
     }
 
     /**
@@ -232,7 +232,7 @@ final class UndoPreparer {
         for (Swap swap : due) {
             Path victim = swap.victim();
             if (!Files.isDirectory(victim, LinkOption.NOFOLLOW_LINKS)
-                    || !UndoExecutor.fileIdOf(victim).equals(swap.fileId()) || !isEmpty(victim)) {
+                    || !UndoExecutor.fileIdOf(victim).equals(swap.fileId()) || !UndoExecutor.isEmptyDirectory(victim)) {
                 continue;
             }
             PosixFileAttributes a = attributes(victim);
@@ -265,12 +265,6 @@ final class UndoPreparer {
             }
         }
         keptBackups.clear();
-    }
-
-    private static boolean isEmpty(Path dir) throws IOException {
-        try (java.util.stream.Stream<Path> entries = Files.list(dir)) {
-            return entries.findAny().isEmpty();
-        }
     }
 
     /** An empty directory to move aside right before its operation. */
@@ -358,22 +352,6 @@ final class UndoPreparer {
 
     static RelativePath relative(ObjectPath p) {
         return new RelativePath(p.components());
-    }
-
-    private static ObjectKind kindOf(Path path) throws IOException {
-        if (Files.isSymbolicLink(path)) {
-            return ObjectKind.SYMLINK;
-        }
-        if (Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS)) {
-            return ObjectKind.REGULAR;
-        }
-        int mode = ((Number) Files.getAttribute(path, "unix:mode", LinkOption.NOFOLLOW_LINKS)).intValue();
-        return switch (mode & 0170000) {
-            case 0060000 -> ObjectKind.BLOCK;
-            case 0020000 -> ObjectKind.CHAR;
-            case 0140000 -> ObjectKind.SOCKET;
-            default -> ObjectKind.FIFO;
-        };
     }
 
     static ObjectKind kind(FileType type) {

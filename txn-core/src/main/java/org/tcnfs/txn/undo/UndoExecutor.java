@@ -326,7 +326,8 @@ public final class UndoExecutor {
         }
     }
 
-    private static Optional<ObjectKind> kindAt(Path path) throws IOException {
+    /** The kind of what is at {@code path} (a symbolic link is not followed), or empty if nothing is. */
+    public static Optional<ObjectKind> kindAt(Path path) throws IOException {
         if (!exists(path)) {
             return Optional.empty();
         }
@@ -348,7 +349,8 @@ public final class UndoExecutor {
         });
     }
 
-    private static boolean isEmptyDirectory(Path dir) throws IOException {
+    /** Whether directory {@code dir} has no entries. */
+    public static boolean isEmptyDirectory(Path dir) throws IOException {
         try (java.util.stream.Stream<Path> entries = Files.list(dir)) {
             return entries.findAny().isEmpty();
         }
