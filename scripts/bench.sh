@@ -6,11 +6,18 @@
 # same file system, runs every workload against tcnfs-txn, tcnfs, ganesha and disk in one run, writes the
 # results, and stops both servers (also on failure or Ctrl-C). Not part of the test command.
 #
-# Usage: scripts/bench.sh [--dir DIR] [--out DIR] [--no-build] [-- more Workloads options]
-#   --dir DIR    file system to work on (default /mnt/tcnfs-xfs/bench; scripts/mount-test-fs.sh makes it)
-#   --out DIR    results: results.csv, results.md, *.png, server logs (default target/bench-results)
-#   --no-build   use the jars that are there
-#   after --      passed to org.tcnfs.jmh.workload.Workloads (e.g. -- --workloads writefiles --files 200)
+# The tcnfs server runs with a bounded heap (--server-heap) and its metrics endpoint on a free port; the driver
+# samples its heap from there during the bigtxn runs (heap.csv, and a table in results.md) and checks the
+# operations of bigtxn's compound. The server allows 8,192 operations and 17 MiB (+64 KiB) per compound, so the
+# bigtxn call (1,024 files x 16 KiB = 16 MiB of data in 4,102 operations, 16,945,384 request bytes) fits one
+# compound: under the defaults (4,096 operations, 16 MiB + 64 KiB) it is 6 operations and ~100 KiB too large.
+#
+# Usage: scripts/bench.sh [--dir DIR] [--out DIR] [--server-heap SIZE] [--no-build] [-- more Workloads options]
+#   --dir DIR          file system to work on (default /mnt/tcnfs-xfs/bench; scripts/mount-test-fs.sh makes it)
+#   --out DIR          results: results.csv, results.md, heap.csv, *.png, server logs (default target/bench-results)
+#   --server-heap SIZE the tcnfs server's -Xmx (default 512m; 8 clients x 16 MiB compounds need >= 320m)
+#   --no-build         use the jars that are there
+#   after --            passed to org.tcnfs.jmh.workload.Workloads (e.g. -- --workloads writefiles --files 200)
 # Environment: TCNFS_BUILD_SUFFIX builds into target$SUFFIX (as -Dtcnfs.buildSuffix); JAVA (default java).
 set -euo pipefail
 
@@ -18,6 +25,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 DIR=/mnt/tcnfs-xfs/bench
 OUT=$ROOT/target/bench-results
 BUILD=1
+HEAP=512m
 SUFFIX=${TCNFS_BUILD_SUFFIX:-}
 JAVA=${JAVA:-java}
 EXTRA=()
@@ -25,9 +33,10 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --dir) DIR=$2; shift 2 ;;
     --out) OUT=$2; shift 2 ;;
+    --server-heap) HEAP=$2; shift 2 ;;
     --no-build) BUILD=0; shift ;;
     --) shift; EXTRA=("$@"); break ;;
-    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
     *) echo "bench.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -76,11 +85,13 @@ wait_port() { # port pid name
   echo "bench.sh: $3 did not listen on $1" >&2; return 1
 }
 
-"$JAVA" -jar "$SERVER_JAR" --port 0 --port-file "$WORK/tcnfs.port" --data "$WORK/tcnfs-data" \
-  --state "$WORK/tcnfs-state" --grace 0 --metrics-port off >"$OUT/tcnfs.log" 2>&1 &
+"$JAVA" -Xmx"$HEAP" -Xlog:gc:file="$OUT/tcnfs-gc.log" -jar "$SERVER_JAR" --port 0 --port-file "$WORK/tcnfs.port" \
+  --data "$WORK/tcnfs-data" --state "$WORK/tcnfs-state" --grace 0 --max-ops 8192 --max-request 17MiB \
+  --metrics-port 0 --metrics-port-file "$WORK/tcnfs.metrics-port" >"$OUT/tcnfs.log" 2>&1 &
 TCNFS_PID=$!
 for _ in $(seq 1 300); do [ -s "$WORK/tcnfs.port" ] && break; kill -0 $TCNFS_PID || exit 1; sleep 0.1; done
 TCNFS_PORT=$(cat "$WORK/tcnfs.port")
+TCNFS_METRICS_PORT=$(cat "$WORK/tcnfs.metrics-port")
 wait_port "$TCNFS_PORT" $TCNFS_PID tcnfs
 
 GANESHA_PORT=$(free_port)
@@ -97,16 +108,18 @@ CONF
 GANESHA_PID=$!
 wait_port "$GANESHA_PORT" $GANESHA_PID ganesha
 
-echo "tcnfs on 127.0.0.1:$TCNFS_PORT (pid $TCNFS_PID), ganesha on 127.0.0.1:$GANESHA_PORT (pid $GANESHA_PID), work in $WORK"
+echo "tcnfs on 127.0.0.1:$TCNFS_PORT (pid $TCNFS_PID, -Xmx$HEAP, metrics :$TCNFS_METRICS_PORT), ganesha on 127.0.0.1:$GANESHA_PORT (pid $GANESHA_PID), work in $WORK"
 { echo "date: $(date -u +%FT%TZ)"; echo "nproc: $(nproc)"; free -h | sed -n 2p | awk '{print "memory: "$2}';
   echo "file system: $(df -hT "$DIR" | tail -1)"; echo "java: $("$JAVA" -version 2>&1 | head -1)";
-  echo "ganesha: $(dpkg-query -W -f='${Version}' nfs-ganesha 2>/dev/null || echo unknown)"; } >"$OUT/machine.txt"
+  echo "ganesha: $(dpkg-query -W -f='${Version}' nfs-ganesha 2>/dev/null || echo unknown)";
+  echo "tcnfs server: -Xmx$HEAP --max-ops 8192 --max-request 17MiB"; } >"$OUT/machine.txt"
 set +e
 "$JAVA" -cp "$BENCH_JAR" org.tcnfs.jmh.workload.Workloads \
   --target "tcnfs-txn=nfs://127.0.0.1:$TCNFS_PORT/?txn" \
   --target "tcnfs=nfs://127.0.0.1:$TCNFS_PORT/" \
   --target "ganesha=nfs://127.0.0.1:$GANESHA_PORT/export" \
   --target "disk=disk:$WORK/disk" \
+  --server-metrics "http://127.0.0.1:$TCNFS_METRICS_PORT/metrics" --metrics-targets tcnfs-txn,tcnfs \
   --out "$OUT" "${EXTRA[@]}"
 STATUS=$?
 set -e

@@ -2,6 +2,7 @@ package org.tcnfs.jmh.workload;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.OptionalLong;
 
 /**
  * One client's view of a target: each call is one vectorized request (for NFS targets one call of the vectorized
@@ -35,6 +36,11 @@ interface FsSession extends AutoCloseable {
 
     /** Removes each file, symbolic link or empty directory, in the order given. */
     void remove(List<String> paths) throws IOException;
+
+    /** COMPOUND RPCs this session's calls sent so far; empty for targets without compounds (the disk). */
+    default OptionalLong compoundsSent() {
+        return OptionalLong.empty();
+    }
 
     @Override
     void close() throws IOException;

@@ -3,6 +3,7 @@ package org.tcnfs.jmh.workload;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 import org.tcnfs.client.vector.DirEntry;
 import org.tcnfs.client.vector.FileInfo;
 import org.tcnfs.client.vector.Mode;
@@ -27,14 +28,22 @@ final class NfsTarget implements Target {
     private final String export;
     private final Mode mode;
     private final Identity identity;
+    /** Request bytes of plain compounds; {@link VnfsClient#DEFAULT_PLAIN_COMPOUND_BYTES} unless one per call. */
+    private final long plainCompoundBytes;
 
     NfsTarget(String name, String host, int port, String export, Mode mode, Identity identity) {
+        this(name, host, port, export, mode, identity, VnfsClient.DEFAULT_PLAIN_COMPOUND_BYTES);
+    }
+
+    private NfsTarget(String name, String host, int port, String export, Mode mode, Identity identity,
+            long plainCompoundBytes) {
         this.name = name;
         this.host = host;
         this.port = port;
         this.export = export;
         this.mode = mode;
         this.identity = identity;
+        this.plainCompoundBytes = plainCompoundBytes;
     }
 
     @Override
@@ -45,13 +54,21 @@ final class NfsTarget implements Target {
     @Override
     public FsSession open() throws IOException {
         VnfsClient client = VnfsClient.builder().host(host).port(port).export(export)
-                .uid(identity.uid()).gid(identity.gid()).writeStability(WriteStability.FILE_SYNC).connect();
+                .uid(identity.uid()).gid(identity.gid()).writeStability(WriteStability.FILE_SYNC)
+                .plainCompoundBytes(plainCompoundBytes).connect();
         return new Session(client, mode);
     }
 
     @Override
     public Target plain() {
-        return mode == Mode.PLAIN ? this : new NfsTarget(name, host, port, export, Mode.PLAIN, identity);
+        return mode == Mode.PLAIN ? this
+                : new NfsTarget(name, host, port, export, Mode.PLAIN, identity, plainCompoundBytes);
+    }
+
+    /** Plain calls pack up to the session's whole request limit (the client takes the smaller of the two). */
+    @Override
+    public Target oneCompoundPerCall() {
+        return new NfsTarget(name, host, port, export, mode, identity, Integer.MAX_VALUE);
     }
 
     @Override
@@ -142,6 +159,11 @@ final class NfsTarget implements Target {
         @Override
         public void remove(List<String> paths) throws IOException {
             check("vremove", nfs.vremove(paths, mode));
+        }
+
+        @Override
+        public OptionalLong compoundsSent() {
+            return OptionalLong.of(nfs.compoundsSent());
         }
 
         @Override

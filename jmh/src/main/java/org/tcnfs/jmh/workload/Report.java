@@ -116,4 +116,66 @@ final class Report {
         }
         b.append('\n');
     }
+
+    static final String HEAP_CSV_HEADER =
+            "workload,parameter,target,heap_peak_bytes,direct_peak_bytes,heap_max_bytes,samples";
+
+    /** One line per sampled run after a header (bytes as the server reported them, -1 for not exposed). */
+    static String heapCsv(List<HeapSampler.Peak> peaks) {
+        StringBuilder b = new StringBuilder(HEAP_CSV_HEADER).append('\n');
+        for (HeapSampler.Peak p : peaks) {
+            b.append(field(p.workload())).append(',').append(field(p.parameter())).append(',')
+                    .append(field(p.target())).append(',').append(p.heapBytes()).append(',')
+                    .append(p.directBytes()).append(',').append(p.heapMaxBytes()).append(',').append(p.samples())
+                    .append('\n');
+        }
+        return b.toString();
+    }
+
+    /**
+     * A markdown table of the server's peak heap (and direct buffer memory) during each sampled run, in MiB: one
+     * row per workload and parameter, two columns per sampled target in the order of {@code targets}; "-" where
+     * a run was not sampled.
+     */
+    static String heapMarkdown(List<HeapSampler.Peak> peaks, List<String> targets) {
+        Set<String> sampled = new LinkedHashSet<>();
+        Map<String, Map<String, HeapSampler.Peak>> rows = new LinkedHashMap<>();
+        for (HeapSampler.Peak p : peaks) {
+            rows.computeIfAbsent(p.workload() + "\u0000" + p.parameter(), k -> new LinkedHashMap<>())
+                    .put(p.target(), p);
+        }
+        for (String t : targets) {
+            if (peaks.stream().anyMatch(p -> p.target().equals(t))) {
+                sampled.add(t);
+            }
+        }
+        List<String> header = new ArrayList<>(List.of("workload", "parameter"));
+        for (String t : sampled) {
+            header.add(t + " heap peak MiB");
+            header.add(t + " direct peak MiB");
+        }
+        StringBuilder b = new StringBuilder();
+        line(b, header);
+        List<String> rule = new ArrayList<>();
+        for (int i = 0; i < header.size(); i++) {
+            rule.add(i < 2 ? "---" : "---:");
+        }
+        line(b, rule);
+        for (Map.Entry<String, Map<String, HeapSampler.Peak>> row : rows.entrySet()) {
+            String[] key = row.getKey().split("\u0000", -1);
+            List<String> cells = new ArrayList<>(List.of(key[0], key[1]));
+            for (String t : sampled) {
+                HeapSampler.Peak p = row.getValue().get(t);
+                cells.add(p == null ? "-" : mib(p.heapBytes()));
+                cells.add(p == null ? "-" : mib(p.directBytes()));
+            }
+            line(b, cells);
+        }
+        return b.toString();
+    }
+
+    /** Bytes as MiB with no decimals, "-" for unknown (negative). */
+    static String mib(long bytes) {
+        return bytes < 0 ? "-" : String.format(Locale.ROOT, "%.0f", bytes / (1024.0 * 1024.0));
+    }
 }

@@ -18,9 +18,38 @@ import me.tongfei.progressbar.ProgressBarStyle;
  */
 final class Runner {
     private final Progress progress;
+    private final RunObserver observer;
 
     Runner(Progress progress) {
+        this(progress, RunObserver.NONE);
+    }
+
+    Runner(Progress progress, RunObserver observer) {
         this.progress = progress;
+        this.observer = observer;
+    }
+
+    /**
+     * Told when a measured run's clients are ready (right before the common start; untimed) and when the run
+     * has ended (after every client closed its session).
+     */
+    interface RunObserver {
+        /** Observes nothing. */
+        RunObserver NONE = new RunObserver() {
+            @Override
+            public void begin(String workload, String parameter, String target) {
+            }
+
+            @Override
+            public void end(Result result) {
+            }
+        };
+
+        /** The run is about to start. */
+        void begin(String workload, String parameter, String target);
+
+        /** The run ended with {@code result} (also when it failed). */
+        void end(Result result);
     }
 
     /** Whether runs draw a progress bar on standard error. */
@@ -65,18 +94,23 @@ final class Runner {
                 t.start();
             }
             ready.await();
+            observer.begin(workload, parameter, target.name());
             long start = System.nanoTime();
             go.countDown();
             finished.await();
             for (Thread t : threads) {
                 t.join();
             }
+            Result result;
             if (failure.get() != null) {
                 Throwable f = failure.get();
-                return Result.failed(workload, parameter, target.name(), f.toString());
+                result = Result.failed(workload, parameter, target.name(), f.toString());
+            } else {
+                double seconds = (lastEnd.get() - start) / 1e9;
+                result = new Result(workload, parameter, target.name(), ops.get(), bytes.get(), seconds, "");
             }
-            double seconds = (lastEnd.get() - start) / 1e9;
-            return new Result(workload, parameter, target.name(), ops.get(), bytes.get(), seconds, "");
+            observer.end(result);
+            return result;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return Result.failed(workload, parameter, target.name(), "interrupted");

@@ -22,13 +22,17 @@ import java.util.List;
  * @param macroSymlinks symbolic links of the macro tree
  * @param macroMeanSize the macro tree's mean file size
  * @param seed seed of the generated tree, contents and shuffles
+ * @param bigtxnFiles files each client writes in its one largest-transaction call
+ * @param bigtxnFileSize size of each of those files
+ * @param bigtxnClients concurrent client counts of the largest-transaction runs
  */
 record Settings(int files, List<Integer> sizes, List<Integer> clients, int perCompound, int degreeFiles,
         List<Integer> degrees, List<Integer> degreeSizes, int sharedClients, int sharedFilesPerClient,
         List<Integer> sharedPercents, int sharedSize, int macroDirs, int macroFiles, int macroSymlinks,
-        int macroMeanSize, long seed) {
+        int macroMeanSize, long seed, int bigtxnFiles, int bigtxnFileSize, List<Integer> bigtxnClients) {
     Settings {
         sizes = List.copyOf(sizes);
+        bigtxnClients = List.copyOf(bigtxnClients);
         clients = List.copyOf(clients);
         degrees = List.copyOf(degrees);
         degreeSizes = List.copyOf(degreeSizes);
@@ -42,6 +46,11 @@ record Settings(int files, List<Integer> sizes, List<Integer> clients, int perCo
         positive("macro-dirs", macroDirs);
         positive("macro-files", macroFiles);
         positive("macro-mean-size", macroMeanSize);
+        positive("bigtxn-files", bigtxnFiles);
+        positive("bigtxn-size", bigtxnFileSize);
+        for (int c : bigtxnClients) {
+            positive("bigtxn-clients", c);
+        }
         for (int c : clients) {
             positive("clients", c);
         }

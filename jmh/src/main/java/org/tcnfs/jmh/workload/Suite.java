@@ -4,8 +4,12 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Random;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 import org.slf4j.Logger;
@@ -35,14 +39,22 @@ final class Suite {
     private final Consumer<Result> sink;
     private final String base;
     private final byte[] pool;
+    /** The Prometheus endpoint of the server behind a target, by target name (only tcnfs has one). */
+    private final Map<String, ServerMetrics> serverMetrics;
     private int runs;
 
     Suite(Runner runner, List<Target> targets, Settings settings, Consumer<Result> sink, String base) {
+        this(runner, targets, settings, sink, base, Map.of());
+    }
+
+    Suite(Runner runner, List<Target> targets, Settings settings, Consumer<Result> sink, String base,
+            Map<String, ServerMetrics> serverMetrics) {
         this.runner = runner;
         this.targets = List.copyOf(targets);
         this.s = settings;
         this.sink = sink;
         this.base = base;
+        this.serverMetrics = Map.copyOf(serverMetrics);
         this.pool = new byte[4 * 1024 * 1024];
         new Random(settings.seed()).nextBytes(pool);
     }
@@ -483,5 +495,165 @@ final class Suite {
             step.accept(b.size());
         }
         return new Done(leaves.size() + dirs.size(), 0);
+    }
+
+    // ---- largest transaction
+
+    /** Bytes per WRITE that {@link #bigtxnOps} assumes: the servers' default maxwrite (tcnfs {@code max-io}). */
+    static final int BIGTXN_MAX_WRITE = 1024 * 1024;
+
+    /**
+     * Operations of the COMPOUND the vectorized client builds for one call that creates {@code files} files of
+     * {@code size} bytes each in one directory {@code depth} (at least 1) components below the export: SEQUENCE;
+     * for the first file PUTFH of the export, a LOOKUP per component and SAVEFH; for each later one RESTOREFH;
+     * and per file OPEN (create, truncate to 0), one WRITE per {@code maxWrite} bytes, CLOSE.
+     */
+    static int bigtxnOps(int files, int size, int depth, int maxWrite) {
+        if (files < 1 || size < 1 || depth < 1 || maxWrite < 1) {
+            throw new IllegalArgumentException(files + " files of " + size + " bytes at depth " + depth);
+        }
+        long writes = Math.max(1, ((long) size + maxWrite - 1) / maxWrite);
+        return Math.toIntExact(1 + 1 + depth + 1 + (files - 1) + files * (2 + writes));
+    }
+
+    /** The parameter text of a bigtxn row. */
+    static String bigtxnParameter(int files, int size, int ops, int clients) {
+        return "files=" + files + "x" + Sizes.format(size) + " (" + Sizes.format((long) files * size) + ") ops="
+                + ops + " clients=" + clients;
+    }
+
+    /**
+     * The largest transaction: each of c clients (its own session and directory) writes F files of S bytes in
+     * ONE call, which the vectorized client sends as one COMPOUND (a transaction on transactional targets; on
+     * plain NFS targets the call is not split either, as far as the session's limits allow, see
+     * {@link Target#oneCompoundPerCall()}). A plain call that took more than one COMPOUND (split) fails the run;
+     * a transaction is never split, but is sent again whole when answered NFS4ERR_DELAY, which is logged. Before the
+     * runs, targets whose server has a known metrics endpoint get one untimed call of the same shape, and the
+     * server's own count of its operations and written bytes must match {@link #bigtxnOps}, else their rows fail.
+     */
+    void bigtxn() {
+        int files = s.bigtxnFiles();
+        int size = s.bigtxnFileSize();
+        List<byte[]> data = new ArrayList<>(files);
+        for (int j = 0; j < files; j++) {
+            data.add(content(size, j));
+        }
+        // every client directory is base/target/rN-bigtxn/cI, the probe's base/target/rN-bigtxn-probe/c0
+        int ops = bigtxnOps(files, size, SourceTree.depth(base + "/t/r0-bigtxn/c0"), BIGTXN_MAX_WRITE);
+        Map<String, String> refused = new HashMap<>();
+        for (Target t : targets) {
+            ServerMetrics m = serverMetrics.get(t.name());
+            if (m != null) {
+                String why = probeBigtxn(t, m, data, ops);
+                if (why != null) {
+                    LOG.warn("bigtxn on {}: {}", t.name(), why);
+                    refused.put(t.name(), why);
+                }
+            }
+        }
+        for (int c : s.bigtxnClients()) {
+            String param = bigtxnParameter(files, size, ops, c);
+            for (Target t : targets) {
+                if (refused.containsKey(t.name())) {
+                    emit(Result.failed("bigtxn", param, t.name(), refused.get(t.name())));
+                    continue;
+                }
+                String dir = newRunDir("bigtxn", t);
+                AtomicLong sent = new AtomicLong();
+                Split split = t.plain() == t ? Split.FAILS : Split.RESENT_WHOLE;
+                Result r = guarded("bigtxn", param, t, () -> {
+                    List<String> dirs = new ArrayList<>();
+                    for (int i = 0; i < c; i++) {
+                        dirs.add(dir + "/c" + i);
+                    }
+                    mkdirs(t, dirs);
+                    return runner.run("bigtxn", param, t.oneCompoundPerCall(), c, (long) c * files,
+                            i -> oneCall(bigtxnFiles(dir + "/c" + i, data), split, sent));
+                });
+                if (r.ok() && sent.get() > c) {
+                    LOG.warn("bigtxn {} on {}: {} COMPOUNDs for {} calls (transactions answered NFS4ERR_DELAY and sent "
+                            + "again whole)", param, t.name(), sent.get(), c);
+                }
+                emit(r);
+                removeTree(t, dir);
+            }
+        }
+    }
+
+    static List<FileData> bigtxnFiles(String dir, List<byte[]> data) {
+        List<FileData> out = new ArrayList<>(data.size());
+        for (int j = 0; j < data.size(); j++) {
+            out.add(new FileData(dir + "/f" + j, data.get(j)));
+        }
+        return out;
+    }
+
+    /** What more than one COMPOUND for a call means. */
+    enum Split {
+        /** The call was split (plain mode): the run fails. */
+        FAILS,
+        /** The same compound was sent again (a transaction answered NFS4ERR_DELAY): counted, not a failure. */
+        RESENT_WHOLE
+    }
+
+    /**
+     * Writes all {@code files} in one call and adds the COMPOUNDs it took to {@code sent} (where the session
+     * counts them); more than one fails the run when {@code split} says so.
+     */
+    static ClientWork oneCall(List<FileData> files, Split split, AtomicLong sent) {
+        long bytes = files.stream().mapToLong(f -> f.data().length).sum();
+        return (session, step) -> {
+            OptionalLong before = session.compoundsSent();
+            session.write(files);
+            OptionalLong after = session.compoundsSent();
+            if (before.isPresent() && after.isPresent()) {
+                long n = after.getAsLong() - before.getAsLong();
+                sent.addAndGet(n);
+                if (n != 1 && split == Split.FAILS) {
+                    throw new IOException("the call of " + files.size() + " files took " + n + " COMPOUNDs, not one");
+                }
+            }
+            step.accept(files.size());
+            return new Done(files.size(), bytes);
+        };
+    }
+
+    /**
+     * One untimed call of the bigtxn shape against {@code t}, with the server's meters read right before and
+     * after it (nothing else runs then): null when the server ran one COMPOUND of {@code ops} operations that
+     * wrote all the bytes, else why not.
+     */
+    private String probeBigtxn(Target t, ServerMetrics m, List<byte[]> data, int ops) {
+        String dir = newRunDir("bigtxn-probe", t);
+        long bytes = data.stream().mapToLong(b -> b.length).sum();
+        try {
+            mkdirs(t, List.of(dir + "/c0"));
+            try (FsSession session = t.oneCompoundPerCall().open()) {
+                String before = m.scrape();
+                session.write(bigtxnFiles(dir + "/c0", data));
+                String after = m.scrape();
+                double compounds = delta(before, after, "tcnfs_compound_ops_count");
+                double counted = delta(before, after, "tcnfs_compound_ops_sum");
+                double written = delta(before, after, "tcnfs_io_bytes_total", "op", "WRITE");
+                LOG.info("bigtxn probe on {}: the server ran {} COMPOUND(s) of {} operations in all, WRITE {} bytes "
+                        + "(expected 1, {}, {})", t.name(), (long) compounds, (long) counted, (long) written, ops, bytes);
+                if (compounds != 1 || counted != ops || written != bytes) {
+                    return "probe: the server ran " + (long) compounds + " COMPOUND(s) of " + (long) counted
+                            + " operations writing " + (long) written + " bytes, expected 1 of " + ops + " writing "
+                            + bytes;
+                }
+                return null;
+            }
+        } catch (IOException | RuntimeException e) {
+            return "probe: " + e;
+        } finally {
+            removeTree(t, dir);
+        }
+    }
+
+    private static double delta(String before, String after, String metric, String... labels) {
+        double a = ServerMetrics.sum(after, metric, labels);
+        double b = ServerMetrics.sum(before, metric, labels);
+        return (Double.isNaN(a) ? 0 : a) - (Double.isNaN(b) ? 0 : b);
     }
 }

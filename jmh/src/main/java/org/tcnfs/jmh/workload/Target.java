@@ -18,6 +18,15 @@ interface Target {
     }
 
     /**
+     * The same target, but each call of its sessions goes in one COMPOUND when the session's limits allow it, in
+     * plain mode too (plain calls otherwise split at the client's default request size); {@code this} for
+     * targets without compounds.
+     */
+    default Target oneCompoundPerCall() {
+        return this;
+    }
+
+    /**
      * Parses {@code name=nfs://host:port/export}, {@code name=nfs://host:port/export?txn} (transactional
      * compounds) or {@code name=disk:/directory}.
      *

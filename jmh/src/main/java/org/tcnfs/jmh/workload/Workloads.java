@@ -1,14 +1,19 @@
 package org.tcnfs.jmh.workload;
 
 import java.io.IOException;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,13 +32,13 @@ import picocli.CommandLine.Option;
         description = "Runs file workloads against NFSv4.1 servers and the local disk; writes CSV, markdown, PNGs.")
 public final class Workloads implements Callable<Integer> {
     private static final Logger LOG = LoggerFactory.getLogger(Workloads.class);
-    static final List<String> ALL = List.of("writefiles", "readfiles", "degree", "shared", "macro");
+    static final List<String> ALL = List.of("writefiles", "readfiles", "degree", "shared", "macro", "bigtxn");
 
     @Option(names = "--target", required = true, paramLabel = "NAME=URL",
             description = "name=nfs://host:port/export[?txn] or name=disk:/dir; repeat; order is the table's")
     private List<String> targetSpecs = new ArrayList<>();
     @Option(names = "--workloads", split = ",", paramLabel = "W",
-            description = "any of writefiles,readfiles,degree,shared,macro (default: all)")
+            description = "any of writefiles,readfiles,degree,shared,macro,bigtxn (default: all)")
     private List<String> workloads = new ArrayList<>(ALL);
     @Option(names = "--baseline", description = "target the ratios divide by first (default: ${DEFAULT-VALUE})")
     private String baseline = "tcnfs";
@@ -75,6 +80,25 @@ public final class Workloads implements Callable<Integer> {
     private int macroSymlinks = 100;
     @Option(names = "--macro-mean-size", description = "mean file size of the macro tree (default: ${DEFAULT-VALUE})")
     private String macroMeanSize = "15K";
+    @Option(names = "--bigtxn-files", description = "files per client in its one bigtxn call (default: ${DEFAULT-VALUE})")
+    private int bigtxnFiles = 1024;
+    @Option(names = "--bigtxn-size", description = "size of each bigtxn file (default: ${DEFAULT-VALUE})")
+    private String bigtxnSize = "16K";
+    @Option(names = "--bigtxn-clients", split = ",", description = "bigtxn clients (default: 1,8)")
+    private List<Integer> bigtxnClients = new ArrayList<>(List.of(1, 8));
+    @Option(names = "--server-metrics", paramLabel = "URL",
+            description = "Prometheus endpoint of the server behind --metrics-targets (tcnfs: "
+                    + "http://127.0.0.1:PORT/metrics): its heap is sampled during runs, bigtxn's operations checked")
+    private URI serverMetrics;
+    @Option(names = "--metrics-targets", split = ",", paramLabel = "NAME",
+            description = "targets served by the --server-metrics server (default: tcnfs-txn,tcnfs)")
+    private List<String> metricsTargets = new ArrayList<>(List.of("tcnfs-txn", "tcnfs"));
+    @Option(names = "--heap-workloads", split = ",", paramLabel = "W",
+            description = "workloads whose runs sample the server's heap, or all (default: bigtxn; sampling costs "
+                    + "the server CPU)")
+    private List<String> heapWorkloads = new ArrayList<>(List.of("bigtxn"));
+    @Option(names = "--heap-sample-ms", description = "heap sample period (default: ${DEFAULT-VALUE})")
+    private int heapSampleMillis = 100;
     @Option(names = "--seed", description = "seed of trees, contents, shuffles (default: ${DEFAULT-VALUE})")
     private long seed = 42;
     @Option(names = "--no-progress", description = "no progress bars")
@@ -87,7 +111,8 @@ public final class Workloads implements Callable<Integer> {
     Settings settings() {
         return new Settings(files, sizes.stream().map(Sizes::parse).toList(), clients, perCompound, degreeFiles,
                 degrees, degreeSizes.stream().map(Sizes::parse).toList(), sharedClients, sharedFiles, sharedPercents,
-                Sizes.parse(sharedSize), macroDirs, macroFiles, macroSymlinks, Sizes.parse(macroMeanSize), seed);
+                Sizes.parse(sharedSize), macroDirs, macroFiles, macroSymlinks, Sizes.parse(macroMeanSize), seed,
+                bigtxnFiles, Sizes.parse(bigtxnSize), bigtxnClients);
     }
 
     @Override
@@ -104,6 +129,17 @@ public final class Workloads implements Callable<Integer> {
                     throw new IllegalArgumentException("unknown workload '" + w + "' (" + String.join(",", ALL) + ")");
                 }
             }
+            for (String w : heapWorkloads) {
+                if (!ALL.contains(w) && !w.equals(HeapSampler.ALL)) {
+                    throw new IllegalArgumentException("unknown heap workload '" + w + "'");
+                }
+            }
+            if (heapSampleMillis < 1) {
+                throw new IllegalArgumentException("heap-sample-ms must be positive");
+            }
+            if (serverMetrics != null && !"http".equals(serverMetrics.getScheme())) {
+                throw new IllegalArgumentException("server-metrics '" + serverMetrics + "': expected http://");
+            }
         } catch (IllegalArgumentException e) {
             System.err.println("workloads: " + e.getMessage());
             return 2;
@@ -112,7 +148,17 @@ public final class Workloads implements Callable<Integer> {
         Files.createDirectories(out);
         List<Result> results = Collections.synchronizedList(new ArrayList<>());
         String base = "wl-" + Instant.now().getEpochSecond();
-        Suite suite = new Suite(new Runner(noProgress ? Runner.Progress.NONE : Runner.Progress.BAR), targets, settings, results::add, base);
+        Map<String, ServerMetrics> metricsOf = new HashMap<>();
+        HeapSampler sampler = null;
+        if (serverMetrics != null) {
+            ServerMetrics m = new ServerMetrics(serverMetrics);
+            metricsTargets.stream().filter(names::contains).forEach(n -> metricsOf.put(n, m));
+            sampler = new HeapSampler(m, metricsOf.keySet(), Set.copyOf(heapWorkloads),
+                    Duration.ofMillis(heapSampleMillis));
+        }
+        Runner runner = new Runner(noProgress ? Runner.Progress.NONE : Runner.Progress.BAR,
+                sampler == null ? Runner.RunObserver.NONE : sampler);
+        Suite suite = new Suite(runner, targets, settings, results::add, base, metricsOf);
         long start = System.nanoTime();
         suite.createBase();
         try {
@@ -124,21 +170,35 @@ public final class Workloads implements Callable<Integer> {
                     case "degree" -> suite.degree();
                     case "shared" -> suite.shared();
                     case "macro" -> suite.macro();
+                    case "bigtxn" -> suite.bigtxn();
                     default -> throw new IllegalStateException(w);
                 }
-                write(results, names, targets, settings, (System.nanoTime() - start) / 1e9);
+                write(results, names, targets, settings, sampler, (System.nanoTime() - start) / 1e9);
             }
         } finally {
             suite.removeBase();
+            if (sampler != null) {
+                sampler.close();
+            }
         }
-        write(results, names, targets, settings, (System.nanoTime() - start) / 1e9);
+        write(results, names, targets, settings, sampler, (System.nanoTime() - start) / 1e9);
         System.out.println(Report.markdown(results, names, baseline, reference));
+        if (sampler != null) {
+            System.out.println(heapSummary(sampler));
+            System.out.println(Report.heapMarkdown(sampler.peaks(), names));
+        }
         System.out.println("results in " + out.toAbsolutePath());
         return results.stream().allMatch(Result::ok) ? 0 : 1;
     }
 
+    private static String heapSummary(HeapSampler sampler) {
+        return String.format(Locale.ROOT, "Server heap (%s, sampled every run of the heap workloads): peak %s MiB in "
+                + "use over %d samples; heap maximum %s MiB.%n", sampler.metrics(), Report.mib(sampler.wholeRunPeak()),
+                sampler.wholeRunSamples(), Report.mib(sampler.heapMax()));
+    }
+
     private void write(List<Result> results, List<String> names, List<Target> targets, Settings settings,
-            double seconds) throws IOException {
+            HeapSampler sampler, double seconds) throws IOException {
         List<Result> copy = List.copyOf(results);
         Files.writeString(out.resolve("results.csv"), Report.csv(copy), StandardCharsets.UTF_8);
         StringBuilder md = new StringBuilder();
@@ -148,6 +208,14 @@ public final class Workloads implements Callable<Integer> {
         md.append("Throughput in items per second (files written or read, entries listed, paths removed); ratios ")
                 .append("divide throughputs, so above 1 is faster.\n\n");
         md.append(Report.markdown(copy, names, baseline, reference));
+        if (sampler != null) {
+            List<HeapSampler.Peak> peaks = sampler.peaks();
+            md.append('\n').append(heapSummary(sampler)).append('\n');
+            md.append("Peak server heap in use (jvm_memory_used_bytes{area=\"heap\"}, all pools, garbage included) ")
+                    .append("and direct buffers, per run, in MiB:\n\n");
+            md.append(Report.heapMarkdown(peaks, names));
+            Files.writeString(out.resolve("heap.csv"), Report.heapCsv(peaks), StandardCharsets.UTF_8);
+        }
         Files.writeString(out.resolve("results.md"), md.toString(), StandardCharsets.UTF_8);
         try {
             Plots.write(copy, names, out);
