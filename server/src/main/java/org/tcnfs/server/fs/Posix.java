@@ -1,18 +1,23 @@
 package org.tcnfs.server.fs;
 
 import java.io.File;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import jnr.constants.platform.Errno;
 import jnr.ffi.LastError;
 import jnr.ffi.LibraryLoader;
 import jnr.ffi.Platform;
 import jnr.ffi.annotations.Encoding;
+import jnr.ffi.annotations.In;
 import jnr.ffi.annotations.Out;
+import jnr.ffi.annotations.Variadic;
 import jnr.posix.FileStat;
 import jnr.posix.NanosecondFileStat;
 import jnr.posix.POSIX;
@@ -40,6 +45,15 @@ final class Posix {
     /** STATX_BASIC_STATS | STATX_BTIME. */
     private static final int STATX_MASK = 0x07ff | 0x0800;
     private static final int STATX_BTIME = 0x0800;
+    /** openat2's number on x86_64 and aarch64 (new system calls share one table). */
+    private static final long SYS_OPENAT2 = 437;
+    /** {@code struct open_how} of openat2: flags, mode, resolve; 8 bytes each. */
+    private static final int OPEN_HOW_SIZE = 24;
+    private static final long O_PATH_DIRECTORY_CLOEXEC = 010000000 | 0200000 | 02000000;
+    private static final long RESOLVE_NO_SYMLINKS = 0x04;
+    private static final byte[] OPEN_DIRECTORY_NO_SYMLINKS = ByteBuffer.allocate(OPEN_HOW_SIZE)
+            .order(ByteOrder.nativeOrder()).putLong(O_PATH_DIRECTORY_CLOEXEC).putLong(0).putLong(RESOLVE_NO_SYMLINKS)
+            .array();
 
     /** libc calls jnr-posix lacks. */
     public interface Extra {
@@ -48,6 +62,12 @@ final class Posix {
         int statvfs(@Encoding("UTF-8") CharSequence path, @Out byte[] buf);
 
         int statx(int dirfd, @Encoding("UTF-8") CharSequence path, int flags, int mask, @Out byte[] buf);
+
+        /** {@code syscall(SYS_openat2, dirfd, path, &how, sizeof how)}: glibc has no wrapper for openat2. */
+        @Variadic(fixedCount = 1)
+        long syscall(long number, int dirfd, @Encoding("UTF-8") CharSequence path, @In byte[] how, long size);
+
+        int close(int fd);
     }
 
     private final POSIX posix;
@@ -55,6 +75,7 @@ final class Posix {
     private final jnr.ffi.Runtime extraRuntime;
     private final boolean lp64Linux;
     private volatile boolean statx;
+    private volatile boolean openat2;
 
     Posix() {
         this.posix = POSIXFactory.getNativePOSIX(new QuietHandler());
@@ -66,6 +87,54 @@ final class Posix {
         Platform platform = Platform.getNativePlatform();
         this.lp64Linux = platform.getOS() == Platform.OS.LINUX && platform.is64Bit();
         this.statx = platform.getOS() == Platform.OS.LINUX;
+        this.openat2 = platform.getOS() == Platform.OS.LINUX
+                && (platform.getCPU() == Platform.CPU.X86_64 || platform.getCPU() == Platform.CPU.AARCH64);
+    }
+
+    /**
+     * Whether {@code directory} (absolute) is a directory reached without following a symbolic link on any
+     * component. One {@code openat2(O_PATH, RESOLVE_NO_SYMLINKS)} where the kernel has it (5.6 and later),
+     * else a {@code realpath(3)} walk, which costs a system call per component and per level.
+     */
+    boolean isDirectoryWithoutSymlinks(Path directory) {
+        if (openat2) {
+            long fd;
+            try {
+                fd = extra.syscall(SYS_OPENAT2, AT_FDCWD, directory.toString(), OPEN_DIRECTORY_NO_SYMLINKS,
+                        OPEN_HOW_SIZE);
+            } catch (UnsatisfiedLinkError e) {
+                openat2 = false;
+                return isDirectoryWithoutSymlinks(directory);
+            }
+            if (fd >= 0) {
+                extra.close((int) fd);
+                return true;
+            }
+            int errno = LastError.getLastError(extraRuntime);
+            if (errno == Errno.ENOSYS.intValue() || errno == Errno.EPERM.intValue() || errno == Errno.E2BIG.intValue()
+                    || errno == Errno.EINVAL.intValue()) {
+                // an older kernel, or a seccomp filter that forbids the call: walk instead, from now on
+                openat2 = false;
+                return isDirectoryWithoutSymlinks(directory);
+            }
+            return false;
+        }
+        return walkedWithoutSymlinks(directory);
+    }
+
+    /** Whether {@link #isDirectoryWithoutSymlinks} still uses openat2 (it stops at the first sign it cannot). */
+    boolean usesOpenat2() {
+        return openat2;
+    }
+
+    /** {@link #isDirectoryWithoutSymlinks} by {@code realpath(3)}: where openat2 is missing. */
+    static boolean walkedWithoutSymlinks(Path directory) {
+        try {
+            return directory.toRealPath().equals(directory)
+                    && Files.isDirectory(directory, LinkOption.NOFOLLOW_LINKS);
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /** Whether the process runs with effective uid 0. */
