@@ -53,6 +53,7 @@ import org.tcnfs.proto.RecoveryRecord;
 import org.tcnfs.proto.RecoveryRecords;
 import org.tcnfs.proto.UndoStep;
 import org.tcnfs.txn.backup.BackupManager;
+import org.tcnfs.txn.handles.FsyncPool;
 import org.tcnfs.txn.handles.HandleTable;
 import org.tcnfs.txn.handles.Nfh;
 import org.tcnfs.txn.handles.SideTable;
@@ -79,7 +80,11 @@ import org.tcnfs.txn.undo.UndoExecutor;
  * {@code always} also runs every plannable compound that changes something as one, {@code never} refuses
  * the flag with NFS4ERR_NOTSUPP. Compounds that are not transactions still take the plan's locks (from the
  * first operation after SEQUENCE to the reply; no backups, no record, no undo), so they never see or
- * create half of a transaction; a plain compound the planner cannot plan runs without locks.
+ * create half of a transaction; a plain compound the planner cannot plan runs without locks. A plain
+ * compound that holds its locks also runs bound to a buffer ({@link HandleTable#plainBuffer()}): its
+ * handle changes and the fsyncs of its stable WRITEs wait for its end and are made durable there, once,
+ * before the reply (one LMDB commit per compound instead of one per operation). A read-only transaction
+ * gets no id, record or backups.
  *
  * <p><b>Protocol.</b> At the first operation after SEQUENCE (a replay never starts a transaction):
  * <ol>
@@ -214,22 +219,28 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
             throw new DelayException("operation " + index + " runs past the plan's end " + txn.plan.coveredOps());
         }
         if (!txn.transactional) {
+            txn.binding = handles.bind(txn.buffer);
             return;
         }
-        if (!txn.upFront) {
-            prepareOp(txn, index);
+        if (txn.preparer != null) {
+            if (!txn.upFront) {
+                prepareOp(txn, index);
+            }
+            txn.preparer.swapBefore(index);
         }
-        txn.preparer.swapBefore(index);
         crashPoints.reach("before-op-", index);
         txn.binding = handles.bind(txn.buffer);
     }
 
     @Override
     public void afterOp(CompoundContext context, int index, nfs_argop4 op, nfs_resop4 result) {
-        if (!(context.extension() instanceof Txn txn) || !txn.transactional || txn.lockSet == null) {
+        if (!(context.extension() instanceof Txn txn) || txn.lockSet == null) {
             return;
         }
         unbind(txn);
+        if (!txn.transactional) {
+            return;
+        }
         crashPoints.reach("after-op-", index);
         if (result.status == NfsStatus.OK.code()) {
             rememberState(context, txn, op, result);
@@ -244,7 +255,11 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         }
         context.setExtension(null);
         if (!txn.transactional) {
-            txn.lockSet.close();
+            try {
+                commitPlain(txn);
+            } finally {
+                txn.lockSet.close();
+            }
             return;
         }
         boolean undone = true;
@@ -332,6 +347,8 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
                     txn.area = area;
                     if (txn.transactional) {
                         start(txn);
+                    } else {
+                        txn.buffer = handles.plainBuffer();
                     }
                     txn.lockSet = set;
                     hold = true;
@@ -382,12 +399,19 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         return Optional.empty();
     }
 
-    /** Gives the transaction its id, backups and buffer; prepares all of its undo if it can be done now. */
+    /**
+     * Gives the transaction its buffer, and, if it changes anything, its id and backups, and prepares all of
+     * its undo if that can be done now. A read-only transaction needs no id, record or backups: its locks
+     * isolate it, and its rollback only releases the open and lock state it created.
+     */
     private void start(Txn txn) throws IOException {
         Area area = txn.area;
+        txn.buffer = handles.buffer();
+        if (!txn.plan.mutates()) {
+            return;
+        }
         txn.id = txnIds.next();
         txn.backups = area.export.backups().forTransaction(Long.toString(txn.id));
-        txn.buffer = handles.buffer();
         txn.preparer = new UndoPreparer(area.export.root(), txn.backups);
         txn.upFront = preparableUpFront(txn.plan);
         if (txn.upFront && txn.plan.mutates()) {
@@ -523,6 +547,39 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         discardLater(txn);
     }
 
+    /**
+     * Syncs the files a plain compound wrote with stable WRITEs and makes its handle changes durable in one
+     * commit, whatever its status: its operations
+     * are not undone, so what they changed must be found again after a crash. A failed commit answers
+     * NFS4ERR_SERVERFAULT (the objects are there; their new handles are lost and get new ones on lookup).
+     */
+    private void commitPlain(Txn txn) throws IOException {
+        IOException syncFailure = null;
+        try {
+            txn.buffer.syncPending();
+        } catch (IOException e) {
+            LOG.error("plain compound: syncing the files it wrote failed: {}", e.toString());
+            syncFailure = e;
+        }
+        if (!txn.buffer.isEmpty()) {
+            commitPlainHandles(txn);
+        }
+        if (syncFailure != null) {
+            throw syncFailure;
+        }
+    }
+
+    private void commitPlainHandles(Txn txn) throws IOException {
+        try {
+            txn.buffer.commit(batch -> { });
+        } catch (RuntimeException e) {
+            txn.buffer.discard();
+            LOG.error("plain compound: committing its {} handle-table changes failed; the objects it created or "
+                    + "renamed get new handles when looked up again: {}", txn.buffer.changedRows(), e.toString(), e);
+            throw new ServerFaultException("handle table commit failed: " + e.getMessage(), e);
+        }
+    }
+
     /** Rolls back; whether the undo succeeded (false: the record stays and the keys get fenced). */
     private boolean rollback(CompoundContext context, Txn txn) {
         rollbacks.incrementAndGet();
@@ -594,18 +651,20 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         if (txn.preparer == null) {
             return;
         }
+        List<FsyncPool.Sync> syncs = new ArrayList<>();
         for (ObjectPath p : txn.preparer.touchedFiles()) {
             Path file = txn.preparer.local(p);
             if (Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
-                force(file);
+                syncs.add(() -> force(file));
             }
         }
         for (ObjectPath p : txn.preparer.touchedDirs()) {
             Path dir = txn.preparer.local(p);
             if (Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
-                force(dir);
+                syncs.add(() -> force(dir));
             }
         }
+        FsyncPool.runAll(syncs);
     }
 
     private static void force(Path path) throws IOException {

@@ -63,6 +63,7 @@ import org.tcnfs.txn.handles.HandleTable;
 import org.tcnfs.txn.handles.HandleTableException;
 import org.tcnfs.txn.handles.Link;
 import org.tcnfs.txn.handles.Nfh;
+import org.tcnfs.txn.handles.TxnBuffer;
 import org.tcnfs.txn.handles.Node;
 
 /**
@@ -107,7 +108,13 @@ import org.tcnfs.txn.handles.Node;
  * directory's change attribute is unchanged, and only the entries of the requested page are {@code lstat}ed.
  *
  * <p><b>Data.</b> READ and WRITE use a bounded cache of open {@link FileChannel}s keyed by handle; DATA_SYNC
- * and FILE_SYNC writes and COMMIT force the file to disk. Namespace operations are not synced.
+ * and FILE_SYNC writes and COMMIT force the file to disk; inside a compound that holds its locks, a stable
+ * WRITE leaves that to the compound's end ({@code HandleTable.syncAtCompoundEnd}), so a file written
+ * several times, and many files, cost one fsync each per compound. Namespace operations are not synced.
+ *
+ * <p><b>Symbolic links.</b> A handle resolves only to an object whose directory is reached from the root
+ * without a symbolic link: one {@code openat2(RESOLVE_NO_SYMLINKS)} per resolution (a {@code realpath}
+ * walk on kernels without it).
  *
  * <p>Thread-safe. {@link #close()} releases open files; the handle table belongs to the caller.
  */
@@ -395,18 +402,34 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
             while (data.hasRemaining()) {
                 position += channel.write(data, position);
             }
-            // Inside a transaction (the thread is bound to its TXN buffer) the transaction fsyncs every file it
-            // wrote before its commit point, which comes before the reply: syncing here too would be twice.
-            if (!handles.isBound()) {
-                switch (stability) {
-                    case UNSTABLE -> { }
-                    case DATA_SYNC -> channel.force(false);
-                    case FILE_SYNC -> channel.force(true);
-                }
+            // A compound that holds its locks syncs the files it wrote once, at its end, before the reply.
+            if (stability != WriteStability.UNSTABLE
+                    && !handles.syncAtCompoundEnd(file.handle(), () -> syncLater(file))) {
+                channel.force(stability == WriteStability.FILE_SYNC);
             }
             changes.modified(file.stat().ino(), file.stat().ctimeNanos());
             return new WriteResult(data.position() - start, stability);
         });
+    }
+
+    /** A sync of {@code file} at the end of its compound, holding the file open until then. */
+    private TxnBuffer.PendingSync syncLater(Resolved file) throws IOException {
+        ChannelCache.Lease lease = lease(file, ChannelCache.Use.WRITE);
+        return new TxnBuffer.PendingSync() {
+            @Override
+            public void sync() throws IOException {
+                try {
+                    lease.channel().force(true);
+                } catch (IOException e) {
+                    throw FsErrors.of(e, "sync " + file.path());
+                }
+            }
+
+            @Override
+            public void close() {
+                lease.close();
+            }
+        };
     }
 
     @Override
@@ -579,11 +602,7 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         if (dir.equals(root)) {
             return true;
         }
-        try {
-            return dir.toRealPath().equals(dir);
-        } catch (IOException e) {
-            return false;
-        }
+        return posix.isDirectoryWithoutSymlinks(dir);
     }
 
     /** Fails with XDEV for a handle of another export in the same table (others fail later as usual). */

@@ -110,9 +110,13 @@ public final class HandleTable implements AutoCloseable {
         if (buffer != null) {
             return buffer.snapshot();
         }
+        Txn<byte[]> txn = readTransaction();
+        return new HandleSnapshot(this, new LmdbStore(txn), txn::close);
+    }
+
+    Txn<byte[]> readTransaction() {
         try {
-            Txn<byte[]> txn = env.txnRead();
-            return new HandleSnapshot(this, new LmdbStore(txn), txn::close);
+            return env.txnRead();
         } catch (LmdbException e) {
             throw translate("starting a read transaction", e);
         }
@@ -160,7 +164,16 @@ public final class HandleTable implements AutoCloseable {
      * transaction. Changes reach the buffer while the thread is {@link #bind bound} to it.
      */
     public TxnBuffer buffer() {
-        return new TxnBuffer(this, new CommittedStore());
+        return new TxnBuffer(this, new CommittedStore(), true);
+    }
+
+    /**
+     * A new, empty buffer for a plain compound that holds its locks: its handle changes wait there and
+     * become durable in one commit before the reply. Unlike a transaction's {@link #buffer()}, its owner
+     * does not sync the files written: the buffer keeps their syncs ({@link #syncAtCompoundEnd}).
+     */
+    public TxnBuffer plainBuffer() {
+        return new TxnBuffer(this, new CommittedStore(), false);
     }
 
     /**
@@ -186,6 +199,24 @@ public final class HandleTable implements AutoCloseable {
     /** Whether this thread is bound to a buffer. */
     public boolean isBound() {
         return bound.get() != null;
+    }
+
+    /**
+     * Whether a stable WRITE on this thread leaves its fsync to the end of its compound, which comes before
+     * the reply. On a thread bound to a transaction's buffer the transaction fsyncs every file it wrote
+     * before its commit point; on one bound to a plain compound's buffer the buffer keeps the sync
+     * {@code opener} opens (one per {@code key}) for {@link TxnBuffer#syncPending()}. On an unbound thread
+     * it returns false: sync now.
+     */
+    public boolean syncAtCompoundEnd(Object key, TxnBuffer.SyncOpener opener) throws IOException {
+        TxnBuffer buffer = bound.get();
+        if (buffer == null) {
+            return false;
+        }
+        if (!buffer.ownerSyncsData()) {
+            buffer.syncBeforeCommit(key, opener);
+        }
+        return true;
     }
 
     /** A thread's binding to a buffer; closing it unbinds the thread. */

@@ -27,6 +27,10 @@ final class OverlayStore implements Store {
 
     @Override
     public byte[] get(Dbi<byte[]> dbi, byte[] key) {
+        return get(base, dbi, key);
+    }
+
+    private byte[] get(Store beneath, Dbi<byte[]> dbi, byte[] key) {
         TreeMap<byte[], byte[]> rows = changes.get(dbi);
         if (rows != null) {
             byte[] value = rows.get(key);
@@ -34,7 +38,7 @@ final class OverlayStore implements Store {
                 return value == TOMBSTONE ? null : value.clone();
             }
         }
-        return base.get(dbi, key);
+        return beneath.get(dbi, key);
     }
 
     @Override
@@ -51,8 +55,12 @@ final class OverlayStore implements Store {
 
     @Override
     public void scan(Dbi<byte[]> dbi, byte[] prefix, BiConsumer<byte[], byte[]> action) {
+        scan(base, dbi, prefix, action);
+    }
+
+    private void scan(Store beneath, Dbi<byte[]> dbi, byte[] prefix, BiConsumer<byte[], byte[]> action) {
         TreeMap<byte[], byte[]> merged = new TreeMap<>(Arrays::compareUnsigned);
-        base.scan(dbi, prefix, merged::put);
+        beneath.scan(dbi, prefix, merged::put);
         TreeMap<byte[], byte[]> rows = changes.get(dbi);
         if (rows != null) {
             for (Map.Entry<byte[], byte[]> row : rows.tailMap(prefix, true).entrySet()) {
@@ -67,6 +75,36 @@ final class OverlayStore implements Store {
             }
         }
         merged.forEach(action);
+    }
+
+    /**
+     * A read-only view of this overlay's changes over {@code beneath} instead of its own base (which must
+     * hold the same rows): lets a snapshot read the committed table through one read transaction rather
+     * than one per row. The view sees later changes of this overlay too.
+     */
+    Store readingThrough(Store beneath) {
+        Objects.requireNonNull(beneath, "beneath");
+        return new Store() {
+            @Override
+            public byte[] get(Dbi<byte[]> dbi, byte[] key) {
+                return OverlayStore.this.get(beneath, dbi, key);
+            }
+
+            @Override
+            public void put(Dbi<byte[]> dbi, byte[] key, byte[] value) {
+                throw new UnsupportedOperationException("a snapshot is read-only");
+            }
+
+            @Override
+            public boolean delete(Dbi<byte[]> dbi, byte[] key) {
+                throw new UnsupportedOperationException("a snapshot is read-only");
+            }
+
+            @Override
+            public void scan(Dbi<byte[]> dbi, byte[] prefix, BiConsumer<byte[], byte[]> action) {
+                OverlayStore.this.scan(beneath, dbi, prefix, action);
+            }
+        };
     }
 
     /** Whether no change is kept. */

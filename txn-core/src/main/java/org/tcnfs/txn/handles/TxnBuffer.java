@@ -1,7 +1,11 @@
 package org.tcnfs.txn.handles;
 
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
+import org.lmdbjava.Txn;
 
 /**
  * The TXN buffer of DESIGN.md step 6: the handle-table changes of one transactional compound, kept in
@@ -12,6 +16,11 @@ import java.util.function.Consumer;
  * handle changes and the end of the transaction are one atomic, durable step. {@link #discard()} forgets
  * it (rollback).
  *
+ * <p>Plain (non-transactional) compounds that hold their locks use a buffer too, so that all their handle
+ * changes become durable in one commit before the reply instead of one commit per operation. Their stable
+ * WRITEs leave their fsync to the buffer as well ({@link HandleTable#syncAtCompoundEnd}): one per file
+ * written, run by {@link #syncPending()} before the commit.
+ *
  * <p>Changes are applied as the rows they produced. Two buffers never change the same rows because
  * their compounds hold conflicting locks on the objects those rows describe.
  *
@@ -20,10 +29,37 @@ import java.util.function.Consumer;
 public final class TxnBuffer {
     private final HandleTable table;
     private final OverlayStore overlay;
+    private final boolean ownerSyncsData;
+    private final Map<Object, PendingSync> pendingSyncs = new LinkedHashMap<>();
 
-    TxnBuffer(HandleTable table, Store committed) {
+    /** A sync a stable WRITE left to the end of its compound, holding what it needs (an open file). */
+    public interface PendingSync extends AutoCloseable {
+        /** Makes the file durable. */
+        void sync() throws IOException;
+
+        /** Releases what the sync held; called once, after {@link #sync} or instead of it. */
+        @Override
+        void close();
+    }
+
+    /** Opens a {@link PendingSync}. */
+    @FunctionalInterface
+    public interface SyncOpener {
+        PendingSync open() throws IOException;
+    }
+
+    TxnBuffer(HandleTable table, Store committed, boolean ownerSyncsData) {
         this.table = table;
         this.overlay = new OverlayStore(committed);
+        this.ownerSyncsData = ownerSyncsData;
+    }
+
+    /**
+     * Whether the buffer's owner fsyncs every file its compound wrote before {@link #commit} (a
+     * transaction does, DESIGN.md step 7), so that a stable WRITE need not sync on its own.
+     */
+    public boolean ownerSyncsData() {
+        return ownerSyncsData;
     }
 
     /** Whether nothing was changed. */
@@ -51,9 +87,39 @@ public final class TxnBuffer {
         overlay.clear();
     }
 
-    /** Forgets every change (the transaction rolled back). */
+    /** Forgets every change (the transaction rolled back) and releases the pending syncs unrun. */
     public void discard() {
         overlay.clear();
+        releasePending();
+    }
+
+    /**
+     * Keeps the sync {@code opener} opens, unless one is kept under {@code key} already (a file written
+     * twice is synced once).
+     */
+    void syncBeforeCommit(Object key, SyncOpener opener) throws IOException {
+        if (!pendingSyncs.containsKey(key)) {
+            pendingSyncs.put(key, opener.open());
+        }
+    }
+
+    /** Whether syncs are waiting for {@link #syncPending()}. */
+    public boolean hasPendingSyncs() {
+        return !pendingSyncs.isEmpty();
+    }
+
+    /** Runs the pending syncs, all at once ({@link FsyncPool}), and releases them (all of them, also on failure). */
+    public void syncPending() throws IOException {
+        try {
+            FsyncPool.runAll(pendingSyncs.values().stream().map(sync -> (FsyncPool.Sync) sync::sync).toList());
+        } finally {
+            releasePending();
+        }
+    }
+
+    private void releasePending() {
+        pendingSyncs.values().forEach(PendingSync::close);
+        pendingSyncs.clear();
     }
 
     HandleBatch batch() {
@@ -72,6 +138,7 @@ public final class TxnBuffer {
     }
 
     HandleSnapshot snapshot() {
-        return new HandleSnapshot(table, overlay, () -> { });
+        Txn<byte[]> txn = table.readTransaction();
+        return new HandleSnapshot(table, overlay.readingThrough(new LmdbStore(txn)), txn::close);
     }
 }

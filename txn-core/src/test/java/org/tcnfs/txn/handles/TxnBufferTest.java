@@ -485,4 +485,83 @@ class TxnBufferTest extends HandleTableTestBase {
         assertThat(buffer.changedRows()).isEqualTo(3);
         assertThat(table.child(root, "f")).isEmpty();
     }
+
+    /** A pending sync that logs what happens to it. */
+    private static TxnBuffer.SyncOpener logging(List<String> log, String name) {
+        return () -> {
+            log.add("open " + name);
+            return new TxnBuffer.PendingSync() {
+                @Override
+                public void sync() {
+                    log.add("sync " + name);
+                }
+
+                @Override
+                public void close() {
+                    log.add("close " + name);
+                }
+            };
+        };
+    }
+
+    @Test
+    void aStableWriteSyncsAtOnceUnboundAndAtTheEndOfATransactionWithoutKeepingASync() throws Exception {
+        List<String> log = new ArrayList<>();
+        assertThat(table.syncAtCompoundEnd("f", logging(log, "f"))).isFalse();
+        TxnBuffer transaction = table.buffer();
+        try (HandleTable.Binding bound = table.bind(transaction)) {
+            assertThat(table.syncAtCompoundEnd("f", logging(log, "f"))).isTrue();
+        }
+        assertThat(transaction.hasPendingSyncs()).isFalse();
+        assertThat(log).isEmpty();
+    }
+
+    @Test
+    void aPlainCompoundsBufferSyncsEachWrittenFileOnceInOrderAndReleasesThem() throws Exception {
+        List<String> log = new ArrayList<>();
+        TxnBuffer plain = table.plainBuffer();
+        try (HandleTable.Binding bound = table.bind(plain)) {
+            assertThat(table.syncAtCompoundEnd("a", logging(log, "a"))).isTrue();
+            assertThat(table.syncAtCompoundEnd("b", logging(log, "b"))).isTrue();
+            assertThat(table.syncAtCompoundEnd("a", logging(log, "a again"))).isTrue();
+        }
+        assertThat(plain.hasPendingSyncs()).isTrue();
+        plain.syncPending();
+        assertThat(log).containsExactly("open a", "open b", "sync a", "sync b", "close a", "close b");
+        assertThat(plain.hasPendingSyncs()).isFalse();
+    }
+
+    @Test
+    void discardReleasesPendingSyncsWithoutRunningThem() throws Exception {
+        List<String> log = new ArrayList<>();
+        TxnBuffer plain = table.plainBuffer();
+        try (HandleTable.Binding bound = table.bind(plain)) {
+            table.syncAtCompoundEnd("a", logging(log, "a"));
+        }
+        plain.discard();
+        assertThat(log).containsExactly("open a", "close a");
+        assertThat(plain.hasPendingSyncs()).isFalse();
+    }
+
+    @Test
+    void aFailedSyncStillReleasesEveryPendingSync() throws Exception {
+        List<String> log = new ArrayList<>();
+        TxnBuffer plain = table.plainBuffer();
+        try (HandleTable.Binding bound = table.bind(plain)) {
+            table.syncAtCompoundEnd("bad", () -> new TxnBuffer.PendingSync() {
+                @Override
+                public void sync() throws java.io.IOException {
+                    throw new java.io.IOException("disk gone");
+                }
+
+                @Override
+                public void close() {
+                    log.add("close bad");
+                }
+            });
+            table.syncAtCompoundEnd("b", logging(log, "b"));
+        }
+        assertThatThrownBy(plain::syncPending).hasMessage("disk gone");
+        assertThat(log).containsExactly("open b", "close bad", "close b");
+    }
 }

@@ -1,0 +1,87 @@
+package org.tcnfs.txn.handles;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * Runs the fsyncs of a compound's files at the same time rather than one after another: the file system
+ * then writes their data together and shares journal flushes among them, where one after another each
+ * waits for its own. Used for what a compound makes durable before its reply (its written files and
+ * touched directories).
+ *
+ * <p>Thread-safe; the pool's threads are daemons, shared by all compounds.
+ */
+public final class FsyncPool {
+    /** Most fsyncs in flight at once, over all compounds. */
+    public static final int THREADS = 8;
+
+    private static final ExecutorService POOL = Executors.newFixedThreadPool(THREADS, r -> {
+        Thread t = new Thread(r, "tcnfs-fsync");
+        t.setDaemon(true);
+        return t;
+    });
+
+    private FsyncPool() {
+    }
+
+    /** One fsync (or anything else that waits for the disk). */
+    @FunctionalInterface
+    public interface Sync {
+        void run() throws IOException;
+    }
+
+    /**
+     * Runs every sync, all at once (the first on the calling thread), and returns when all have ended.
+     *
+     * @throws IOException the first failure, after every sync has ended
+     */
+    public static void runAll(List<? extends Sync> syncs) throws IOException {
+        if (syncs.size() <= 1) {
+            for (Sync sync : syncs) {
+                sync.run();
+            }
+            return;
+        }
+        List<Future<?>> others = new ArrayList<>(syncs.size() - 1);
+        for (Sync sync : syncs.subList(1, syncs.size())) {
+            others.add(POOL.submit(() -> {
+                sync.run();
+                return null;
+            }));
+        }
+        IOException failure = null;
+        try {
+            syncs.get(0).run();
+        } catch (IOException e) {
+            failure = e;
+        }
+        boolean interrupted = false;
+        for (Future<?> other : others) {
+            while (true) {
+                try {
+                    other.get();
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (ExecutionException e) {
+                    if (failure == null) {
+                        failure = e.getCause() instanceof IOException io ? io
+                                : new IOException("sync failed: " + e.getCause(), e.getCause());
+                    }
+                    break;
+                }
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+}
