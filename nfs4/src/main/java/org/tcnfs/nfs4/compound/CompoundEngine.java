@@ -6,6 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.tcnfs.nfs4.status.NfsStatus;
 import org.tcnfs.nfs4.xdr.COMPOUND4args;
 import org.tcnfs.nfs4.xdr.COMPOUND4res;
@@ -31,6 +33,8 @@ import org.tcnfs.nfs4.xdr.nfs_resop4;
  * NFS4ERR_RESOURCE without running any (in NFSv4.1 the session's limit applies, checked by SEQUENCE).
  */
 public final class CompoundEngine {
+    private static final Logger LOG = LoggerFactory.getLogger(CompoundEngine.class);
+
     private static final Set<Integer> SESSIONLESS_OPS =
             Set.of(OP_EXCHANGE_ID, OP_CREATE_SESSION, OP_DESTROY_SESSION, OP_DESTROY_CLIENTID, OP_BIND_CONN_TO_SESSION);
     /** NFSv4.0 operations that NFSv4.1 servers must not implement (RFC 8881 section 17, "MNI"). */
@@ -76,7 +80,16 @@ public final class CompoundEngine {
         for (int i = 0; i < count; i++) {
             nfs_argop4 op = args.argarray[i];
             context.setPosition(i, count);
-            nfs_resop4 result = runOne(context, op, i, count, args);
+            nfs_resop4 result;
+            try {
+                result = runOne(context, op, i, count, args);
+            } catch (RuntimeException | Error e) {
+                // escaped the operation executor (a class that failed to load, the heap exhausted): the compound
+                // ends here, and the hooks still run so that its locks are released and a transaction undone
+                LOG.error("operation {} ({}) of a compound failed unexpectedly; answering NFS4ERR_SERVERFAULT", i,
+                        op.argop, e);
+                result = new nfs_resop4(op.argop, NfsStatus.SERVERFAULT.code(), null);
+            }
             results.add(result);
             if (i == 0 && context.replay() != null) {
                 return context.replay();

@@ -47,6 +47,9 @@ class CompoundEngineTest {
         ops.put(OP_READ, (ctx, op, res) -> {
             throw new IllegalStateException("bug in an operation");
         });
+        ops.put(OP_WRITE, (ctx, op, res) -> {
+            throw new NoClassDefFoundError("a class the operation needs failed to load");
+        });
         return ops;
     }
 
@@ -101,6 +104,20 @@ class CompoundEngineTest {
     void aBugInAnOperationIsServerFaultNotAnEscapingException() {
         COMPOUND4res res = engine().process(context(1), compound(1, OP_SEQUENCE, OP_READ));
         assertThat(statuses(res)).containsExactly(NfsStatus.OK, NfsStatus.SERVERFAULT);
+    }
+
+    @Test
+    void anErrorInAnOperationIsServerFaultAndTheHooksStillEndTheCompound() {
+        List<String> hookTrace = new ArrayList<>();
+        CompoundHook hook = new CompoundHook() {
+            @Override
+            public void afterCompound(CompoundContext context, COMPOUND4res res) {
+                hookTrace.add("after compound " + NfsStatus.of(res.status));
+            }
+        };
+        COMPOUND4res res = engine(hook).process(context(1), compound(1, OP_SEQUENCE, OP_WRITE, OP_GETFH));
+        assertThat(statuses(res)).containsExactly(NfsStatus.OK, NfsStatus.SERVERFAULT);
+        assertThat(hookTrace).containsExactly("after compound NFS4ERR_SERVERFAULT");
     }
 
     @Test
