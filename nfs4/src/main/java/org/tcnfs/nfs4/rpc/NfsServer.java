@@ -8,7 +8,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.dcache.oncrpc4j.rpc.OncRpcProgram;
 import org.dcache.oncrpc4j.rpc.OncRpcSvc;
 import org.dcache.oncrpc4j.rpc.OncRpcSvcBuilder;
@@ -26,6 +30,12 @@ import org.tcnfs.nfs4.vfs.FileSystemProvider;
 /**
  * An NFSv4 server on TCP: the RPC service, the compound engine and the state, put together.
  *
+ * <p><b>Memory.</b> Requests run on {@code workerThreads} threads; at most as many more wait in a queue.
+ * When the queue is full, the thread that read the next request runs it itself, and reads nothing else
+ * meanwhile, so clients that send faster than the server works are held back by TCP instead of piling up
+ * requests in the heap: the requests held at once are bounded by the thread counts, whatever the number
+ * of clients (each up to the negotiated request size).
+ *
  * <pre>{@code
  * NfsServer server = NfsServer.builder()
  *         .fileSystems(exports)
@@ -40,6 +50,7 @@ public final class NfsServer implements AutoCloseable {
     private final StateHandler state;
     private final ServerContext context;
     private final String bindAddress;
+    private final ThreadPoolExecutor requests;
 
     private NfsServer(Builder b) {
         this.state = b.state != null ? b.state : new StateHandler(b.limits, b.clock);
@@ -48,16 +59,29 @@ public final class NfsServer implements AutoCloseable {
         CompoundEngine engine = new CompoundEngine(executor, b.hooks, b.minorVersions);
         NfsRpcService service = new NfsRpcService(context, engine, b.transactions);
         this.bindAddress = b.bindAddress;
+        this.requests = requestExecutor(b.workerThreads, b.port);
         this.rpc = new OncRpcSvcBuilder()
                 .withTCP()
                 .withoutAutoPublish()
                 .withBindAddress(b.bindAddress)
                 .withPort(b.port)
                 .withWorkerThreadIoStrategy()
-                .withWorkerThreadPoolSize(b.workerThreads)
+                .withWorkerThreadExecutionService(requests)
                 .withServiceName("tcnfs-" + b.port)
                 .withRpcService(new OncRpcProgram(NfsRpcService.NFS_PROGRAM, NfsRpcService.NFS_V4), service)
                 .build();
+    }
+
+    /** {@code threads} request threads, as many queue slots, and the reading thread runs what does not fit. */
+    private static ThreadPoolExecutor requestExecutor(int threads, int port) {
+        AtomicInteger count = new AtomicInteger();
+        ThreadFactory factory = r -> {
+            Thread t = new Thread(r, "tcnfs-" + port + "-request-" + count.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+        return new ThreadPoolExecutor(threads, threads, 0L, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(threads),
+                factory, new ThreadPoolExecutor.CallerRunsPolicy());
     }
 
     public static Builder builder() {
@@ -94,6 +118,7 @@ public final class NfsServer implements AutoCloseable {
         try {
             rpc.stop(5, TimeUnit.SECONDS);
         } finally {
+            requests.shutdown();
             state.close();
         }
     }
