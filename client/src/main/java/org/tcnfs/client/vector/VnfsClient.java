@@ -107,7 +107,7 @@ public final class VnfsClient implements AutoCloseable {
     static final int HEADER_RESERVE = 1024;
     /** Writes larger than this go into their own compounds in plain mode. */
     private static final int DEFAULT_IO_SIZE = 1024 * 1024;
-    private static final int TXN_DELAY_RETRIES = 8;
+    private static final int DELAY_RETRIES = 8;
     /** Default request size of plain compounds (see {@link Builder#plainCompoundBytes}). */
     public static final long DEFAULT_PLAIN_COMPOUND_BYTES = 1024 * 1024;
     private static final int[] INFO_ATTRS = {FATTR4_TYPE, FATTR4_SIZE, FATTR4_FILEID, FATTR4_MODE, FATTR4_NUMLINKS,
@@ -1319,7 +1319,9 @@ public final class VnfsClient implements AutoCloseable {
      * Packs and sends the next plain compound. Some servers grant more operations per compound at
      * CREATE_SESSION than they accept (NFS-Ganesha 4 grants what is asked and refuses more than 100 with
      * NFS4ERR_RESOURCE before running anything): a compound refused as too large, with no operation run, is
-     * packed again with half the operations and resent, and the lower limit is kept for later calls.
+     * packed again with half the operations and resent, and the lower limit is kept for later calls. A
+     * compound answered NFS4ERR_DELAY before any operation ran (tcnfs: its locks were busy) is resent as it
+     * is, after a growing pause, as a transaction is.
      */
     private Sent sendPlain(List<? extends Step<?>> steps, int from, String what) throws IOException {
         int tries = 0;
@@ -1327,6 +1329,11 @@ public final class VnfsClient implements AutoCloseable {
             Packer.Packed p = packer.next(steps, from, what);
             CompoundResult r = send(p.ops(), Mode.PLAIN);
             tries++;
+            for (int attempt = 0; delayedBeforeAnyOperation(r) && attempt < DELAY_RETRIES; attempt++) {
+                sleep(20L << attempt);
+                r = send(p.ops(), Mode.PLAIN);
+                tries++;
+            }
             if (!refusedAsTooLarge(r) || p.ops().size() <= 1) {
                 return new Sent(p, r, tries);
             }
@@ -1336,6 +1343,12 @@ public final class VnfsClient implements AutoCloseable {
             Packer.Limits l = packer.limits();
             packer = new Packer(rootHandle, new Packer.Limits(ops, l.maxRequestBytes(), l.maxReplyBytes()));
         }
+    }
+
+    /** Whether the server answered NFS4ERR_DELAY at the first operation after SEQUENCE: nothing ran. */
+    private static boolean delayedBeforeAnyOperation(CompoundResult r) {
+        nfs_resop4[] res = r.response().resarray;
+        return r.status() == NfsStatus.DELAY && res.length <= 2 && (res.length < 2 || res[0].status == 0);
     }
 
     /** Whether the server refused the compound for its size before running any operation. */
@@ -1355,7 +1368,7 @@ public final class VnfsClient implements AutoCloseable {
         List<ItemResult<T>> results = new ArrayList<>(Collections.nCopies(steps.size(), null));
         CompoundResult r = send(p.ops(), Mode.TRANSACTION);
         int sent = 1;
-        for (int attempt = 0; r.status() == NfsStatus.DELAY && attempt < TXN_DELAY_RETRIES; attempt++) {
+        for (int attempt = 0; r.status() == NfsStatus.DELAY && attempt < DELAY_RETRIES; attempt++) {
             sleep(20L << attempt);
             r = send(p.ops(), Mode.TRANSACTION);
             sent++;
