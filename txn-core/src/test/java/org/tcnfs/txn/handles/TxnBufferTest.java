@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -517,8 +518,8 @@ class TxnBufferTest extends HandleTableTestBase {
     }
 
     @Test
-    void aPlainCompoundsBufferSyncsEachWrittenFileOnceInOrderAndReleasesThem() throws Exception {
-        List<String> log = new ArrayList<>();
+    void aPlainCompoundsBufferSyncsEachWrittenFileOnceAndReleasesThemAfterwards() throws Exception {
+        List<String> log = Collections.synchronizedList(new ArrayList<>());
         TxnBuffer plain = table.plainBuffer();
         try (HandleTable.Binding bound = table.bind(plain)) {
             assertThat(table.syncAtCompoundEnd("a", logging(log, "a"))).isTrue();
@@ -527,7 +528,9 @@ class TxnBufferTest extends HandleTableTestBase {
         }
         assertThat(plain.hasPendingSyncs()).isTrue();
         plain.syncPending();
-        assertThat(log).containsExactly("open a", "open b", "sync a", "sync b", "close a", "close b");
+        assertThat(log.subList(0, 2)).containsExactly("open a", "open b");
+        assertThat(log.subList(2, 4)).containsExactlyInAnyOrder("sync a", "sync b");
+        assertThat(log.subList(4, log.size())).containsExactly("close a", "close b");
         assertThat(plain.hasPendingSyncs()).isFalse();
     }
 
@@ -544,8 +547,8 @@ class TxnBufferTest extends HandleTableTestBase {
     }
 
     @Test
-    void aFailedSyncStillReleasesEveryPendingSync() throws Exception {
-        List<String> log = new ArrayList<>();
+    void aFailedSyncStillRunsTheOthersAndReleasesEveryPendingSync() throws Exception {
+        List<String> log = Collections.synchronizedList(new ArrayList<>());
         TxnBuffer plain = table.plainBuffer();
         try (HandleTable.Binding bound = table.bind(plain)) {
             table.syncAtCompoundEnd("bad", () -> new TxnBuffer.PendingSync() {
@@ -562,6 +565,6 @@ class TxnBufferTest extends HandleTableTestBase {
             table.syncAtCompoundEnd("b", logging(log, "b"));
         }
         assertThatThrownBy(plain::syncPending).hasMessage("disk gone");
-        assertThat(log).containsExactly("open b", "close bad", "close b");
+        assertThat(log).containsExactly("open b", "sync b", "close bad", "close b");
     }
 }
