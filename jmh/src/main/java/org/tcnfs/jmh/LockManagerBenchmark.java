@@ -67,7 +67,7 @@ public class LockManagerBenchmark {
     @Benchmark
     public int uncontended(Keys k) throws Exception {
         try (LockSet set = locks.acquire(k.requests, TIMEOUT)) {
-            return set.stripesHeld();
+            return set.locksHeld();
         }
     }
 
@@ -75,7 +75,7 @@ public class LockManagerBenchmark {
     @Threads(4)
     public int contended(Keys k) throws Exception {
         try (LockSet set = locks.acquire(k.requests, TIMEOUT)) {
-            return set.stripesHeld();
+            return set.locksHeld();
         }
     }
 }

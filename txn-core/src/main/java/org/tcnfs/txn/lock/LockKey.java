@@ -27,7 +27,7 @@ import java.util.Optional;
  * UTF-8) sorts by its UTF-16 code unit value.
  *
  * <p>{@link #hashCode} is computed from the fields' values only, so it is the same in every run (the lock
- * manager derives stripes from it).
+ * manager hashes keys by it).
  *
  * @param exportId   the export the key belongs to, not empty
  * @param kind       a path or an object

@@ -1,12 +1,11 @@
 package org.tcnfs.txn.lock;
 
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.Collection;
-import java.util.Collections;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Lock;
@@ -15,20 +14,25 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Locks the keys of a compound all at once, over a fixed array of striped {@link ReentrantReadWriteLock}s
- * (DESIGN.md, "The transaction protocol", step 3).
+ * Locks the keys of a compound all at once, one {@link ReentrantReadWriteLock} per key in use (DESIGN.md,
+ * "The transaction protocol", step 3).
  *
  * <p>{@link #acquire} expands and merges the requested keys (every path key also read-locks each of its
- * ancestors up to the export root; a key wanted both ways is written), maps each key to its stripe, merges
- * the stripes (a stripe that any key needs for writing is taken for writing, once), and takes the stripes
- * in ascending index order. Every set is taken in that one total order, and a set never waits while it
- * holds a higher stripe than the one it waits for, so no deadlock is possible. Sharing a stripe can make
- * two unrelated keys conflict (a false conflict), never let two conflicting keys in together.
+ * ancestors up to the export root; a key wanted both ways is locked once, for writing) and takes them in
+ * the total order of {@link LockKey#compareTo}, a parent before its children. Every set is taken in that
+ * one order, and a set never waits while it holds a key that sorts after the one it waits for, so no
+ * deadlock is possible. Locks are exact: two compounds conflict only when they share a key and one of them
+ * writes it, however many keys they hold (a compound of 1,000 files does not queue behind another one in
+ * a different directory).
+ *
+ * <p>A key's lock exists only while some set holds it or waits for it: it is created on first use and
+ * dropped when the last user lets go ({@link #keysInUse()}), so memory follows the keys in use, not every
+ * key ever locked.
  *
  * <p><b>Threading.</b> Thread-safe. A thread holds at most one open {@link LockSet} of a manager at a
  * time (a second {@link #acquire} before closing the first throws {@link IllegalStateException}: it would
- * break the global order, and a read stripe followed by a write of the same stripe would wait for
- * itself). A set is closed on the thread that acquired it.
+ * break the global order, and a read lock followed by a write lock of the same key would wait for itself).
+ * A set is closed on the thread that acquired it.
  *
  * <p><b>Metrics.</b> {@link #acquisitions()}, {@link #waitNanos()} and {@link #timeouts()} are monotonic
  * counters, cheap to read at any time.
@@ -36,40 +40,16 @@ import org.slf4j.LoggerFactory;
 public final class LockManager {
     private static final Logger LOG = LoggerFactory.getLogger(LockManager.class);
 
-    /** The stripe count of {@link #LockManager()}. */
-    public static final int DEFAULT_STRIPES = 4096;
-    /** The largest stripe count accepted. */
-    public static final int MAX_STRIPES = 1 << 24;
-
-    private final ReentrantReadWriteLock[] stripes;
+    private final ConcurrentHashMap<LockKey, KeyLock> locks = new ConcurrentHashMap<>();
     private final ThreadLocal<LockSet> openSet = new ThreadLocal<>();
     private final LongAdder acquisitions = new LongAdder();
     private final LongAdder waitNanos = new LongAdder();
     private final LongAdder timeouts = new LongAdder();
 
-    /** A manager with {@value #DEFAULT_STRIPES} stripes. */
-    public LockManager() {
-        this(DEFAULT_STRIPES);
-    }
-
-    /**
-     * A manager with {@code stripeCount} stripes (non-fair locks).
-     *
-     * @throws IllegalArgumentException unless {@code 1 <= stripeCount <= MAX_STRIPES}
-     */
-    public LockManager(int stripeCount) {
-        if (stripeCount < 1 || stripeCount > MAX_STRIPES) {
-            throw new IllegalArgumentException("stripe count must be in [1, " + MAX_STRIPES + "]: " + stripeCount);
-        }
-        stripes = new ReentrantReadWriteLock[stripeCount];
-        for (int i = 0; i < stripeCount; i++) {
-            stripes[i] = new ReentrantReadWriteLock();
-        }
-    }
-
-    /** The number of stripes. */
-    public int stripeCount() {
-        return stripes.length;
+    /** The lock of one key, with the number of sets holding or waiting for it (guarded by the map). */
+    static final class KeyLock extends ReentrantReadWriteLock {
+        private static final long serialVersionUID = 1L;
+        private int users;
     }
 
     /**
@@ -96,28 +76,34 @@ public final class LockManager {
         if (current != null) {
             throw new IllegalStateException("this thread already holds a lock set of this manager: " + current);
         }
-        Map<LockKey, LockMode> keys = expand(requests);
-        long[] plan = plan(keys);
+        TreeMap<LockKey, LockMode> keys = expand(requests);
 
         long start = System.nanoTime();
         long timeoutNanos = nanos(timeout);
-        Lock[] taken = new Lock[plan.length];
+        LockKey[] lockedKeys = new LockKey[keys.size()];
+        Lock[] taken = new Lock[keys.size()];
         int count = 0;
         boolean success = false;
         try {
-            for (long entry : plan) {
-                int stripe = stripeOfEntry(entry);
-                LockMode mode = modeOfEntry(entry);
-                ReentrantReadWriteLock rw = stripes[stripe];
-                Lock lock = mode == LockMode.WRITE ? rw.writeLock() : rw.readLock();
-                long remaining = Math.max(0, timeoutNanos - (System.nanoTime() - start));
-                if (!lock.tryLock(remaining, TimeUnit.NANOSECONDS)) {
-                    timeouts.increment();
-                    LockKey example = someKeyOn(keys, stripe);
-                    LOG.debug("lock timeout after {} waiting for {} on stripe {} (e.g. {})",
-                            timeout, mode, stripe, example);
-                    throw new LockTimeoutException(timeout, example, mode);
+            for (Map.Entry<LockKey, LockMode> e : keys.entrySet()) {
+                LockKey key = e.getKey();
+                KeyLock rw = pin(key);
+                Lock lock = e.getValue() == LockMode.WRITE ? rw.writeLock() : rw.readLock();
+                boolean granted = false;
+                try {
+                    long remaining = Math.max(0, timeoutNanos - (System.nanoTime() - start));
+                    granted = lock.tryLock(remaining, TimeUnit.NANOSECONDS);
+                } finally {
+                    if (!granted) {
+                        unpin(key);
+                    }
                 }
+                if (!granted) {
+                    timeouts.increment();
+                    LOG.debug("lock timeout after {} waiting for {} on {}", timeout, e.getValue(), key);
+                    throw new LockTimeoutException(timeout, key, e.getValue());
+                }
+                lockedKeys[count] = key;
                 taken[count++] = lock;
             }
             success = true;
@@ -127,11 +113,11 @@ public final class LockManager {
         } finally {
             waitNanos.add(System.nanoTime() - start);
             if (!success) {
-                release(taken, count);
+                release(lockedKeys, taken, count);
             }
         }
         acquisitions.increment();
-        LockSet set = new LockSet(this, Thread.currentThread(), Collections.unmodifiableMap(keys), taken);
+        LockSet set = new LockSet(this, Thread.currentThread(), keys, lockedKeys, taken);
         openSet.set(set);
         return set;
     }
@@ -151,21 +137,14 @@ public final class LockManager {
         return timeouts.sum();
     }
 
-    /** The stripe of {@code key}: its hash, spread, modulo the stripe count. */
-    int stripeOf(LockKey key) {
-        int h = key.hashCode();
-        // murmur3 finalizer: spread every bit of the hash over the whole word
-        h ^= h >>> 16;
-        h *= 0x85ebca6b;
-        h ^= h >>> 13;
-        h *= 0xc2b2ae35;
-        h ^= h >>> 16;
-        return Math.floorMod(h, stripes.length);
+    /** The number of keys that some set holds or waits for right now (0 when the manager is idle). */
+    public int keysInUse() {
+        return locks.size();
     }
 
-    /** The lock of stripe {@code index}, for tests that inspect the state of a stripe. */
-    ReentrantReadWriteLock stripe(int index) {
-        return stripes[index];
+    /** The lock of {@code key} while it is in use, else null; for tests that inspect its state. */
+    ReentrantReadWriteLock lockOf(LockKey key) {
+        return locks.get(key);
     }
 
     /** Called by {@link LockSet#close()} on the owner thread after releasing. */
@@ -175,16 +154,31 @@ public final class LockManager {
         }
     }
 
-    /** Releases {@code locks[0..count)} in reverse order. */
-    static void release(Lock[] locks, int count) {
+    /** Releases {@code locks[0..count)} in reverse order and lets go of their keys. */
+    void release(LockKey[] keys, Lock[] locks, int count) {
         for (int i = count - 1; i >= 0; i--) {
             locks[i].unlock();
+            unpin(keys[i]);
         }
     }
 
-    /** The requested keys plus the ancestors of path keys, each once, WRITE winning over READ. */
-    private static Map<LockKey, LockMode> expand(Collection<LockRequest> requests) {
-        Map<LockKey, LockMode> keys = new HashMap<>(requests.size() * 4);
+    /** The lock of {@code key}, created if no one uses it, counted as used until {@link #unpin}. */
+    private KeyLock pin(LockKey key) {
+        return locks.compute(key, (k, lock) -> {
+            KeyLock result = lock == null ? new KeyLock() : lock;
+            result.users++;
+            return result;
+        });
+    }
+
+    /** Stops using the lock of {@code key}; the last user removes it. */
+    private void unpin(LockKey key) {
+        locks.computeIfPresent(key, (k, lock) -> --lock.users == 0 ? null : lock);
+    }
+
+    /** The requested keys plus the ancestors of path keys, each once, WRITE winning over READ, in key order. */
+    private static TreeMap<LockKey, LockMode> expand(Collection<LockRequest> requests) {
+        TreeMap<LockKey, LockMode> keys = new TreeMap<>();
         for (LockRequest request : requests) {
             Objects.requireNonNull(request, "request");
             keys.merge(request.key(), request.mode(), LockMode::strongerOf);
@@ -193,46 +187,6 @@ public final class LockManager {
             }
         }
         return keys;
-    }
-
-    /**
-     * The stripes to take, ascending, each once: entries {@code stripe << 1 | write}, merged so a stripe
-     * that any key needs for writing is one WRITE entry.
-     */
-    private long[] plan(Map<LockKey, LockMode> keys) {
-        long[] entries = new long[keys.size()];
-        int n = 0;
-        for (Map.Entry<LockKey, LockMode> e : keys.entrySet()) {
-            entries[n++] = ((long) stripeOf(e.getKey()) << 1) | (e.getValue() == LockMode.WRITE ? 1 : 0);
-        }
-        Arrays.sort(entries);
-        int distinct = 0;
-        for (int i = 0; i < n; i++) {
-            if (distinct > 0 && (entries[distinct - 1] >>> 1) == (entries[i] >>> 1)) {
-                entries[distinct - 1] |= entries[i] & 1;
-            } else {
-                entries[distinct++] = entries[i];
-            }
-        }
-        return Arrays.copyOf(entries, distinct);
-    }
-
-    private static int stripeOfEntry(long entry) {
-        return (int) (entry >>> 1);
-    }
-
-    private static LockMode modeOfEntry(long entry) {
-        return (entry & 1) != 0 ? LockMode.WRITE : LockMode.READ;
-    }
-
-    private LockKey someKeyOn(Map<LockKey, LockMode> keys, int stripe) {
-        LockKey best = null;
-        for (LockKey key : keys.keySet()) {
-            if (stripeOf(key) == stripe && (best == null || key.compareTo(best) < 0)) {
-                best = key;
-            }
-        }
-        return best;
     }
 
     private static long nanos(Duration timeout) {

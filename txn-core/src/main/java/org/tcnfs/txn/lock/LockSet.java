@@ -1,9 +1,7 @@
 package org.tcnfs.txn.lock;
 
 import java.util.Collections;
-import java.util.Map;
 import java.util.SortedMap;
-import java.util.TreeMap;
 import java.util.concurrent.locks.Lock;
 
 /**
@@ -11,34 +9,33 @@ import java.util.concurrent.locks.Lock;
  *
  * <p>Must be closed on the thread that acquired it ({@link java.util.concurrent.locks.ReentrantReadWriteLock}
  * ties a held lock to its thread): closing from another thread throws {@link IllegalStateException} and
- * releases nothing. {@link #close()} releases the stripes in the reverse order of their acquisition;
+ * releases nothing. {@link #close()} releases the locks in the reverse order of their acquisition;
  * closing again is harmless. Not thread-safe: one thread owns it.
  */
 public final class LockSet implements AutoCloseable {
     private final LockManager manager;
     private final Thread owner;
-    private final Map<LockKey, LockMode> keys;
+    private final SortedMap<LockKey, LockMode> keys;
+    private final LockKey[] lockedKeys;
     private final Lock[] locks;
-    private SortedMap<LockKey, LockMode> sorted;
     private volatile boolean open = true;
 
-    LockSet(LockManager manager, Thread owner, Map<LockKey, LockMode> keys, Lock[] locks) {
+    LockSet(LockManager manager, Thread owner, SortedMap<LockKey, LockMode> keys, LockKey[] lockedKeys,
+            Lock[] locks) {
         this.manager = manager;
         this.owner = owner;
-        this.keys = keys;
+        this.keys = Collections.unmodifiableSortedMap(keys);
+        this.lockedKeys = lockedKeys;
         this.locks = locks;
     }
 
     /**
      * Every key this set covers with its mode: the requested keys and their ancestors, merged (a key
-     * requested for writing stays WRITE even when it is also another key's ancestor), in key order.
-     * Keys that merely share a stripe with these are not listed.
+     * requested for writing stays WRITE even when it is also another key's ancestor), in key order,
+     * which is the order they were locked in.
      */
     public SortedMap<LockKey, LockMode> keys() {
-        if (sorted == null) {
-            sorted = Collections.unmodifiableSortedMap(new TreeMap<>(keys));
-        }
-        return sorted;
+        return keys;
     }
 
     /**
@@ -50,8 +47,8 @@ public final class LockSet implements AutoCloseable {
         return open && held != null && held.strongerOf(mode) == held;
     }
 
-    /** The number of stripes this set holds (distinct stripes, after merging); 0 once closed. */
-    public int stripesHeld() {
+    /** The number of locks this set holds, one per key of {@link #keys()}; 0 once closed. */
+    public int locksHeld() {
         return open ? locks.length : 0;
     }
 
@@ -80,7 +77,7 @@ public final class LockSet implements AutoCloseable {
                     + owner.getName() + "), not by " + Thread.currentThread().getName());
         }
         open = false;
-        LockManager.release(locks, locks.length);
+        manager.release(lockedKeys, locks, locks.length);
         manager.closed(this);
     }
 

@@ -15,7 +15,7 @@ public final class LockTimeoutException extends TxnException {
     private final LockMode mode;
 
     LockTimeoutException(Duration timeout, LockKey waitingFor, LockMode mode) {
-        super("locks not granted within " + timeout + ": waited for " + mode + " on the stripe of " + waitingFor);
+        super("locks not granted within " + timeout + ": waited for " + mode + " on " + waitingFor);
         this.timeout = timeout;
         this.waitingFor = waitingFor;
         this.mode = mode;
@@ -26,15 +26,12 @@ public final class LockTimeoutException extends TxnException {
         return timeout;
     }
 
-    /**
-     * One of the keys whose stripe was not granted (several keys may share the stripe); for diagnostics.
-     * Null after deserialization.
-     */
+    /** The key whose lock was not granted; for diagnostics. Null after deserialization. */
     public LockKey waitingFor() {
         return waitingFor;
     }
 
-    /** The mode in which that stripe was wanted. */
+    /** The mode in which that key was wanted. */
     public LockMode mode() {
         return mode;
     }

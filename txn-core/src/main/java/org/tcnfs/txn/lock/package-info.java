@@ -9,10 +9,11 @@
  * {@link org.tcnfs.txn.lock.LockMode}); {@link org.tcnfs.txn.lock.LockManager#acquire} takes them all at
  * once and returns a {@link org.tcnfs.txn.lock.LockSet}, which the compound closes after commit or rollback.
  * Every path key also read-locks its ancestors, so a directory rename (WRITE on the directory's key)
- * conflicts with any work beneath it. Keys map onto a fixed number of striped
- * {@link java.util.concurrent.locks.ReentrantReadWriteLock}s; the stripes of one set are merged (a READ and
- * a WRITE on one stripe become one WRITE) and taken in ascending index order, one total order for
- * everyone, so no deadlock is possible.
+ * conflicts with any work beneath it. Each key in use has its own
+ * {@link java.util.concurrent.locks.ReentrantReadWriteLock} (created on first use, dropped when no set
+ * holds or waits for it); the keys of one set are merged (a READ and a WRITE of one key become one WRITE)
+ * and taken in {@link org.tcnfs.txn.lock.LockKey} order, one total order for everyone, so no deadlock is
+ * possible and only compounds that share a key wait for each other.
  *
  * <p><b>Threading.</b> {@code LockManager} is thread-safe. A {@code LockSet} belongs to the thread that
  * acquired it: it must be closed on that thread (use try-with-resources), and a thread holds at most one

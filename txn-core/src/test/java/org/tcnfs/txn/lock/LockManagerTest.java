@@ -71,30 +71,17 @@ class LockManagerTest {
         return other.submit(task).get(10, TimeUnit.SECONDS);
     }
 
-    private static void assertStripeFree(LockManager manager, int stripe) {
-        ReentrantReadWriteLock lock = manager.stripe(stripe);
-        assertThat(lock.isWriteLocked()).as("stripe %d write-locked", stripe).isFalse();
-        assertThat(lock.getReadLockCount()).as("stripe %d read holds", stripe).isZero();
+    /** Whether no set holds or waits for {@code key}: its lock is gone from the manager. */
+    private static void assertFree(LockManager manager, LockKey key) {
+        assertThat(manager.lockOf(key)).as("lock of %s", key).isNull();
     }
 
-    /** A path key whose stripe is {@code stripe}. */
-    private static LockKey keyOnStripe(LockManager manager, int stripe, String prefix) {
-        for (int i = 0; ; i++) {
-            LockKey key = path(prefix + i);
-            if (manager.stripeOf(key) == stripe) {
-                return key;
-            }
+    private static List<LockRequest> writesOfFilesIn(String directory, int files) {
+        List<LockRequest> requests = new ArrayList<>();
+        for (int i = 0; i < files; i++) {
+            requests.add(write(directory + "/f" + i));
         }
-    }
-
-    /** An object key (no ancestors, so it locks that stripe only) whose stripe is {@code stripe}. */
-    private static LockKey inodeOnStripe(LockManager manager, int stripe) {
-        for (long fileId = 1_000_000; ; fileId++) {
-            LockKey key = LockKey.ofObject("e", fileId);
-            if (manager.stripeOf(key) == stripe) {
-                return key;
-            }
-        }
+        return requests;
     }
 
     @Test
@@ -154,9 +141,8 @@ class LockManagerTest {
     }
 
     @Test
-    void writersOfSiblingsOnDifferentStripesDoNotWaitForEachOther() throws Exception {
+    void writersOfSiblingsDoNotWaitForEachOther() throws Exception {
         LockManager manager = new LockManager();
-        assertThat(manager.stripeOf(path("a/b"))).isNotEqualTo(manager.stripeOf(path("a/c")));
         acquire(manager, LONG, write("a/b"));
 
         LockSet sibling = onOther(() -> manager.acquire(List.of(write("a/c")), Duration.ZERO));
@@ -174,54 +160,50 @@ class LockManagerTest {
                 entry(path("a"), LockMode.WRITE),
                 entry(path("a/b"), LockMode.WRITE),
                 entry(path("a/b/c"), LockMode.READ));
-        assertThat(set.stripesHeld()).isLessThanOrEqualTo(4);
+        assertThat(set.locksHeld()).isEqualTo(4);
         Future<LockSet> reader = acquireOnOther(manager, SHORT, read("a/b"));
         assertThatThrownBy(() -> reader.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(LockTimeoutException.class);
     }
 
     @Test
-    void readAndWriteOnTheOnlyStripeBecomeOneWrite() throws Exception {
-        LockManager manager = new LockManager(1);
-        LockSet set = acquire(manager, SHORT, read("x"), write("y/z"), read("y"), LockRequest.write(LockKey.ofObject("e", 9)));
-
-        assertThat(set.stripesHeld()).isEqualTo(1);
-        ReentrantReadWriteLock stripe = manager.stripe(0);
-        assertThat(stripe.isWriteLockedByCurrentThread()).isTrue();
-        assertThat(stripe.getWriteHoldCount()).isEqualTo(1);
-        assertThat(stripe.getReadLockCount()).isZero();
-        set.close();
-        assertStripeFree(manager, 0);
-    }
-
-    @Test
-    void readAndWriteOfCollidingKeysOnTwoStripesBecomeOneWriteInEitherOrder() throws Exception {
-        LockManager manager = new LockManager(2);
-        LockKey written = LockKey.ofObject("e", 1);
-        int stripe = manager.stripeOf(written);
-        LockKey readKey = keyOnStripe(manager, stripe, "r");
-
+    void aKeyWantedForReadingAndWritingIsLockedOnceForWriting() throws Exception {
+        LockManager manager = new LockManager();
         for (List<LockRequest> requests : List.of(
-                List.of(LockRequest.read(readKey), LockRequest.write(written)),
-                List.of(LockRequest.write(written), LockRequest.read(readKey)))) {
+                List.of(read("y"), write("y/z"), write("y")),
+                List.of(write("y"), read("y"), read("y/z/w")))) {
             try (LockSet set = manager.acquire(requests, SHORT)) {
-                assertThat(manager.stripe(stripe).isWriteLockedByCurrentThread()).isTrue();
-                assertThat(manager.stripe(stripe).getWriteHoldCount()).isEqualTo(1);
-                assertThat(manager.stripe(stripe).getReadHoldCount()).isZero();
-                assertThat(set.holds(readKey, LockMode.READ)).isTrue();
+                ReentrantReadWriteLock lock = manager.lockOf(path("y"));
+                assertThat(lock.isWriteLockedByCurrentThread()).isTrue();
+                assertThat(lock.getWriteHoldCount()).isEqualTo(1);
+                assertThat(lock.getReadHoldCount()).isZero();
+                assertThat(set.holds(path("y"), LockMode.READ)).isTrue();
             }
-            assertStripeFree(manager, 0);
-            assertStripeFree(manager, 1);
+            assertFree(manager, path("y"));
+            assertThat(manager.keysInUse()).isZero();
         }
         assertThat(manager.timeouts()).isZero();
     }
 
     @Test
-    void timeoutReleasesEveryStripeAlreadyTaken() throws Exception {
-        LockManager manager = new LockManager(16);
-        LockKey blocker = inodeOnStripe(manager, 15);
+    void largeSetsOfDifferentKeysNeverConflict() throws Exception {
+        LockManager manager = new LockManager();
+        LockSet a = holdOnOther(manager, writesOfFilesIn("a", 1_000).toArray(LockRequest[]::new));
+
+        // with locks shared by hashing (stripes), two sets of 1,000 keys would almost surely collide
+        LockSet b = acquire(manager, Duration.ZERO, writesOfFilesIn("b", 1_000).toArray(LockRequest[]::new));
+        assertThat(b.locksHeld()).isEqualTo(1_002); // root, "b" and its 1,000 files
+        assertThat(manager.keysInUse()).isEqualTo(2_003); // the root is shared
+        assertThat(manager.timeouts()).isZero();
+        closeOnOther(a);
+    }
+
+    @Test
+    void timeoutReleasesEveryLockAlreadyTaken() throws Exception {
+        LockManager manager = new LockManager();
+        LockKey blocker = LockKey.ofObject("e", 1_000_000); // sorts after every key below
         LockSet held = holdOnOther(manager, LockRequest.write(blocker));
-        List<LockRequest> everywhere = new ArrayList<>();
-        for (int i = 0; i < 200; i++) {
+        List<LockRequest> everywhere = new ArrayList<>(writesOfFilesIn("d", 100));
+        for (int i = 0; i < 100; i++) {
             everywhere.add(LockRequest.write(LockKey.ofObject("e", i)));
         }
         everywhere.add(LockRequest.read(blocker));
@@ -229,22 +211,21 @@ class LockManagerTest {
         assertThatThrownBy(() -> manager.acquire(everywhere, SHORT))
                 .isInstanceOfSatisfying(LockTimeoutException.class, e -> {
                     assertThat(e).isInstanceOf(TxnException.class);
-                    assertThat(manager.stripeOf(e.waitingFor())).isEqualTo(15);
-                    assertThat(e.mode()).isEqualTo(LockMode.WRITE);
+                    assertThat(e.waitingFor()).isEqualTo(blocker);
+                    assertThat(e.mode()).isEqualTo(LockMode.READ);
                     assertThat(e.timeout()).isEqualTo(SHORT);
                 });
 
-        for (int stripe = 0; stripe < 15; stripe++) {
-            assertStripeFree(manager, stripe);
-        }
-        assertThat(manager.stripe(15).isWriteLocked()).isTrue();
+        assertThat(manager.keysInUse()).as("only the blocker's lock is left").isEqualTo(1);
+        assertThat(manager.lockOf(blocker).isWriteLocked()).isTrue();
         assertThat(manager.timeouts()).isEqualTo(1);
         assertThat(manager.acquisitions()).isEqualTo(1);
         // nothing is left behind on this thread either: it may acquire again
         closeOnOther(held);
         try (LockSet all = manager.acquire(everywhere, SHORT)) {
-            assertThat(all.stripesHeld()).isEqualTo(16);
+            assertThat(all.locksHeld()).isEqualTo(2 + 100 + 100 + 1);
         }
+        assertThat(manager.keysInUse()).isZero();
     }
 
     @Test
@@ -280,17 +261,16 @@ class LockManagerTest {
 
     @Test
     void closingTwiceIsHarmlessAndAClosedSetHoldsNothing() throws Exception {
-        LockManager manager = new LockManager(4);
+        LockManager manager = new LockManager();
         LockSet set = manager.acquire(List.of(write("a/b")), SHORT);
         set.close();
         set.close();
 
         assertThat(set.isOpen()).isFalse();
         assertThat(set.holds(path("a/b"), LockMode.WRITE)).isFalse();
-        assertThat(set.stripesHeld()).isZero();
-        for (int stripe = 0; stripe < 4; stripe++) {
-            assertStripeFree(manager, stripe);
-        }
+        assertThat(set.locksHeld()).isZero();
+        assertFree(manager, path("a/b"));
+        assertThat(manager.keysInUse()).isZero();
     }
 
     @Test
@@ -301,7 +281,7 @@ class LockManagerTest {
         Future<?> foreignClose = other.submit(set::close);
         assertThatThrownBy(() -> foreignClose.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(IllegalStateException.class);
         assertThat(set.isOpen()).isTrue();
-        assertThat(manager.stripe(manager.stripeOf(path("a"))).isWriteLockedByCurrentThread()).isTrue();
+        assertThat(manager.lockOf(path("a")).isWriteLockedByCurrentThread()).isTrue();
         set.close();
         assertThat(set.isOpen()).isFalse();
     }
@@ -320,8 +300,8 @@ class LockManagerTest {
 
     @Test
     void interruptedWaitReleasesEverythingAndKeepsTheInterruptFlag() throws Exception {
-        LockManager manager = new LockManager(8);
-        LockKey blocker = inodeOnStripe(manager, 7);
+        LockManager manager = new LockManager();
+        LockKey blocker = LockKey.ofObject("e", 1_000_000);
         holdOnOther(manager, LockRequest.write(blocker));
         List<LockRequest> requests = new ArrayList<>();
         for (int i = 0; i < 100; i++) {
@@ -339,7 +319,7 @@ class LockManagerTest {
             flagAfter.set(Thread.currentThread().isInterrupted());
         });
         waiter.start();
-        while (waiter.isAlive() && !manager.stripe(7).hasQueuedThread(waiter)) {
+        while (waiter.isAlive() && !queuedOn(manager, blocker, waiter)) {
             Thread.sleep(1);
         }
         waiter.interrupt();
@@ -347,9 +327,12 @@ class LockManagerTest {
 
         assertThat(thrown.get()).isInstanceOf(LockInterruptedException.class);
         assertThat(flagAfter.get()).isTrue();
-        for (int stripe = 0; stripe < 7; stripe++) {
-            assertStripeFree(manager, stripe);
-        }
+        assertThat(manager.keysInUse()).as("only the blocker's lock is left").isEqualTo(1);
+    }
+
+    private static boolean queuedOn(LockManager manager, LockKey key, Thread thread) {
+        ReentrantReadWriteLock lock = manager.lockOf(key);
+        return lock != null && lock.hasQueuedThread(thread);
     }
 
     @Test
@@ -368,21 +351,19 @@ class LockManagerTest {
 
     @Test
     void emptyRequestHoldsNothing() throws Exception {
-        LockManager manager = new LockManager(1);
+        LockManager manager = new LockManager();
         try (LockSet set = manager.acquire(List.of(), SHORT)) {
             assertThat(set.keys()).isEmpty();
-            assertThat(set.stripesHeld()).isZero();
-            assertStripeFree(manager, 0);
+            assertThat(set.locksHeld()).isZero();
+            assertThat(manager.keysInUse()).isZero();
         }
     }
 
     @Test
     void badArgumentsAreRejected() {
-        assertThatThrownBy(() -> new LockManager(0)).isInstanceOf(IllegalArgumentException.class);
         LockManager manager = new LockManager();
         assertThatThrownBy(() -> manager.acquire(List.of(read("a")), Duration.ofMillis(-1)))
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThat(manager.stripeCount()).isEqualTo(LockManager.DEFAULT_STRIPES);
     }
 
     @Test
