@@ -181,7 +181,9 @@ public final class Nfs41Session implements AutoCloseable {
     /**
      * The operations after a SEQUENCE on a free slot, with any procedure number and credential. The slot's
      * sequence id advances when the server accepted the SEQUENCE (its status is NFS4_OK), and stays when
-     * the server refused it or no reply came.
+     * the server refused it, answered with an RPC error instead of a result (GARBAGE_ARGS: the arguments,
+     * SEQUENCE included, were never decoded; an {@link org.tcnfs.client.rpc.RpcReplyException}) or no reply
+     * came.
      */
     public CompoundResult execute(int procedure, CompoundBuilder ops, AuthSys caller) throws IOException {
         if (closed) {

@@ -209,6 +209,37 @@ class GaneshaVectorClientIT {
         }
     }
 
+    /**
+     * Ganesha 4.3 answers a plain compound of about 1,028 operations (256 small files, ~280 KiB, far below the
+     * 8,191 operations and 64 MiB its session grants) with the RPC status GARBAGE_ARGS: the client packs it again
+     * in halves, on the same slot and sequence id, as nothing of it ran.
+     */
+    @Test
+    void aCompoundGaneshaAnswersWithGarbageArgsIsResentInHalvesUntilItFits() throws IOException {
+        int files = 256;
+        try (VnfsClient nfs = connect()) {
+            assertThat(nfs.maxOperations()).as("operations the session grants").isGreaterThan(4 * files + 4);
+            nfs.vmkdir(List.of("halves"), Mode.PLAIN, Parents.REQUIRE).orThrow();
+            List<VWrite> writes = new ArrayList<>();
+            for (int i = 0; i < files; i++) {
+                writes.add(VWrite.create("halves/f" + i, bytes(1024, 5000 + i)));
+            }
+
+            VResult<Void> written = nfs.vwrite(writes, Mode.PLAIN);
+            System.out.printf("Ganesha: %d files of 1 KiB in one plain call took %d compounds%n", files,
+                    written.compounds());
+
+            assertThat(written.isOk()).as("%s", written).isTrue();
+            assertThat(written.compounds()).as("compounds sent").isGreaterThan(1);
+            for (int i = 0; i < files; i++) {
+                assertThat(Files.readAllBytes(export.resolve("halves/f" + i))).as("halves/f%d", i)
+                        .isEqualTo(bytes(1024, 5000 + i));
+            }
+            assertThat(nfs.vgetattrs(List.of("halves/f0"), Mode.PLAIN).value(0).size())
+                    .as("the session still works").isEqualTo(1024);
+        }
+    }
+
     @Test
     void transactionalCallAgainstGaneshaFailsFastWithAClearError() throws IOException {
         try (VnfsClient nfs = connect()) {

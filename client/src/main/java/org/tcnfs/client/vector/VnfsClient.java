@@ -108,6 +108,11 @@ public final class VnfsClient implements AutoCloseable {
     /** Writes larger than this go into their own compounds in plain mode. */
     private static final int DEFAULT_IO_SIZE = 1024 * 1024;
     private static final int DELAY_RETRIES = 8;
+    /**
+     * Operations (SEQUENCE included) above which a plain compound answered GARBAGE_ARGS is taken as too large
+     * and resent in halves; at or below, GARBAGE_ARGS is an error.
+     */
+    static final int GARBAGE_SPLIT_MIN_OPS = 64;
     /** Default request size of plain compounds (see {@link Builder#plainCompoundBytes}). */
     public static final long DEFAULT_PLAIN_COMPOUND_BYTES = 1024 * 1024;
     private static final int[] INFO_ATTRS = {FATTR4_TYPE, FATTR4_SIZE, FATTR4_FILEID, FATTR4_MODE, FATTR4_NUMLINKS,
@@ -1319,30 +1324,62 @@ public final class VnfsClient implements AutoCloseable {
      * Packs and sends the next plain compound. Some servers grant more operations per compound at
      * CREATE_SESSION than they accept (NFS-Ganesha 4 grants what is asked and refuses more than 100 with
      * NFS4ERR_RESOURCE before running anything): a compound refused as too large, with no operation run, is
-     * packed again with half the operations and resent, and the lower limit is kept for later calls. A
-     * compound answered NFS4ERR_DELAY before any operation ran (tcnfs: its locks were busy) is resent as it
-     * is, after a growing pause, as a transaction is.
+     * packed again with half the operations and resent, and the lower limit is kept for later calls. The same
+     * holds for a compound of more than {@value #GARBAGE_SPLIT_MIN_OPS} operations answered with the RPC status
+     * GARBAGE_ARGS (NFS-Ganesha 4.3's decoder takes at most 1,024 operations, whatever the session says); a
+     * smaller one, or a single item, fails with that {@link RpcReplyException}. Such a compound was never
+     * decoded, so its SEQUENCE did not run: the session does not advance the slot's sequence id
+     * ({@link Nfs41Session#execute}), and the slot's next request carries it again. A compound answered
+     * NFS4ERR_DELAY before any operation ran (tcnfs: its locks were busy) is resent as it is, after a growing
+     * pause, as a transaction is.
      */
     private Sent sendPlain(List<? extends Step<?>> steps, int from, String what) throws IOException {
         int tries = 0;
         while (true) {
             Packer.Packed p = packer.next(steps, from, what);
-            CompoundResult r = send(p.ops(), Mode.PLAIN);
-            tries++;
-            for (int attempt = 0; delayedBeforeAnyOperation(r) && attempt < DELAY_RETRIES; attempt++) {
-                sleep(20L << attempt);
-                r = send(p.ops(), Mode.PLAIN);
+            CompoundResult r;
+            try {
                 tries++;
+                r = send(p.ops(), Mode.PLAIN);
+                for (int attempt = 0; delayedBeforeAnyOperation(r) && attempt < DELAY_RETRIES; attempt++) {
+                    sleep(20L << attempt);
+                    tries++;
+                    r = send(p.ops(), Mode.PLAIN);
+                }
+            } catch (RpcReplyException e) {
+                if (!undecodedForItsSize(p, e)) {
+                    throw e;
+                }
+                halve(p, RpcAcceptStatus.GARBAGE_ARGS);
+                continue;
             }
             if (!refusedAsTooLarge(r) || p.ops().size() <= 1) {
                 return new Sent(p, r, tries);
             }
-            int ops = Math.max(1, p.ops().size() / 2);
-            LOG.info("{} refused a compound of {} operations with {}; sending at most {} from now on", server,
-                    p.ops().size() + 1, r.status(), ops + 1);
-            Packer.Limits l = packer.limits();
-            packer = new Packer(rootHandle, new Packer.Limits(ops, l.maxRequestBytes(), l.maxReplyBytes()));
+            halve(p, r.status());
         }
+    }
+
+    /**
+     * Packs later plain compounds with at most half of {@code refused}'s operations, which the server refused
+     * with {@code why}.
+     */
+    private void halve(Packer.Packed refused, Object why) {
+        int ops = Math.max(1, refused.ops().size() / 2);
+        LOG.info("{} refused a compound of {} operations with {}; sending at most {} from now on", server,
+                refused.ops().size() + 1, why, ops + 1);
+        Packer.Limits l = packer.limits();
+        packer = new Packer(rootHandle, new Packer.Limits(ops, l.maxRequestBytes(), l.maxReplyBytes()));
+    }
+
+    /**
+     * Whether the server answered {@code p} with GARBAGE_ARGS while it holds more than
+     * {@value #GARBAGE_SPLIT_MIN_OPS} operations (SEQUENCE included) of more than one item: then its size is
+     * the likely reason, and halves may pass.
+     */
+    private static boolean undecodedForItsSize(Packer.Packed p, RpcReplyException e) {
+        return e.acceptStatus().orElse(null) == RpcAcceptStatus.GARBAGE_ARGS
+                && p.ops().size() + 1 > GARBAGE_SPLIT_MIN_OPS && p.items() > 1;
     }
 
     /** Whether the server answered NFS4ERR_DELAY at the first operation after SEQUENCE: nothing ran. */
