@@ -145,6 +145,45 @@ final class Suite {
         }
     }
 
+    /**
+     * Untimed warm-up before the first workload, so that no target's first measured run also pays for its
+     * server's JIT compilation and first LMDB pages: each target, in its own mode (transactions for a
+     * transactional target), writes {@code files} files of 4 KiB, {@link Settings#perCompound} per call, lists,
+     * reads and removes them, {@code rounds} times. Failures are logged, not reported: the measured runs report
+     * them.
+     */
+    void warmUp(int files, int rounds) {
+        if (files < 1) {
+            return;
+        }
+        byte[] data = content(4096, 4096);
+        for (int round = 0; round < rounds; round++) {
+            for (Target t : targets) {
+                String dir = newRunDir("warmup", t);
+                try {
+                    mkdirs(t, List.of(dir));
+                    List<FileData> batch = new ArrayList<>();
+                    for (int j = 0; j < files; j++) {
+                        batch.add(new FileData(dir + "/f" + j, data));
+                    }
+                    try (FsSession session = t.open()) {
+                        for (List<FileData> b : batches(batch, s.perCompound())) {
+                            session.write(b);
+                        }
+                        List<String> paths = session.listRecursive(dir).stream().map(Entry::path).toList();
+                        for (List<String> b : batches(paths, s.perCompound())) {
+                            session.read(b);
+                            session.getattrs(b);
+                        }
+                    }
+                } catch (IOException | RuntimeException e) {
+                    LOG.warn("warm-up on {} failed: {}", t.name(), e.toString());
+                }
+                removeTree(t, dir);
+            }
+        }
+    }
+
     private ClientWork writer(List<FileData> files, int perCall) {
         return (session, step) -> {
             long bytes = 0;

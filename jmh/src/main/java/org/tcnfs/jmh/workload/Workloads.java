@@ -101,6 +101,11 @@ public final class Workloads implements Callable<Integer> {
     private int heapSampleMillis = 100;
     @Option(names = "--seed", description = "seed of trees, contents, shuffles (default: ${DEFAULT-VALUE})")
     private long seed = 42;
+    @Option(names = "--warmup-files", description = "files of the untimed warm-up each target gets before the first "
+            + "workload, 0 for none (default: ${DEFAULT-VALUE})")
+    private int warmupFiles = 500;
+    @Option(names = "--warmup-rounds", description = "rounds of that warm-up (default: ${DEFAULT-VALUE})")
+    private int warmupRounds = 2;
     @Option(names = "--no-progress", description = "no progress bars")
     private boolean noProgress;
 
@@ -134,6 +139,9 @@ public final class Workloads implements Callable<Integer> {
                     throw new IllegalArgumentException("unknown heap workload '" + w + "'");
                 }
             }
+            if (warmupFiles < 0 || warmupRounds < 1) {
+                throw new IllegalArgumentException("warmup-files must not be negative and warmup-rounds positive");
+            }
             if (heapSampleMillis < 1) {
                 throw new IllegalArgumentException("heap-sample-ms must be positive");
             }
@@ -162,6 +170,10 @@ public final class Workloads implements Callable<Integer> {
         long start = System.nanoTime();
         suite.createBase();
         try {
+            if (warmupFiles > 0) {
+                LOG.info("warm-up: {} round(s) of {} files per target", warmupRounds, warmupFiles);
+                suite.warmUp(warmupFiles, warmupRounds);
+            }
             for (String w : workloads) {
                 LOG.info("workload {}", w);
                 switch (w) {
