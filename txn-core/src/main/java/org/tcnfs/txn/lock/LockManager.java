@@ -1,10 +1,11 @@
 package org.tcnfs.txn.lock;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
-import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
@@ -76,19 +77,20 @@ public final class LockManager {
         if (current != null) {
             throw new IllegalStateException("this thread already holds a lock set of this manager: " + current);
         }
-        TreeMap<LockKey, LockMode> keys = expand(requests);
+        Map<LockKey, LockMode> keys = expand(requests);
+        LockKey[] order = keys.keySet().toArray(new LockKey[0]);
+        Arrays.sort(order);
 
         long start = System.nanoTime();
         long timeoutNanos = nanos(timeout);
-        LockKey[] lockedKeys = new LockKey[keys.size()];
-        Lock[] taken = new Lock[keys.size()];
+        Lock[] taken = new Lock[order.length];
         int count = 0;
         boolean success = false;
         try {
-            for (Map.Entry<LockKey, LockMode> e : keys.entrySet()) {
-                LockKey key = e.getKey();
+            for (LockKey key : order) {
+                LockMode mode = keys.get(key);
                 KeyLock rw = pin(key);
-                Lock lock = e.getValue() == LockMode.WRITE ? rw.writeLock() : rw.readLock();
+                Lock lock = mode == LockMode.WRITE ? rw.writeLock() : rw.readLock();
                 boolean granted = false;
                 try {
                     long remaining = Math.max(0, timeoutNanos - (System.nanoTime() - start));
@@ -100,10 +102,9 @@ public final class LockManager {
                 }
                 if (!granted) {
                     timeouts.increment();
-                    LOG.debug("lock timeout after {} waiting for {} on {}", timeout, e.getValue(), key);
-                    throw new LockTimeoutException(timeout, key, e.getValue());
+                    LOG.debug("lock timeout after {} waiting for {} on {}", timeout, mode, key);
+                    throw new LockTimeoutException(timeout, key, mode);
                 }
-                lockedKeys[count] = key;
                 taken[count++] = lock;
             }
             success = true;
@@ -113,11 +114,11 @@ public final class LockManager {
         } finally {
             waitNanos.add(System.nanoTime() - start);
             if (!success) {
-                release(lockedKeys, taken, count);
+                release(order, taken, count);
             }
         }
         acquisitions.increment();
-        LockSet set = new LockSet(this, Thread.currentThread(), keys, lockedKeys, taken);
+        LockSet set = new LockSet(this, Thread.currentThread(), keys, order, taken);
         openSet.set(set);
         return set;
     }
@@ -176,9 +177,9 @@ public final class LockManager {
         locks.computeIfPresent(key, (k, lock) -> --lock.users == 0 ? null : lock);
     }
 
-    /** The requested keys plus the ancestors of path keys, each once, WRITE winning over READ, in key order. */
-    private static TreeMap<LockKey, LockMode> expand(Collection<LockRequest> requests) {
-        TreeMap<LockKey, LockMode> keys = new TreeMap<>();
+    /** The requested keys plus the ancestors of path keys, each once, WRITE winning over READ. */
+    private static Map<LockKey, LockMode> expand(Collection<LockRequest> requests) {
+        Map<LockKey, LockMode> keys = new HashMap<>(requests.size() * 4);
         for (LockRequest request : requests) {
             Objects.requireNonNull(request, "request");
             keys.merge(request.key(), request.mode(), LockMode::strongerOf);

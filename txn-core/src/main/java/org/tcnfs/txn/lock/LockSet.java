@@ -1,7 +1,9 @@
 package org.tcnfs.txn.lock;
 
 import java.util.Collections;
+import java.util.Map;
 import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.concurrent.locks.Lock;
 
 /**
@@ -15,16 +17,17 @@ import java.util.concurrent.locks.Lock;
 public final class LockSet implements AutoCloseable {
     private final LockManager manager;
     private final Thread owner;
-    private final SortedMap<LockKey, LockMode> keys;
+    private final Map<LockKey, LockMode> keys;
     private final LockKey[] lockedKeys;
     private final Lock[] locks;
+    private SortedMap<LockKey, LockMode> sorted;
     private volatile boolean open = true;
 
-    LockSet(LockManager manager, Thread owner, SortedMap<LockKey, LockMode> keys, LockKey[] lockedKeys,
-            Lock[] locks) {
+    /** {@code lockedKeys[i]} is the key of {@code locks[i]}, in the order they were taken. */
+    LockSet(LockManager manager, Thread owner, Map<LockKey, LockMode> keys, LockKey[] lockedKeys, Lock[] locks) {
         this.manager = manager;
         this.owner = owner;
-        this.keys = Collections.unmodifiableSortedMap(keys);
+        this.keys = keys;
         this.lockedKeys = lockedKeys;
         this.locks = locks;
     }
@@ -35,7 +38,10 @@ public final class LockSet implements AutoCloseable {
      * which is the order they were locked in.
      */
     public SortedMap<LockKey, LockMode> keys() {
-        return keys;
+        if (sorted == null) {
+            sorted = Collections.unmodifiableSortedMap(new TreeMap<>(keys));
+        }
+        return sorted;
     }
 
     /**
