@@ -1,7 +1,10 @@
 package org.tcnfs.jmh;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -30,8 +33,9 @@ import org.tcnfs.txn.handles.SideTable;
 
 /**
  * Recovery records of 10 to 1,000 steps (half file creations, half 4 KiB inline saved ranges): encoding
- * alone, and encoding plus the durable LMDB commit that writes it (the cost a transaction pays once before
- * its first change).
+ * alone, encoding plus the durable LMDB commit that writes it (the cost a transaction pays once before
+ * its first change), and, for comparison, encoding plus an append to a preallocated log file made durable
+ * with one fdatasync (what an append-only recovery log would pay instead; docs/benchmarks.md).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -47,6 +51,8 @@ public class RecoveryRecordBenchmark {
     private Path dir;
     private HandleTable table;
     private SideTable records;
+    private FileChannel log;
+    private long logOffset;
 
     @Setup(Level.Trial)
     public void setUp() throws IOException {
@@ -66,10 +72,21 @@ public class RecoveryRecordBenchmark {
         dir = BenchDirs.create("records-");
         table = HandleTable.open(dir);
         records = table.sideTable("bench-records");
+        log = FileChannel.open(dir.resolve("records.log"), StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+                StandardOpenOption.WRITE);
+        ByteBuffer zeros = ByteBuffer.allocate(1024 * 1024);
+        for (long off = 0; off < LOG_BYTES; off += zeros.capacity()) {
+            log.write(zeros.clear(), off);
+        }
+        log.force(true);
     }
+
+    /** The preallocated size of the log file; appends wrap around within it. */
+    private static final long LOG_BYTES = 64L * 1024 * 1024;
 
     @TearDown(Level.Trial)
     public void tearDown() throws IOException {
+        log.close();
         table.close();
         BenchDirs.delete(dir);
     }
@@ -86,6 +103,20 @@ public class RecoveryRecordBenchmark {
             batch.put(records, new byte[] {1}, value);
             batch.commit();
         }
+        return value.length;
+    }
+
+    @Benchmark
+    public int encodeAndAppendWithFdatasync() throws IOException {
+        byte[] value = RecoveryRecords.encode(record);
+        if (logOffset + value.length > LOG_BYTES) {
+            logOffset = 0;
+        }
+        ByteBuffer buffer = ByteBuffer.wrap(value);
+        while (buffer.hasRemaining()) {
+            logOffset += log.write(buffer, logOffset);
+        }
+        log.force(false);
         return value.length;
     }
 }
