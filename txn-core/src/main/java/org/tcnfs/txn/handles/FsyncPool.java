@@ -17,8 +17,13 @@ import java.util.concurrent.Future;
  * <p>Thread-safe; the pool's threads are daemons, shared by all compounds.
  */
 public final class FsyncPool {
-    /** Most fsyncs in flight at once, over all compounds. */
-    public static final int THREADS = 8;
+    /**
+     * Most fsyncs in flight at once, over all compounds, besides the ones the compounds' own threads run:
+     * enough for the files of two default-sized compounds (16 files each) at once. With 8 the files of one
+     * compound went out in two waves; 32 raised 8-client plain writes of 4 KiB files by 7-34% in two A/B
+     * rounds (docs/benchmarks.md), idle threads cost nothing else.
+     */
+    public static final int THREADS = 32;
 
     private static final ExecutorService POOL = Executors.newFixedThreadPool(THREADS, r -> {
         Thread t = new Thread(r, "tcnfs-fsync");
