@@ -21,6 +21,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.IntFunction;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.tcnfs.client.rpc.RpcAcceptStatus;
@@ -65,10 +66,7 @@ class GarbageArgsSplitTest {
     @Test
     void aLargePlainCompoundAnsweredGarbageArgsIsResentInHalvesOnUnusedSequenceIds() throws IOException {
         try (VnfsClient nfs = connect(200)) {
-            List<VWrite> writes = new ArrayList<>();
-            for (int i = 0; i < 100; i++) {
-                writes.add(VWrite.create("/f" + i, bytes("file " + i)));
-            }
+            List<VWrite> writes = newFiles("/f", 100, i -> "file " + i);
             int before = proxy.compounds();
 
             VResult<Void> r = nfs.vwrite(writes, Mode.PLAIN);
@@ -97,10 +95,7 @@ class GarbageArgsSplitTest {
     @Test
     void garbageArgsForACompoundOfAtMost64OperationsIsAnError() throws IOException {
         try (VnfsClient nfs = connect(10)) {
-            List<VWrite> writes = new ArrayList<>();
-            for (int i = 0; i < 10; i++) {
-                writes.add(VWrite.create("/small" + i, bytes("x")));
-            }
+            List<VWrite> writes = newFiles("/small", 10, i -> "x");
 
             assertThatThrownBy(() -> nfs.vwrite(writes, Mode.PLAIN)).isInstanceOf(RpcReplyException.class)
                     .satisfies(e -> assertThat(((RpcReplyException) e).acceptStatus())
@@ -113,16 +108,22 @@ class GarbageArgsSplitTest {
     @Test
     void aTransactionAnsweredGarbageArgsIsNeverSplit() throws IOException {
         try (VnfsClient nfs = connect(200)) {
-            List<VWrite> writes = new ArrayList<>();
-            for (int i = 0; i < 100; i++) {
-                writes.add(VWrite.create("/t" + i, bytes("t")));
-            }
+            List<VWrite> writes = newFiles("/t", 100, i -> "t");
 
             assertThatThrownBy(() -> nfs.vwrite(writes, Mode.TRANSACTION)).isInstanceOf(RpcReplyException.class)
                     .hasMessageContaining("GARBAGE_ARGS");
             assertThat(proxy.refused()).as("sent once, not split").isEqualTo(1);
             assertThat(nfs.vgetattrs(List.of("/t0"), Mode.PLAIN).isOk()).as("nothing written").isFalse();
         }
+    }
+
+    /** Writes creating {@code prefix + i} for i in [0, count), each holding {@code content.apply(i)}. */
+    private static List<VWrite> newFiles(String prefix, int count, IntFunction<String> content) {
+        List<VWrite> writes = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            writes.add(VWrite.create(prefix + i, bytes(content.apply(i))));
+        }
+        return writes;
     }
 
     private static byte[] bytes(String s) {
