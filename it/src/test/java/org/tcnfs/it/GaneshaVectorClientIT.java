@@ -212,7 +212,7 @@ class GaneshaVectorClientIT {
     /**
      * Ganesha 4.3 answers a plain compound of about 1,028 operations (256 small files, ~280 KiB, far below the
      * 8,191 operations and 64 MiB its session grants) with the RPC status GARBAGE_ARGS: the client packs it again
-     * in halves, on the same slot and sequence id, as nothing of it ran.
+     * in halves; as nothing of it ran, the refused slot's sequence id stays unused for that slot's next request.
      */
     @Test
     void aCompoundGaneshaAnswersWithGarbageArgsIsResentInHalvesUntilItFits() throws IOException {

@@ -44,6 +44,9 @@ import org.tcnfs.txn.handles.SideTable;
 @Measurement(iterations = 5, time = 1)
 @Fork(1)
 public class RecoveryRecordBenchmark {
+    /** The preallocated size of the log file; appends wrap around within it. */
+    private static final long LOG_BYTES = 64L * 1024 * 1024;
+
     @Param({"10", "100", "1000"})
     public int steps;
 
@@ -80,9 +83,6 @@ public class RecoveryRecordBenchmark {
         }
         log.force(true);
     }
-
-    /** The preallocated size of the log file; appends wrap around within it. */
-    private static final long LOG_BYTES = 64L * 1024 * 1024;
 
     @TearDown(Level.Trial)
     public void tearDown() throws IOException {
