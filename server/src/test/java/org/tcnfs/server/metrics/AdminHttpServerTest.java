@@ -3,12 +3,16 @@ package org.tcnfs.server.metrics;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.io.OutputStream;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -111,6 +115,43 @@ class AdminHttpServerTest {
 
         assertThat(r.statusCode()).isEqualTo(500);
         assertThat(r.body()).contains("the server is CLOSED");
+        assertThat(send("GET", "/health").statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void halfSentRequestsAndSilentConnectionsDoNotHoldUpHealth() throws Exception {
+        List<Socket> slow = new ArrayList<>();
+        try {
+            for (int i = 0; i < 3 * AdminHttpServer.MAX_THREADS; i++) {
+                Socket half = new Socket("127.0.0.1", http.port());
+                OutputStream out = half.getOutputStream();
+                out.write("GET /health HTTP/1.1\r\nHost: x\r\n".getBytes(StandardCharsets.US_ASCII));
+                out.flush();
+                slow.add(half);
+                slow.add(new Socket("127.0.0.1", http.port()));
+            }
+            for (int i = 0; i < 5; i++) {
+                long start = System.nanoTime();
+                HttpResponse<String> r = send("GET", "/health");
+                long millis = (System.nanoTime() - start) / 1_000_000;
+                assertThat(r.statusCode()).isEqualTo(200);
+                assertThat(millis).isLessThan(1000);
+            }
+        } finally {
+            for (Socket s : slow) {
+                s.close();
+            }
+        }
+    }
+
+    @Test
+    void oversizedHeadersAreRefusedAndTheServerGoesOn() throws Exception {
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + http.port() + "/health"))
+                .header("X-Big", "x".repeat(AdminHttpServer.MAX_HEADER_BYTES + 1))
+                .timeout(Duration.ofSeconds(10))
+                .build();
+
+        assertThat(client.send(request, HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(431);
         assertThat(send("GET", "/health").statusCode()).isEqualTo(200);
     }
 }
