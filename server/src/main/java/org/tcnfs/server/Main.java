@@ -21,12 +21,14 @@ import picocli.CommandLine.ParseResult;
  * {@code java -jar tcnfs-server.jar [--key value ...]}: serves until SIGTERM or SIGINT.
  *
  * <p>Exit codes: 0 after a clean stop, 2 for bad command-line or configuration values, 1 when the server
- * cannot start (the log says why).
+ * cannot start (the log says why; one line when another server holds the state directory).
  */
 public final class Main {
     private static final Logger LOG = LoggerFactory.getLogger(Main.class);
     private static final String CONFIG = "--config";
     private static final String CHECK = "--check";
+    /** Exit status of {@code --check} when a server holds the state directory. */
+    static final int IN_USE = 4;
 
     private Main() {
     }
@@ -56,18 +58,25 @@ public final class Main {
             return 2;
         }
         if (parsed.hasMatchedOption(CHECK)) {
-            return check(config, cli.getOut());
+            return check(config, cli.getOut(), cli.getErr());
         }
         return serve(config);
     }
 
-    /** Prints pending recovery records and orphan backups; 0 if there are none, 3 if there are, 1 on error. */
-    private static int check(ServerConfig config, PrintWriter out) {
+    /**
+     * Prints pending recovery records and orphan backups; 0 if there are none, 3 if there are, 4 if a server
+     * holds the state directory, 1 on error.
+     */
+    private static int check(ServerConfig config, PrintWriter out, PrintWriter err) {
         try {
             RecoveryReport report = TcnfsServer.check(config);
             StartupRecovery.describe(report).forEach(out::println);
             out.flush();
             return report.pending().isEmpty() && report.orphanBackups().isEmpty() ? 0 : 3;
+        } catch (StateLock.InUseException e) {
+            err.println("tcnfs-server --check: " + e.getMessage() + "; --check does not read a running server's state");
+            err.flush();
+            return IN_USE;
         } catch (IOException | RuntimeException e) {
             LOG.error("check failed: {}", e.getMessage(), e);
             return 1;
@@ -78,6 +87,10 @@ public final class Main {
         TcnfsServer server;
         try {
             server = TcnfsServer.start(config);
+        } catch (StateLock.InUseException e) {
+            LOG.error("tcnfs could not start: {}; stop that server first, or give this one another state directory",
+                    e.getMessage());
+            return 1;
         } catch (Exception e) {
             LOG.error("tcnfs could not start: {}", e.getMessage(), e);
             return 1;
@@ -120,7 +133,7 @@ public final class Main {
                         + "TCNFS_<KEY>; flags win over the environment, which wins over the file.");
         spec.addOption(OptionSpec.builder(CHECK).arity("0")
                 .description("Report pending recovery records and orphan transaction backups, change nothing, and "
-                        + "exit: 0 if there are none, 3 if there are.").build());
+                        + "exit: 0 if there are none, 3 if there are, 4 if a server holds the state directory.").build());
         spec.addOption(OptionSpec.builder(CONFIG).paramLabel("FILE").type(String.class)
                 .description("Configuration file with key=value lines.").build());
         for (Setting s : Setting.values()) {

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -35,9 +36,11 @@ import org.tcnfs.server.metrics.AdminHttpServer;
 import org.tcnfs.server.metrics.MetricsHook;
 import org.tcnfs.server.metrics.ServerStatus;
 import org.tcnfs.server.metrics.TcnfsMetrics;
+import org.tcnfs.recovery.ExportArea;
 import org.tcnfs.recovery.RecoveryReport;
 import org.tcnfs.server.txn.StartupRecovery;
 import org.tcnfs.server.txn.TransactionWiring;
+import org.tcnfs.txn.backup.BackupStore;
 import org.tcnfs.txn.handles.HandleTable;
 
 /**
@@ -82,6 +85,7 @@ public final class TcnfsServer implements AutoCloseable {
     private NfsServer nfs;
     private TransactionWiring transactions;
     private AdminHttpServer http;
+    private StateLock stateLock;
     private volatile Instant started;
 
     private TcnfsServer(ServerConfig config) {
@@ -136,7 +140,9 @@ public final class TcnfsServer implements AutoCloseable {
     private void open() throws IOException {
         metrics = TcnfsMetrics.create();
         Files.createDirectories(config.state());
-        handles = HandleTable.open(config.state().resolve("handles"));
+        // Before anything in the state is opened: a second server on the same state stops here.
+        stateLock = StateLock.acquire(config.state());
+        handles = HandleTable.open(handleTableDirectory(config));
         exports = exports(config, handles, fileSystems);
         RecoveryReport recovery = StartupRecovery.recover(handles, fileSystems);
         NfsLimits limits = new NfsLimits(config.maxOps(), config.maxRequestBytes() + 64 * 1024,
@@ -308,21 +314,61 @@ public final class TcnfsServer implements AutoCloseable {
                 handleTableBytes(), StartupRecovery.pendingRecords(handles));
     }
 
+    /** Where the handle table's environment lives under the state directory ({@link HandleTable#open}). */
+    private static Path handleTableDirectory(ServerConfig config) {
+        return config.state().resolve("handles");
+    }
+
     /**
      * What {@code --check} reports: the pending recovery records and orphan backups of the configured state
-     * and exports, found without undoing or deleting anything and without serving.
+     * and exports, found without undoing or deleting anything and without serving. It creates nothing: a
+     * missing state directory, handle table, export or backup area has nothing to report. It holds the
+     * {@link StateLock} while it reads, so it never reads the state of a running server.
      *
-     * @throws IOException if the state or an export cannot be opened, or a record cannot be read
+     * @throws StateLock.InUseException if a server (or another {@code --check}) holds the state directory
+     * @throws IOException if the state or an export cannot be read, or a record cannot be read
      */
     public static RecoveryReport check(ServerConfig config) throws IOException {
-        List<LocalFileSystem> opened = new ArrayList<>();
-        try (HandleTable handles = HandleTable.open(config.state().resolve("handles"))) {
-            try {
-                exports(config, handles, opened);
-                return StartupRecovery.check(handles, opened);
-            } finally {
-                opened.forEach(LocalFileSystem::close);
+        RecoveryReport nothing = new RecoveryReport(List.of(), List.of(), List.of(), Duration.ZERO);
+        if (!Files.isDirectory(config.state())) {
+            return nothing;
+        }
+        Optional<StateLock> lock = StateLock.acquireForReading(config.state());
+        try {
+            Path table = handleTableDirectory(config);
+            // HandleTable.open creates its environment directory: only open one that exists.
+            if (!Files.isDirectory(table.resolve("handles"))) {
+                return nothing;
             }
+            try (HandleTable handles = HandleTable.open(table)) {
+                return StartupRecovery.checkAreas(handles, checkAreas(config));
+            }
+        } finally {
+            lock.ifPresent(StateLock::close);
+        }
+    }
+
+    /** The backup areas of the configured exports that exist, for {@link #check}; none is created. */
+    private static List<ExportArea> checkAreas(ServerConfig config) throws IOException {
+        List<ExportArea> areas = new ArrayList<>();
+        if (config.exports().isEmpty()) {
+            addArea(areas, "/", config.data());
+        } else {
+            for (ExportsParser.Entry entry : ExportsParser.parse(config.exports().get())) {
+                addArea(areas, entry.localPath(), Path.of(entry.localPath()));
+            }
+        }
+        return areas;
+    }
+
+    private static void addArea(List<ExportArea> areas, String exportId, Path directory) throws IOException {
+        if (!Files.isDirectory(directory)) {
+            return;
+        }
+        Path root = directory.toRealPath();
+        Path backups = root.resolve(LocalFileSystem.RESERVED_NAME).resolve(TransactionWiring.BACKUP_AREA);
+        if (Files.isDirectory(backups)) {
+            areas.add(new ExportArea(exportId, root, BackupStore.open(backups)));
         }
     }
 
@@ -380,6 +426,9 @@ public final class TcnfsServer implements AutoCloseable {
         }
         if (metrics != null) {
             metrics.close();
+        }
+        if (stateLock != null) {
+            stateLock.close();
         }
     }
 

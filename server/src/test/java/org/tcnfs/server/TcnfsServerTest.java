@@ -149,4 +149,38 @@ class TcnfsServerTest {
         server.close();
         assertThatThrownBy(server::start).isInstanceOf(IllegalStateException.class);
     }
+
+    @Test
+    void aSecondServerOnTheSameStateIsRefusedAndTheFirstGoesOn() throws IOException {
+        try (TcnfsServer first = builder().build().start()) {
+            TcnfsServer second = builder().exportRoot(dir.resolve("other-export")).build();
+            assertThatThrownBy(second::start)
+                    .isInstanceOf(StateLock.InUseException.class)
+                    .hasMessageContaining("pid " + ProcessHandle.current().pid());
+            assertThat(dir.resolve("other-export")).doesNotExist();
+            assertThatThrownBy(() -> TcnfsServer.check(first.config())).isInstanceOf(StateLock.InUseException.class);
+            try (Socket s = new Socket("127.0.0.1", first.port())) {
+                assertThat(s.isConnected()).isTrue();
+            }
+        }
+        // Released at close: the same state serves again.
+        try (TcnfsServer again = builder().build().start()) {
+            assertThat(again.port()).isPositive();
+        }
+    }
+
+    @Test
+    void checkCreatesNothing() throws IOException {
+        TcnfsServer server = builder().build();
+
+        assertThat(TcnfsServer.check(server.config()).pending()).isEmpty();
+        try (Stream<Path> files = Files.list(dir)) {
+            assertThat(files).isEmpty();
+        }
+        Files.createDirectories(dir.resolve("state"));
+        assertThat(TcnfsServer.check(server.config()).pending()).isEmpty();
+        try (Stream<Path> files = Files.walk(dir)) {
+            assertThat(files).containsExactlyInAnyOrder(dir, dir.resolve("state"));
+        }
+    }
 }

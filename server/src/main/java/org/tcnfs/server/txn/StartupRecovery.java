@@ -47,6 +47,13 @@ public final class StartupRecovery {
         return service(handles, fileSystems).check();
     }
 
+    /**
+     * Like {@link #check}, over backup areas the caller opened ({@code --check} opens only those that exist).
+     */
+    public static RecoveryReport checkAreas(HandleTable handles, List<ExportArea> areas) {
+        return new RecoveryService(handles, areas, CrashPoints.fromSystemProperties()).check();
+    }
+
     /** The number of recovery records in the handle table now. */
     public static int pendingRecords(HandleTable handles) {
         AtomicInteger count = new AtomicInteger();
