@@ -86,7 +86,8 @@ wait_port() { # port pid name
 }
 
 "$JAVA" -Xmx"$HEAP" -Xlog:gc:file="$OUT/tcnfs-gc.log" -jar "$SERVER_JAR" --port 0 --port-file "$WORK/tcnfs.port" \
-  --data "$WORK/tcnfs-data" --state "$WORK/tcnfs-state" --grace 0 --max-ops 8192 --max-request 17MiB \
+  --data "$WORK/tcnfs-data" --data-options rw,no_root_squash --state "$WORK/tcnfs-state" --grace 0 \
+  --max-ops 8192 --max-request 17MiB \
   --metrics-port 0 --metrics-port-file "$WORK/tcnfs.metrics-port" >"$OUT/tcnfs.log" 2>&1 &
 TCNFS_PID=$!
 for _ in $(seq 1 300); do [ -s "$WORK/tcnfs.port" ] && break; kill -0 $TCNFS_PID || exit 1; sleep 0.1; done

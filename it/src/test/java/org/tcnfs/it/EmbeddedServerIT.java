@@ -32,6 +32,8 @@ class EmbeddedServerIT {
         return TcnfsServer.builder()
                 .exportRoot(dir.resolve(name).resolve("export"))
                 .stateDirectory(dir.resolve(name).resolve("state"))
+                // The tests act as root in a directory the test process owns.
+                .exportOptions("rw,no_root_squash")
                 .bind("127.0.0.1", 0)
                 .grace(Duration.ZERO);
     }

@@ -43,13 +43,15 @@ public final class ServerProcess implements AutoCloseable {
     private final Path metricsPortFile;
     private final Path log;
     private final List<String> extraArgs;
+    private final boolean trustRoot;
     private List<String> jvmArgs = List.of();
     private Process process;
     private int port;
     private int metricsPort;
     private int starts;
 
-    private ServerProcess(Path base, List<String> extraArgs) {
+    private ServerProcess(Path base, List<String> extraArgs, boolean trustRoot) {
+        this.trustRoot = trustRoot;
         this.base = base;
         this.exportDir = base.resolve("export");
         this.stateDir = base.resolve("state");
@@ -59,7 +61,30 @@ public final class ServerProcess implements AutoCloseable {
         this.extraArgs = List.copyOf(extraArgs);
     }
 
-    /** Starts a server on fresh directories. */
+    /**
+     * The server arguments every start adds unless told otherwise: the tests act as root (uid 0) in an export
+     * directory the test process owns, so the default export does not squash root
+     * ({@code --data-options rw,no_root_squash}; the server's own default is {@code rw,root_squash}). An
+     * exports file given in the extra arguments sets its own options.
+     */
+    public static final List<String> TRUSTED_ROOT_ARGS = List.of("--data-options", "rw,no_root_squash");
+
+    /**
+     * Starts a server on fresh directories with only the harness's arguments (ports, directories, no grace):
+     * unlike {@link #start(String...)}, the default export keeps the server's default options (root squashed).
+     */
+    public static ServerProcess startWithDefaultExportOptions(String... extraArgs) throws IOException {
+        Path work = defaultWorkDirectory();
+        Files.createDirectories(work);
+        ServerProcess server = new ServerProcess(Files.createTempDirectory(work, "server-"), List.of(extraArgs),
+                false);
+        Files.createDirectories(server.exportDir);
+        Files.createDirectories(server.stateDir);
+        server.launch();
+        return server;
+    }
+
+    /** Starts a server on fresh directories (the default export with {@link #TRUSTED_ROOT_ARGS}). */
     public static ServerProcess start(String... extraArgs) throws IOException {
         return start(List.of(), extraArgs);
     }
@@ -77,7 +102,7 @@ public final class ServerProcess implements AutoCloseable {
     /** Starts a server on fresh directories under {@code work}, with JVM options as {@link #start(List, String...)}. */
     public static ServerProcess startIn(Path work, List<String> jvmArgs, String... extraArgs) throws IOException {
         Files.createDirectories(work);
-        ServerProcess server = new ServerProcess(Files.createTempDirectory(work, "server-"), List.of(extraArgs));
+        ServerProcess server = new ServerProcess(Files.createTempDirectory(work, "server-"), List.of(extraArgs), true);
         server.jvmArgs = List.copyOf(jvmArgs);
         Files.createDirectories(server.exportDir);
         Files.createDirectories(server.stateDir);
@@ -108,6 +133,9 @@ public final class ServerProcess implements AutoCloseable {
         command.addAll(List.of("--bind", "127.0.0.1", "--port", "0", "--port-file", portFile.toString(),
                 "--data", exportDir.toString(), "--state", stateDir.toString(), "--grace", "0",
                 "--metrics-port", "0", "--metrics-port-file", metricsPortFile.toString()));
+        if (trustRoot && !extraArgs.contains("--data-options")) {
+            command.addAll(TRUSTED_ROOT_ARGS);
+        }
         command.addAll(extraArgs);
         starts++;
         Files.writeString(log, "=== start " + starts + ": " + String.join(" ", command) + "\n",

@@ -48,9 +48,9 @@ import org.tcnfs.txn.handles.HandleTable;
  * server, its metrics and (when configured) the HTTP endpoints {@code /metrics}, {@code /health} and
  * {@code /status}. {@link #start()} opens all of it, {@link #close()} stops it.
  *
- * <p>Without an exports file, {@link ServerConfig#data()} is exported as "/" read-write without root
- * squashing (the default listens on loopback only); with one, each line's directory is exported at its own
- * path under a pseudo root with the line's options.
+ * <p>Without an exports file, {@link ServerConfig#data()} is exported as "/" with
+ * {@link ServerConfig#dataOptions()} (by default read-write with root squashed, as knfsd does); with one, each
+ * line's directory is exported at its own path under a pseudo root with the line's options.
  *
  * <p>Embedding, with the settings the command line has (see {@link Setting}):
  * <pre>{@code
@@ -201,7 +201,7 @@ public final class TcnfsServer implements AutoCloseable {
             Files.createDirectories(config.data());
             LocalFileSystem fs = LocalFileSystem.open("/", config.data(), handles);
             opened.add(fs);
-            exports.add(new Export("/", fs, List.of(ExportRule.everyone(ExportOptions.TRUSTED))));
+            exports.add(new Export("/", fs, List.of(ExportRule.everyone(config.dataOptions()))));
             return List.copyOf(exports);
         }
         for (ExportsParser.Entry entry : ExportsParser.parse(config.exports().get())) {
@@ -221,6 +221,10 @@ public final class TcnfsServer implements AutoCloseable {
                 nfs.bindAddress(), nfs.port(), config.state().toAbsolutePath().normalize(), config.lease().toSeconds(),
                 config.grace().toSeconds(), http == null ? ", no HTTP endpoints"
                         : ", metrics on http://" + config.bind() + ":" + http.port() + "/metrics");
+        for (String warning : ExposureWarnings.of(config.bind(), nfs.port(), exports,
+                http == null ? OptionalInt.empty() : OptionalInt.of(http.port()))) {
+            LOG.warn(warning);
+        }
         // The metrics port file first: whoever waits for the port file finds both.
         if (http != null && config.metricsPortFile().isPresent()) {
             writeAtomically(config.metricsPortFile().get(), Integer.toString(http.port()));
@@ -459,6 +463,14 @@ public final class TcnfsServer implements AutoCloseable {
         /** The server's own state (handle table, client record; created if missing); default {@code ./state}. */
         public Builder stateDirectory(Path directory) {
             return set(Setting.STATE, directory, "stateDirectory");
+        }
+
+        /**
+         * Options of the export of {@link #exportRoot} in /etc/exports form, applied over
+         * {@code rw,root_squash}; e.g. {@code "no_root_squash"} for a trusted network.
+         */
+        public Builder exportOptions(String options) {
+            return set(Setting.DATA_OPTIONS, options, "exportOptions");
         }
 
         /** An exports file in /etc/exports form, instead of {@link #exportRoot}. */

@@ -87,7 +87,7 @@ class TcnfsServerTest {
             assertThat(status.body()).contains("\"nfs_port\":" + server.port())
                     .contains("\"exports\":[{\"path\":\"/\",\"directory\":\""
                             + dir.resolve("export").toAbsolutePath().normalize() + "\","
-                            + "\"rules\":[\"*(rw,no_root_squash,anonuid=65534,anongid=65534,sec=sys,txn=request)\"]}]")
+                            + "\"rules\":[\"*(rw,root_squash,anonuid=65534,anongid=65534,sec=sys,txn=request)\"]}]")
                     .contains("\"clients\":0", "\"sessions\":0", "\"in_grace\":false", "\"handle_table_bytes\":");
             assertThat(metrics.headers().firstValue("Content-Type"))
                     .hasValue("text/plain; version=0.0.4; charset=utf-8");

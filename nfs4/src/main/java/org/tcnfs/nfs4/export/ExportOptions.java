@@ -27,7 +27,16 @@ public record ExportOptions(Access access, Squash squash, int anonUid, int anonG
     public static final ExportOptions DEFAULTS = new ExportOptions(Access.READ_ONLY, Squash.ROOT_SQUASH, NOBODY,
             NOBODY, Set.of(SecurityFlavor.SYS), TxnPolicy.REQUEST);
 
-    /** Read-write, no root squashing: a convenient setting for tests and trusted networks. */
+    /**
+     * The options of a server's single default export (no exports file): read-write, root squashed as
+     * {@code exports(5)} and knfsd do, so a remote root cannot create device nodes or set-uid-root files.
+     */
+    public static final ExportOptions DEFAULT_EXPORT = DEFAULTS.withAccess(Access.READ_WRITE);
+
+    /**
+     * Read-write, no root squashing: for tests and trusted networks only (a client's root acts as root on
+     * the export, device nodes and set-uid-root files included).
+     */
     public static final ExportOptions TRUSTED = DEFAULTS.withAccess(Access.READ_WRITE)
             .withSquash(Squash.NO_ROOT_SQUASH);
 

@@ -123,6 +123,25 @@ public final class ExportsParser {
         }
     }
 
+    /**
+     * Parses one option list such as {@code rw,no_root_squash,txn=always} (the text between the parentheses of
+     * a client item), applied over {@code base}: an option not given keeps the value of {@code base}.
+     * Accepted-but-ignored options are accepted silently.
+     *
+     * @throws IllegalArgumentException for an unknown or malformed option, naming it
+     */
+    public static ExportOptions parseOptions(String list, ExportOptions base) {
+        Objects.requireNonNull(list, "list");
+        Options options = new Options(Objects.requireNonNull(base, "base"));
+        try {
+            options.apply(list, 1, "the option list", new ArrayList<>());
+        } catch (IllegalArgumentException e) {
+            String message = e.getMessage();
+            throw new IllegalArgumentException(message.startsWith("line 1: ") ? message.substring(8) : message, e);
+        }
+        return options.build();
+    }
+
     private static Entry parseLine(String text, int line) {
         List<String> tokens = tokenize(text, line);
         String path = normalizePath(unescape(tokens.get(0), line), line);
@@ -255,6 +274,19 @@ public final class ExportsParser {
         private int anonUid = ExportOptions.NOBODY;
         private int anonGid = ExportOptions.NOBODY;
         private TxnPolicy txn = TxnPolicy.REQUEST;
+
+        Options() {
+        }
+
+        /** Options that start as {@code base}. */
+        Options(ExportOptions base) {
+            access = base.access();
+            rootSquash = base.squash() != Squash.NO_ROOT_SQUASH;
+            allSquash = base.squash() == Squash.ALL_SQUASH;
+            anonUid = base.anonUid();
+            anonGid = base.anonGid();
+            txn = base.txn();
+        }
 
         Options copy() {
             Options c = new Options();

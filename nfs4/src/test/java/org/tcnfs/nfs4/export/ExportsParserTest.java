@@ -157,6 +157,31 @@ class ExportsParserTest {
                 .hasMessageContaining("bogus");
     }
 
+    @Test
+    void anOptionListAppliesOverItsBase() {
+        assertThat(ExportsParser.parseOptions("", ExportOptions.DEFAULT_EXPORT)).isEqualTo(ExportOptions.DEFAULT_EXPORT);
+        assertThat(ExportsParser.parseOptions("no_root_squash", ExportOptions.DEFAULT_EXPORT))
+                .isEqualTo(ExportOptions.TRUSTED);
+        ExportOptions o = ExportsParser.parseOptions("ro,all_squash,anonuid=1000,txn=always",
+                ExportOptions.DEFAULT_EXPORT);
+        assertThat(o.isReadOnly()).isTrue();
+        assertThat(o.squash()).isEqualTo(ExportOptions.Squash.ALL_SQUASH);
+        assertThat(o.anonUid()).isEqualTo(1000);
+        assertThat(o.anonGid()).isEqualTo(ExportOptions.NOBODY);
+        assertThat(o.txn()).isEqualTo(ExportOptions.TxnPolicy.ALWAYS);
+        assertThat(ExportsParser.parseOptions("root_squash", ExportOptions.TRUSTED).squash())
+                .isEqualTo(ExportOptions.Squash.ROOT_SQUASH);
+        assertThatThrownBy(() -> ExportsParser.parseOptions("rw,bogus", ExportOptions.DEFAULT_EXPORT))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("unknown export option 'bogus'");
+    }
+
+    @Test
+    void theDefaultExportSquashesRoot() {
+        assertThat(ExportOptions.DEFAULT_EXPORT.isReadOnly()).isFalse();
+        assertThat(ExportOptions.DEFAULT_EXPORT.squash()).isEqualTo(ExportOptions.Squash.ROOT_SQUASH);
+    }
+
     private static String badLine(String text) {
         try {
             ExportsParser.parse(text);

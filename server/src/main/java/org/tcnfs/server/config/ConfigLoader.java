@@ -13,6 +13,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Properties;
+import org.tcnfs.nfs4.export.ExportOptions;
+import org.tcnfs.nfs4.export.ExportsParser;
 
 /**
  * Builds a {@link ServerConfig} from defaults, a configuration file, the environment and command-line
@@ -122,8 +124,14 @@ public final class ConfigLoader {
         if (metricsPort.isEmpty() && metricsPortFile.isPresent()) {
             throw invalid(Setting.METRICS_PORT_FILE, "the metrics endpoints are off (metrics-port=off)");
         }
+        ExportOptions dataOptions;
+        try {
+            dataOptions = ExportsParser.parseOptions(text(Setting.DATA_OPTIONS), ExportOptions.DEFAULT_EXPORT);
+        } catch (IllegalArgumentException e) {
+            throw invalid(Setting.DATA_OPTIONS, e.getMessage());
+        }
         return new ServerConfig(bind, port, data, state, exports, lease, grace, maxOps, maxRequest, maxIo, workers,
-                path(Setting.PORT_FILE), metricsPort, metricsPortFile);
+                path(Setting.PORT_FILE), metricsPort, metricsPortFile, dataOptions);
     }
 
     /** {@code off}: empty; else a port that is not the NFS port (both listen on the bind address). */

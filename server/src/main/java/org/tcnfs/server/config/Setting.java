@@ -19,6 +19,9 @@ public enum Setting {
     DATA("data", "./data", "Directory exported as / when no exports file is given; created if missing."),
     STATE("state", "./state", "Directory for the server's own state (handle tables, records); created if missing."),
     EXPORTS("exports", "", "File in /etc/exports form; when set, it replaces the default export of 'data'."),
+    DATA_OPTIONS("data-options", "rw,root_squash", "Options of the default export of 'data' in /etc/exports form, "
+            + "applied over rw,root_squash (e.g. ro, all_squash, anonuid=N, txn=always); no_root_squash gives "
+            + "clients' root its powers, for trusted networks only. Not used with an exports file."),
     LEASE("lease", "90s", "NFSv4 lease time (a duration such as 90s, 2m or PT90S)."),
     GRACE("grace", "90s", "Grace period after a start in which clients reclaim state; ends early when no "
             + "client of the previous run is left to reclaim. 0s disables it."),
