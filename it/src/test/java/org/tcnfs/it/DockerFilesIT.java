@@ -104,8 +104,12 @@ class DockerFilesIT {
         Result r = composeConfig(compose());
 
         assertThat(r.status()).as("docker compose config:\n%s", r.output()).isZero();
-        assertThat(r.output()).contains("/srv/tcnfs/export", "/var/lib/tcnfs", "tcnfs-healthcheck")
-                .containsPattern("published: ['\"]?2049");
+        assertThat(r.output()).contains("/srv/tcnfs/export", "/var/lib/tcnfs", "tcnfs-healthcheck");
+        // NFS is published on the host's loopback only (issue 14: safe by default): the compose plugin prints
+        // the long form, Debian's docker-compose 1.x the short one.
+        assertThat(r.output()).as("NFS published on 127.0.0.1 only")
+                .containsPattern("host_ip: 127\\.0\\.0\\.1\\s+target: 2049\\s+published: ['\"]?2049"
+                        + "|- ['\"]?127\\.0\\.0\\.1:2049:2049");
     }
 
     @Test

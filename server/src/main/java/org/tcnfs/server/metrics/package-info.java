@@ -8,7 +8,7 @@
  * {@code /status} (a {@link org.tcnfs.server.metrics.ServerStatus}) on a port of its own.
  *
  * <p>Threading: everything here is thread-safe; the hook runs on the NFS request threads, the HTTP
- * endpoints on two threads of their own, gauges are read on those threads when scraped.
+ * endpoints on at most eight threads of their own (Jetty's), gauges are read on those threads when scraped.
  *
  * <p>Exceptions: the hook never throws (a failing hook would change NFS replies); the HTTP server
  * answers 500 for a failure while building a reply and throws only from {@code start}, when its port

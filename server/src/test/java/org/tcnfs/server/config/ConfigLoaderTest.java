@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.tcnfs.nfs4.export.ExportOptions;
 
 class ConfigLoaderTest {
 
@@ -27,6 +28,17 @@ class ConfigLoaderTest {
         assertThat(c.lease()).isEqualTo(Duration.ofSeconds(90));
         assertThat(c.maxOps()).isEqualTo(4096);
         assertThat(c.maxRequestBytes()).isEqualTo(16 * 1024 * 1024);
+    }
+
+    @Test
+    void theDefaultExportSquashesRootUnlessAskedNotTo() {
+        assertThat(new ConfigLoader().load().dataOptions()).isEqualTo(ExportOptions.DEFAULT_EXPORT);
+        assertThat(new ConfigLoader().environment(Map.of("TCNFS_DATA_OPTIONS", "no_root_squash")).load()
+                .dataOptions()).isEqualTo(ExportOptions.TRUSTED);
+        assertThatThrownBy(() -> new ConfigLoader().flag(Setting.DATA_OPTIONS, "rw,no_squash").load())
+                .isInstanceOf(InvalidConfigException.class)
+                .hasMessageContaining("'data-options'")
+                .hasMessageContaining("unknown export option 'no_squash'");
     }
 
     @Test
