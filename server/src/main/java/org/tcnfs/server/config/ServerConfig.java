@@ -23,6 +23,8 @@ import java.util.OptionalInt;
  * @param portFile where to write the port once listening, if anywhere
  * @param metricsPort TCP port of the HTTP endpoints (0 for any free one), empty when they are off
  * @param metricsPortFile where to write the metrics port once listening, if anywhere
+ * @param backupBudgetPerTxn most allocated bytes of one transaction's backups
+ * @param backupBudgetTotal most allocated bytes of all transactions' backups together
  */
 public record ServerConfig(
         String bind,
@@ -38,7 +40,14 @@ public record ServerConfig(
         int workers,
         Optional<Path> portFile,
         OptionalInt metricsPort,
-        Optional<Path> metricsPortFile) {
+        Optional<Path> metricsPortFile,
+        long backupBudgetPerTxn,
+        long backupBudgetTotal) {
+
+    /** Default of {@link #backupBudgetPerTxn()} ({@link Setting#BACKUP_BUDGET_PER_TXN}): 1 GiB. */
+    public static final long DEFAULT_BACKUP_BUDGET_PER_TXN = 1L << 30;
+    /** Default of {@link #backupBudgetTotal()} ({@link Setting#BACKUP_BUDGET_TOTAL}): 4 GiB. */
+    public static final long DEFAULT_BACKUP_BUDGET_TOTAL = 4L << 30;
 
     public ServerConfig {
         Objects.requireNonNull(bind, "bind");
@@ -53,6 +62,18 @@ public record ServerConfig(
         if (metricsPort.isPresent() && (metricsPort.getAsInt() < 0 || metricsPort.getAsInt() > 65535)) {
             throw new IllegalArgumentException("metrics port out of range: " + metricsPort.getAsInt());
         }
+        if (backupBudgetPerTxn < 0 || backupBudgetTotal < backupBudgetPerTxn) {
+            throw new IllegalArgumentException("backup budgets must be 0 <= per transaction (" + backupBudgetPerTxn
+                    + ") <= total (" + backupBudgetTotal + ")");
+        }
+    }
+
+    /** A configuration with the default backup budgets. */
+    public ServerConfig(String bind, int port, Path data, Path state, Optional<Path> exports, Duration lease,
+            Duration grace, int maxOps, int maxRequestBytes, int maxIoBytes, int workers, Optional<Path> portFile,
+            OptionalInt metricsPort, Optional<Path> metricsPortFile) {
+        this(bind, port, data, state, exports, lease, grace, maxOps, maxRequestBytes, maxIoBytes, workers, portFile,
+                metricsPort, metricsPortFile, DEFAULT_BACKUP_BUDGET_PER_TXN, DEFAULT_BACKUP_BUDGET_TOTAL);
     }
 
     /** A configuration without the HTTP endpoints (the form before they existed). */
