@@ -290,13 +290,45 @@ public final class BackupManager {
     /**
      * Makes {@code [from, to)} of {@code file} read as zeros without allocating: punches the allocated extents
      * there (a hole stays a hole and costs nothing), or writes zeros over them where punching is unsupported.
+     * A punch that would leave a partly zeroed block allocated is widened to the whole block when the rest of
+     * the block reads as zeros, so a one-byte WRITE into a hole leaves no block behind after its undo; the
+     * content is the same either way.
      */
     private void clear(Path file, long from, long to) throws IOException {
         store.reflink().walkData(file, from, to, (start, end) -> {
-            if (!store.reflink().punchHole(file, start, end - start)) {
+            long punchStart = start;
+            long punchEnd = end;
+            long head = alignDown(start);
+            if (head < start && isZero(file, head, start)) {
+                punchStart = head;
+            }
+            long tail = alignUp(end);
+            if (tail > end && isZero(file, end, Math.min(tail, Files.size(file)))) {
+                punchEnd = tail;
+            }
+            if (!store.reflink().punchHole(file, punchStart, punchEnd - punchStart)) {
                 writeZeros(file, start, end);
             }
         });
+    }
+
+    /** Whether bytes {@code [from, to)} of {@code file} (less than a block) read as zeros; true when empty. */
+    private static boolean isZero(Path file, long from, long to) throws IOException {
+        if (to <= from) {
+            return true;
+        }
+        ByteBuffer buffer = ByteBuffer.allocate((int) (to - from));
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+            while (buffer.hasRemaining() && channel.read(buffer, from + buffer.position()) > 0) {
+                // reading
+            }
+        }
+        for (int i = 0; i < buffer.position(); i++) {
+            if (buffer.get(i) != 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static void writeZeros(Path file, long start, long end) throws IOException {

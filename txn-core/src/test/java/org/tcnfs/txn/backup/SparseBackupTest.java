@@ -181,18 +181,18 @@ class SparseBackupTest {
 
     @ParameterizedTest
     @EnumSource(Kind.class)
-    void restoreHoleDeallocatesWhatAWriteIntoAHoleAllocated(Kind kind) throws IOException {
+    void restoreHoleOfAThreeByteWriteIntoAHoleLeavesNoBlockBehind(Kind kind) throws IOException {
         Path export = exportOn(kind);
         Path file = twoExtentFile(export, 3 * MIB);
         List<Extent> oldExtents = extents(file, 0, Long.MAX_VALUE);
         BackupManager txn = storeIn(export, BackupBudget.unlimited()).forTransaction("t1");
         assertThat(txn.allocatedBytes(file, 2 * MIB, 8192)).isZero();
 
-        writeAt(file, 2 * MIB, "new".getBytes(StandardCharsets.UTF_8));
-        txn.restoreHole(file, 2 * MIB, 8192);
+        writeAt(file, 2 * MIB + 100, "new".getBytes(StandardCharsets.UTF_8));
+        txn.restoreHole(file, 2 * MIB + 100, 3);
 
-        assertThat(extents(file, 0, Long.MAX_VALUE)).isEqualTo(oldExtents);
-        assertThat(read(file, 2 * MIB, 3)).isEqualTo(new byte[3]);
+        assertThat(extents(file, 0, Long.MAX_VALUE)).as("the block is a hole again").isEqualTo(oldExtents);
+        assertThat(read(file, 2 * MIB + 100, 3)).isEqualTo(new byte[3]);
         assertThat(Files.size(file)).isEqualTo(3 * MIB);
     }
 

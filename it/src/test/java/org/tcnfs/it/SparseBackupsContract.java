@@ -1,0 +1,455 @@
+package org.tcnfs.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.TestInstance;
+import org.tcnfs.client.Attrs;
+import org.tcnfs.client.CompoundBuilder;
+import org.tcnfs.client.CompoundResult;
+import org.tcnfs.nfs4.status.NfsStatus;
+import org.tcnfs.nfs4.xdr.OPEN4args;
+import org.tcnfs.txn.CrashPoints;
+import org.tcnfs.txn.backup.Reflink;
+
+/**
+ * Transactions over sparse files through the wire (issue 14, item 4; DESIGN.md step 4): the real server
+ * process backs up only the allocated extents of what a WRITE or a truncation destroys, a rollback (online,
+ * or by recovery after a crash) punches the holes back so the file stays sparse with the same content, and
+ * backup byte budgets (settings {@code backup-budget-per-txn}, {@code backup-budget-total}) refuse a
+ * transaction with NFS4ERR_NOSPC before it changes anything. Each test prints what it measured (time, bytes
+ * the server wrote per {@code /proc/<pid>/io}, {@code st_blocks} before and after). Subclasses choose the
+ * file system.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class SparseBackupsContract {
+    private static final long KIB = 1L << 10;
+    private static final long MIB = 1L << 20;
+    private static final long GIB = 1L << 30;
+    private static final long TIB = 1L << 40;
+
+    private ServerProcess server;
+    private ItSession session;
+    private NfsOps nfs;
+    private String name;
+    private Path dirPath;
+    private byte[] dir;
+
+    /** Where the server's export and state directories go. */
+    abstract Path workDirectory() throws IOException;
+
+    @BeforeAll
+    void startServer() throws IOException {
+        server = ServerProcess.startIn(workDirectory(), List.of());
+    }
+
+    @AfterAll
+    void stopServer() throws IOException {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @BeforeEach
+    void openSessionAndDirectory(TestInfo test) throws IOException {
+        name = test.getTestMethod().orElseThrow().getName();
+        dirPath = Files.createDirectories(server.exportDir().resolve(name));
+        connect();
+    }
+
+    @AfterEach
+    void closeSession() throws IOException {
+        if (session != null) {
+            session.close();
+            session = null;
+        }
+    }
+
+    private void connect() throws IOException {
+        session = ItSession.open(server, "sparse-it");
+        nfs = session.nfs();
+        dir = nfs.lookup(nfs.rootFh(), name);
+    }
+
+    // ---- tests
+
+    @Test
+    void truncatingAFileWithATwoGibHoleIsFastWritesAlmostNothingAndARollbackKeepsItSparse() throws IOException {
+        Path file = sparseFile("big", 2 * GIB + 128 * KIB);
+        FileState before = FileState.of(file);
+        IoCounters io = IoCounters.of(server.pid());
+        long started = System.nanoTime();
+
+        // truncate to 0, write into the old hole, then fail: everything is undone
+        long client = nfs.session().clientId();
+        CompoundResult r = nfs.session().executeTransaction(new CompoundBuilder().putfh(dir)
+                .openExisting(client, nfs.openOwner(), "big", OPEN4args.OPEN4_SHARE_ACCESS_WRITE)
+                .write(CompoundBuilder.currentStateid(), GIB, "into the hole".getBytes(StandardCharsets.UTF_8))
+                .setattr(Attrs.builder().size(0).build())
+                .putfh(dir).lookup("missing"));
+
+        long nanos = System.nanoTime() - started;
+        IoCounters written = IoCounters.of(server.pid()).minus(io);
+        FileState after = FileState.of(file);
+        report("truncate 2 GiB hole + rollback", nanos, written, before, after);
+        assertThat(r.status()).as("%s", r).isEqualTo(NfsStatus.NOENT);
+        assertThat(after).as("the file after the rollback").isEqualTo(before);
+        assertThat(written.wchar()).as("bytes the server wrote").isLessThan(8 * MIB);
+        assertThat(nanos).as("time of the transaction").isLessThan(TimeUnit.SECONDS.toNanos(5));
+        assertNoBackupsLeft();
+    }
+
+    @Test
+    void committedTruncationOfAFileWithATwoGibHoleWritesAlmostNothing() throws IOException {
+        Path file = sparseFile("big", 2 * GIB + 128 * KIB);
+        FileState before = FileState.of(file);
+        IoCounters io = IoCounters.of(server.pid());
+        long started = System.nanoTime();
+
+        CompoundResult r = nfs.session().executeTransaction(new CompoundBuilder().putfh(dir).lookup("big")
+                .setattr(Attrs.builder().size(0).build()));
+
+        long nanos = System.nanoTime() - started;
+        IoCounters written = IoCounters.of(server.pid()).minus(io);
+        FileState after = FileState.of(file);
+        report("truncate 2 GiB hole, commit", nanos, written, before, after);
+        assertThat(r.status()).as("%s", r).isEqualTo(NfsStatus.OK);
+        assertThat(Files.size(file)).isZero();
+        assertThat(written.wchar()).as("bytes the server wrote").isLessThan(8 * MIB);
+        assertThat(nanos).as("time of the transaction").isLessThan(TimeUnit.SECONDS.toNanos(5));
+        assertNoBackupsLeft();
+    }
+
+    @Test
+    void threeByteWriteAtOneTibThenATruncatingTransactionDoesNotFillTheDisk() throws IOException {
+        Path file = dirPath.resolve("tib");
+        byte[] fh = nfs.createFile(dir, "tib", new byte[0]);
+        long client = nfs.session().clientId();
+        nfs.runOk(new CompoundBuilder().putfh(dir)
+                .openExisting(client, nfs.openOwner(), "tib", OPEN4args.OPEN4_SHARE_ACCESS_WRITE)
+                .write(CompoundBuilder.currentStateid(), TIB, 2, new byte[] {'a', 'b', 'c'})
+                .close(CompoundBuilder.currentStateid()));
+        assertThat(Files.size(file)).isEqualTo(TIB + 3);
+        FileState before = FileState.of(file);
+        long free = Files.getFileStore(file).getUsableSpace();
+        IoCounters io = IoCounters.of(server.pid());
+        long started = System.nanoTime();
+
+        CompoundResult rolledBack = nfs.session().executeTransaction(new CompoundBuilder().putfh(fh)
+                .setattr(Attrs.builder().size(0).build()).putfh(dir).lookup("missing"));
+
+        long nanos = System.nanoTime() - started;
+        IoCounters written = IoCounters.of(server.pid()).minus(io);
+        FileState after = FileState.of(file);
+        report("truncate 1 TiB + 3 bytes + rollback", nanos, written, before, after);
+        assertThat(rolledBack.status()).as("%s", rolledBack).isEqualTo(NfsStatus.NOENT);
+        assertThat(after).isEqualTo(before);
+        assertThat(Files.getFileStore(file).getUsableSpace()).as("free space").isGreaterThan(free - 8 * MIB);
+        assertThat(written.wchar()).as("bytes the server wrote").isLessThan(8 * MIB);
+
+        CompoundResult committed = nfs.session().executeTransaction(new CompoundBuilder().putfh(fh)
+                .setattr(Attrs.builder().size(0).build()));
+        assertThat(committed.status()).as("%s", committed).isEqualTo(NfsStatus.OK);
+        assertThat(Files.size(file)).isZero();
+        assertNoBackupsLeft();
+    }
+
+    @Test
+    void smallWriteIntoAHoleRolledBackLeavesTheHole() throws IOException {
+        Path file = sparseFile("holey", 64 * MIB);
+        FileState before = FileState.of(file);
+        long client = nfs.session().clientId();
+
+        CompoundResult r = nfs.session().executeTransaction(new CompoundBuilder().putfh(dir)
+                .openExisting(client, nfs.openOwner(), "holey", OPEN4args.OPEN4_SHARE_ACCESS_WRITE)
+                .write(CompoundBuilder.currentStateid(), 32 * MIB, new byte[8192])
+                .write(CompoundBuilder.currentStateid(), 40 * MIB + 100, "x".getBytes(StandardCharsets.UTF_8))
+                .putfh(dir).lookup("missing"));
+
+        assertThat(r.status()).as("%s", r).isEqualTo(NfsStatus.NOENT);
+        assertThat(FileState.of(file)).isEqualTo(before);
+        assertNoBackupsLeft();
+    }
+
+    @Test
+    void transactionOverThePerTransactionBudgetGetsNoSpcAndChangesNothing() throws IOException {
+        try (ServerProcess small = ServerProcess.startIn(workDirectory(), List.of(),
+                "--backup-budget-per-txn", "1MiB", "--backup-budget-total", "4MiB");
+                ItSession s = ItSession.open(small, "budget-it")) {
+            Path d = Files.createDirectories(small.exportDir().resolve("d"));
+            Files.write(d.resolve("small"), TestData.randomBytes(512 * (int) KIB, 1));
+            Path big = d.resolve("big");
+            try (RandomAccessFile raf = new RandomAccessFile(big.toFile(), "rw")) {
+                raf.setLength(512 * MIB); // a hole: free
+                raf.write(TestData.randomBytes(2 * (int) MIB, 2)); // 2 MiB of data at 0
+            }
+            Map<String, FileState> before = states(d);
+            byte[] dh = s.nfs().lookup(s.nfs().rootFh(), "d");
+            long client = s.session().clientId();
+
+            CompoundResult within = s.session().executeTransaction(new CompoundBuilder().putfh(dh).lookup("small")
+                    .setattr(Attrs.builder().size(0).build()).putfh(dh).lookup("missing"));
+            assertThat(within.status()).as("512 KiB of backups fit: %s", within).isEqualTo(NfsStatus.NOENT);
+
+            CompoundResult over = s.session().executeTransaction(new CompoundBuilder().putfh(dh)
+                    .openExisting(client, s.nfs().openOwner(), "small", OPEN4args.OPEN4_SHARE_ACCESS_WRITE)
+                    .write(CompoundBuilder.currentStateid(), 0, TestData.randomBytes(100_000, 3))
+                    .putfh(dh).lookup("big").setattr(Attrs.builder().size(4096).build()));
+
+            assertThat(over.status()).as("%s", over).isEqualTo(NfsStatus.NOSPC);
+            assertThat(states(d)).as("nothing changed").isEqualTo(before);
+            assertThat(leftovers(small)).isEmpty();
+            assertThat(small.output()).contains("refused with NFS4ERR_NOSPC", "backup-budget-per-txn");
+            assertThat(s.nfs().session().executeTransaction(new CompoundBuilder().putfh(dh).lookup("small")
+                    .setattr(Attrs.builder().size(0).build())).status()).as("a transaction within the budget")
+                    .isEqualTo(NfsStatus.OK);
+        }
+    }
+
+    @Test
+    void transactionsOverTheServerWideBudgetGetNoSpcAndChangeNothing() throws Exception {
+        int clients = 6;
+        try (ServerProcess small = ServerProcess.startIn(workDirectory(), List.of(),
+                "--backup-budget-per-txn", "6MiB", "--backup-budget-total", "8MiB")) {
+            Path d = Files.createDirectories(small.exportDir().resolve("d"));
+            List<ItSession> sessions = new ArrayList<>();
+            ExecutorService pool = Executors.newFixedThreadPool(clients);
+            int refused = 0;
+            int committed = 0;
+            try {
+                for (int i = 0; i < clients; i++) {
+                    sessions.add(ItSession.open(small, "budget-all-" + i));
+                }
+                byte[] dh = sessions.get(0).nfs().lookup(sessions.get(0).nfs().rootFh(), "d");
+                for (int round = 0; round < 10 && refused == 0; round++) {
+                    for (int i = 0; i < clients; i++) {
+                        Files.write(d.resolve("f" + i), TestData.randomBytes(4 * (int) MIB, round * 100 + i));
+                    }
+                    Map<String, FileState> before = states(d);
+                    CountDownLatch go = new CountDownLatch(1);
+                    List<Future<CompoundResult>> results = new ArrayList<>();
+                    for (int i = 0; i < clients; i++) {
+                        ItSession s = sessions.get(i);
+                        String f = "f" + i;
+                        Callable<CompoundResult> txn = () -> {
+                            go.await();
+                            return s.session().executeTransaction(new CompoundBuilder().putfh(dh).lookup(f)
+                                    .setattr(Attrs.builder().size(0).build()));
+                        };
+                        results.add(pool.submit(txn));
+                    }
+                    go.countDown();
+                    for (int i = 0; i < clients; i++) {
+                        CompoundResult r = results.get(i).get(60, TimeUnit.SECONDS);
+                        Path f = d.resolve("f" + i);
+                        if (r.status() == NfsStatus.NOSPC) {
+                            refused++;
+                            assertThat(FileState.of(f)).as("f%d after NFS4ERR_NOSPC", i)
+                                    .isEqualTo(before.get("f" + i));
+                        } else {
+                            assertThat(r.status()).as("f%d: %s", i, r).isEqualTo(NfsStatus.OK);
+                            committed++;
+                            assertThat(Files.size(f)).isZero();
+                        }
+                    }
+                }
+            } finally {
+                pool.shutdownNow();
+                for (ItSession s : sessions) {
+                    s.close();
+                }
+            }
+            System.out.printf("%s server-wide budget: %d transactions refused, %d committed%n",
+                    getClass().getSimpleName(), refused, committed);
+            assertThat(refused).as("transactions refused for the server-wide budget").isPositive();
+            assertThat(committed).as("transactions committed").isPositive();
+            assertThat(small.output()).contains("backup-budget-total");
+        }
+    }
+
+    @Test
+    @Tag("crash")
+    void crashRecoveryRestoresASparseFileWithItsHoles() throws IOException {
+        Path file = sparseFile("crash", 2 * GIB + 128 * KIB);
+        FileState before = FileState.of(file);
+        session.close();
+        session = null;
+        server.stop();
+        server.setJvmArgs("-D" + CrashPoints.PROPERTY + "=before-commit");
+        server.relaunch();
+        connect();
+        long client = nfs.session().clientId();
+        try {
+            nfs.session().executeTransaction(new CompoundBuilder().putfh(dir)
+                    .openExisting(client, nfs.openOwner(), "crash", OPEN4args.OPEN4_SHARE_ACCESS_WRITE)
+                    .write(CompoundBuilder.currentStateid(), GIB, TestData.randomBytes(64 * (int) KIB, 5))
+                    .write(CompoundBuilder.currentStateid(), 3 * MIB, "x".getBytes(StandardCharsets.UTF_8))
+                    .setattr(Attrs.builder().size(4096).build()));
+        } catch (IOException expected) {
+            // the server halted at the crash point: no reply
+        }
+        assertThat(server.awaitExit(Duration.ofSeconds(30))).isEqualTo(CrashPoints.EXIT_STATUS);
+        session = null;
+        assertThat(Files.size(file)).as("the crash came after the truncation").isEqualTo(4096);
+
+        server.setJvmArgs();
+        server.relaunch();
+        connect();
+
+        FileState after = FileState.of(file);
+        report("crash before commit, recovered", 0, new IoCounters(0, 0), before, after);
+        assertThat(after).as("the file after recovery").isEqualTo(before);
+        assertNoBackupsLeft();
+    }
+
+    // ---- helpers
+
+    /**
+     * A file with data only at {@code [0, 64 KiB)} and in its last 64 KiB; the rest (almost all of it) is a
+     * hole. Sized first, so no write extends it.
+     */
+    private Path sparseFile(String fileName, long size) throws IOException {
+        Path file = dirPath.resolve(fileName);
+        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
+            raf.setLength(size);
+            raf.seek(0);
+            raf.write(TestData.randomBytes(64 * (int) KIB, size));
+            raf.seek(size - 64 * KIB);
+            raf.write(TestData.randomBytes(64 * (int) KIB, size + 1));
+        }
+        return file;
+    }
+
+    private static Map<String, FileState> states(Path d) throws IOException {
+        Map<String, FileState> result = new TreeMap<>();
+        try (Stream<Path> files = Files.list(d)) {
+            for (Path f : (Iterable<Path>) files::iterator) {
+                result.put(f.getFileName().toString(), FileState.of(f));
+            }
+        }
+        return result;
+    }
+
+    private void assertNoBackupsLeft() throws IOException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        List<String> left = leftovers(server);
+        while (!left.isEmpty() && System.nanoTime() < deadline) {
+            sleep(50);
+            left = leftovers(server);
+        }
+        assertThat(left).as("backup directories left").isEmpty();
+    }
+
+    private static List<String> leftovers(ServerProcess s) throws IOException {
+        Path area = s.exportDir().resolve(".tcnfs").resolve("txn");
+        if (!Files.isDirectory(area)) {
+            return List.of();
+        }
+        try (Stream<Path> entries = Files.list(area)) {
+            return entries.map(p -> p.getFileName().toString()).sorted().toList();
+        }
+    }
+
+    private void report(String what, long nanos, IoCounters written, FileState before, FileState after) {
+        System.out.printf("%s %s: %.1f ms, server wrote %d bytes (wchar) / %d bytes (write_bytes); size %d -> %d, "
+                        + "st_blocks %d -> %d, allocated %d -> %d bytes%n", getClass().getSimpleName(), what,
+                nanos / 1e6, written.wchar(), written.writeBytes(), before.size(), after.size(), before.blocks(),
+                after.blocks(), before.allocated(), after.allocated());
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * What a sparse file is: its size, its allocated extents ({@code SEEK_DATA}/{@code SEEK_HOLE}) with a
+     * SHA-256 of each one's bytes, and its {@code st_blocks}. Equal states mean equal content (the rest is
+     * holes, which read as zeros) and equal sparseness.
+     */
+    record FileState(long size, List<String> extents, long allocated, long blocks) {
+        static FileState of(Path file) throws IOException {
+            List<String> extents = new ArrayList<>();
+            long allocated = Reflink.load().walkData(file, 0, Long.MAX_VALUE, (start, end) -> {
+                extents.add(start + "+" + (end - start) + ":" + TestData.sha256(read(file, start, end - start)));
+            });
+            return new FileState(Files.size(file), List.copyOf(extents), allocated, blocks(file));
+        }
+
+        private static byte[] read(Path file, long offset, long length) throws IOException {
+            if (length > 64 * MIB) {
+                throw new IllegalStateException("extent of " + length + " bytes at " + offset + " in " + file
+                        + ": the file is not sparse");
+            }
+            ByteBuffer buffer = ByteBuffer.allocate((int) length);
+            try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+                while (buffer.hasRemaining() && ch.read(buffer, offset + buffer.position()) > 0) {
+                    // reading
+                }
+            }
+            return buffer.array();
+        }
+
+        private static long blocks(Path file) throws IOException {
+            Process p = new ProcessBuilder("stat", "--format=%b", file.toString()).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+            try {
+                p.waitFor(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException(e);
+            }
+            return Long.parseLong(out);
+        }
+    }
+
+    /** The {@code wchar} and {@code write_bytes} counters of {@code /proc/<pid>/io}. */
+    record IoCounters(long wchar, long writeBytes) {
+        static IoCounters of(long pid) throws IOException {
+            long wchar = 0;
+            long writeBytes = 0;
+            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "io"))) {
+                if (line.startsWith("wchar:")) {
+                    wchar = Long.parseLong(line.substring(6).trim());
+                } else if (line.startsWith("write_bytes:")) {
+                    writeBytes = Long.parseLong(line.substring(12).trim());
+                }
+            }
+            return new IoCounters(wchar, writeBytes);
+        }
+
+        IoCounters minus(IoCounters earlier) {
+            return new IoCounters(wchar - earlier.wchar, writeBytes - earlier.writeBytes);
+        }
+    }
+}
