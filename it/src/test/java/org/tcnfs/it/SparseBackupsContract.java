@@ -224,11 +224,45 @@ abstract class SparseBackupsContract {
 
             assertThat(over.status()).as("%s", over).isEqualTo(NfsStatus.NOSPC);
             assertThat(states(d)).as("nothing changed").isEqualTo(before);
-            assertThat(leftovers(small)).isEmpty();
+            assertThat(leftoversEventually(small)).isEmpty();
             assertThat(small.output()).contains("refused with NFS4ERR_NOSPC", "backup-budget-per-txn");
             assertThat(s.nfs().session().executeTransaction(new CompoundBuilder().putfh(dh).lookup("small")
                     .setattr(Attrs.builder().size(0).build())).status()).as("a transaction within the budget")
                     .isEqualTo(NfsStatus.OK);
+            String metrics = scrapeMetrics(small);
+            assertThat(metric(metrics, "tcnfs_txn_backup_budget_refusals_total")).isEqualTo(1);
+            assertThat(metric(metrics, "tcnfs_txn_backup_budget_used_bytes")).as("nothing held after the commit")
+                    .isBetween(0.0, 512.0 * KIB);
+        }
+    }
+
+    @Test
+    void transactionPreparedOpByOpThatOutgrowsItsEstimateGetsNoSpcAndChangesNothing() throws IOException {
+        try (ServerProcess small = ServerProcess.startIn(workDirectory(), List.of(),
+                "--backup-budget-per-txn", "1MiB", "--backup-budget-total", "4MiB");
+                ItSession s = ItSession.open(small, "budget-op-it")) {
+            Path d = Files.createDirectories(small.exportDir().resolve("d"));
+            Files.writeString(d.resolve("x"), "x");
+            Path g = d.resolve("g");
+            try (RandomAccessFile raf = new RandomAccessFile(g.toFile(), "rw")) {
+                raf.setLength(2 * MIB);
+                raf.write(TestData.randomBytes(512 * (int) KIB, 4)); // 512 KiB of data, then a 1.5 MiB hole
+            }
+            Map<String, FileState> before = states(d);
+            byte[] dh = s.nfs().lookup(s.nfs().rootFh(), "d");
+            long client = s.session().clientId();
+
+            // A RENAME makes the transaction prepare its undo operation by operation. Planned (at the start):
+            // the WRITE saves a hole, the truncation 512 KiB; but the WRITE fills 1 MiB of the hole first, so
+            // the truncation needs 1.5 MiB when it comes: refused there, and the RENAME and WRITE are undone.
+            CompoundResult r = s.session().executeTransaction(new CompoundBuilder().putfh(dh).savefh().rename("x", "y")
+                    .putfh(dh).openExisting(client, s.nfs().openOwner(), "g", OPEN4args.OPEN4_SHARE_ACCESS_WRITE)
+                    .write(CompoundBuilder.currentStateid(), MIB, TestData.randomBytes((int) MIB, 5))
+                    .setattr(Attrs.builder().size(0).build()));
+
+            assertThat(r.status()).as("%s", r).isEqualTo(NfsStatus.NOSPC);
+            assertThat(states(d)).as("nothing changed").isEqualTo(before);
+            assertThat(leftoversEventually(small)).isEmpty();
         }
     }
 
@@ -357,13 +391,40 @@ abstract class SparseBackupsContract {
     }
 
     private void assertNoBackupsLeft() throws IOException {
+        assertThat(leftoversEventually(server)).as("backup directories left").isEmpty();
+    }
+
+    /** The backup directories still there after the background cleaner had up to 10 s. */
+    private static List<String> leftoversEventually(ServerProcess s) throws IOException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        List<String> left = leftovers(server);
+        List<String> left = leftovers(s);
         while (!left.isEmpty() && System.nanoTime() < deadline) {
             sleep(50);
-            left = leftovers(server);
+            left = leftovers(s);
         }
-        assertThat(left).as("backup directories left").isEmpty();
+        return left;
+    }
+
+    private static String scrapeMetrics(ServerProcess s) throws IOException {
+        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        java.net.http.HttpRequest request = java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create("http://127.0.0.1:" + s.metricsPort() + "/metrics")).build();
+        try {
+            return http.send(request, java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException(e);
+        }
+    }
+
+    /** The value of an unlabelled metric in Prometheus text. */
+    private static double metric(String scraped, String name) {
+        for (String line : scraped.split("\n")) {
+            if (line.startsWith(name + " ")) {
+                return Double.parseDouble(line.substring(name.length() + 1).trim());
+            }
+        }
+        throw new AssertionError("no metric " + name + " in\n" + scraped);
     }
 
     private static List<String> leftovers(ServerProcess s) throws IOException {
