@@ -54,7 +54,19 @@ abstract class SparseBackupsContract {
     private static final long GIB = 1L << 30;
     private static final long TIB = 1L << 40;
 
+    /** Ops of the crash test's compound (SEQUENCE is op 0): padded so that no other compound reaches it. */
+    private static final int CRASH_OP = 15;
+    private static final String BUDGET_PER_TXN = "1MiB";
+    private static final String BUDGET_TOTAL = "1536KiB";
+
+    /** The server of the sparse-file tests: default settings. */
     private ServerProcess server;
+    /**
+     * The server of the budget and crash tests: backup budgets of {@value #BUDGET_PER_TXN} per transaction and
+     * {@value #BUDGET_TOTAL} in all, and, until the crash test ran, a crash point before operation
+     * {@value #CRASH_OP}, which only the crash test's compound has.
+     */
+    private ServerProcess small;
     private ItSession session;
     private NfsOps nfs;
     private String name;
@@ -65,14 +77,22 @@ abstract class SparseBackupsContract {
     abstract Path workDirectory() throws IOException;
 
     @BeforeAll
-    void startServer() throws IOException {
+    void startServers() throws IOException {
         server = ServerProcess.startIn(workDirectory(), List.of());
+        small = ServerProcess.startIn(workDirectory(), List.of("-D" + CrashPoints.PROPERTY + "=before-op-" + CRASH_OP),
+                "--backup-budget-per-txn", BUDGET_PER_TXN, "--backup-budget-total", BUDGET_TOTAL);
     }
 
     @AfterAll
-    void stopServer() throws IOException {
-        if (server != null) {
-            server.close();
+    void stopServers() throws IOException {
+        try {
+            if (server != null) {
+                server.close();
+            }
+        } finally {
+            if (small != null) {
+                small.close();
+            }
         }
     }
 
@@ -199,10 +219,9 @@ abstract class SparseBackupsContract {
 
     @Test
     void transactionOverThePerTransactionBudgetGetsNoSpcAndChangesNothing() throws IOException {
-        try (ServerProcess small = ServerProcess.startIn(workDirectory(), List.of(),
-                "--backup-budget-per-txn", "1MiB", "--backup-budget-total", "4MiB");
-                ItSession s = ItSession.open(small, "budget-it")) {
-            Path d = Files.createDirectories(small.exportDir().resolve("d"));
+        try (ItSession s = ItSession.open(small, "budget-it")) {
+            Path d = Files.createDirectories(small.exportDir().resolve("per-txn"));
+            double refusals = metric(scrapeMetrics(small), "tcnfs_txn_backup_budget_refusals_total");
             Files.write(d.resolve("small"), TestData.randomBytes(512 * (int) KIB, 1));
             Path big = d.resolve("big");
             try (RandomAccessFile raf = new RandomAccessFile(big.toFile(), "rw")) {
@@ -210,7 +229,7 @@ abstract class SparseBackupsContract {
                 raf.write(TestData.randomBytes(2 * (int) MIB, 2)); // 2 MiB of data at 0
             }
             Map<String, FileState> before = states(d);
-            byte[] dh = s.nfs().lookup(s.nfs().rootFh(), "d");
+            byte[] dh = s.nfs().lookup(s.nfs().rootFh(), "per-txn");
             long client = s.session().clientId();
 
             CompoundResult within = s.session().executeTransaction(new CompoundBuilder().putfh(dh).lookup("small")
@@ -225,12 +244,13 @@ abstract class SparseBackupsContract {
             assertThat(over.status()).as("%s", over).isEqualTo(NfsStatus.NOSPC);
             assertThat(states(d)).as("nothing changed").isEqualTo(before);
             assertThat(leftoversEventually(small)).isEmpty();
-            assertThat(small.output()).contains("refused with NFS4ERR_NOSPC", "backup-budget-per-txn");
+            assertThat(over.toString()).doesNotContain("NFS4ERR_IO");
+            assertThat(small.output()).as("log lines (one per 10 s at most)").contains("refused with NFS4ERR_NOSPC");
             assertThat(s.nfs().session().executeTransaction(new CompoundBuilder().putfh(dh).lookup("small")
                     .setattr(Attrs.builder().size(0).build())).status()).as("a transaction within the budget")
                     .isEqualTo(NfsStatus.OK);
             String metrics = scrapeMetrics(small);
-            assertThat(metric(metrics, "tcnfs_txn_backup_budget_refusals_total")).isEqualTo(1);
+            assertThat(metric(metrics, "tcnfs_txn_backup_budget_refusals_total") - refusals).isEqualTo(1);
             assertThat(metric(metrics, "tcnfs_txn_backup_budget_used_bytes")).as("nothing held after the commit")
                     .isBetween(0.0, 512.0 * KIB);
         }
@@ -238,10 +258,8 @@ abstract class SparseBackupsContract {
 
     @Test
     void transactionPreparedOpByOpThatOutgrowsItsEstimateGetsNoSpcAndChangesNothing() throws IOException {
-        try (ServerProcess small = ServerProcess.startIn(workDirectory(), List.of(),
-                "--backup-budget-per-txn", "1MiB", "--backup-budget-total", "4MiB");
-                ItSession s = ItSession.open(small, "budget-op-it")) {
-            Path d = Files.createDirectories(small.exportDir().resolve("d"));
+        try (ItSession s = ItSession.open(small, "budget-op-it")) {
+            Path d = Files.createDirectories(small.exportDir().resolve("op-by-op"));
             Files.writeString(d.resolve("x"), "x");
             Path g = d.resolve("g");
             try (RandomAccessFile raf = new RandomAccessFile(g.toFile(), "rw")) {
@@ -249,7 +267,7 @@ abstract class SparseBackupsContract {
                 raf.write(TestData.randomBytes(512 * (int) KIB, 4)); // 512 KiB of data, then a 1.5 MiB hole
             }
             Map<String, FileState> before = states(d);
-            byte[] dh = s.nfs().lookup(s.nfs().rootFh(), "d");
+            byte[] dh = s.nfs().lookup(s.nfs().rootFh(), "op-by-op");
             long client = s.session().clientId();
 
             // A RENAME makes the transaction prepare its undo operation by operation. Planned (at the start):
@@ -269,9 +287,8 @@ abstract class SparseBackupsContract {
     @Test
     void transactionsOverTheServerWideBudgetGetNoSpcAndChangeNothing() throws Exception {
         int clients = 6;
-        try (ServerProcess small = ServerProcess.startIn(workDirectory(), List.of(),
-                "--backup-budget-per-txn", "6MiB", "--backup-budget-total", "8MiB")) {
-            Path d = Files.createDirectories(small.exportDir().resolve("d"));
+        {
+            Path d = Files.createDirectories(small.exportDir().resolve("server-wide"));
             List<ItSession> sessions = new ArrayList<>();
             ExecutorService pool = Executors.newFixedThreadPool(clients);
             int refused = 0;
@@ -280,10 +297,11 @@ abstract class SparseBackupsContract {
                 for (int i = 0; i < clients; i++) {
                     sessions.add(ItSession.open(small, "budget-all-" + i));
                 }
-                byte[] dh = sessions.get(0).nfs().lookup(sessions.get(0).nfs().rootFh(), "d");
+                byte[] dh = sessions.get(0).nfs().lookup(sessions.get(0).nfs().rootFh(), "server-wide");
                 for (int round = 0; round < 10 && refused == 0; round++) {
                     for (int i = 0; i < clients; i++) {
-                        Files.write(d.resolve("f" + i), TestData.randomBytes(4 * (int) MIB, round * 100 + i));
+                        // 800 KiB each: one transaction fits (1 MiB), two at once do not (1.5 MiB in all)
+                        Files.write(d.resolve("f" + i), TestData.randomBytes(800 * (int) KIB, round * 100 + i));
                     }
                     Map<String, FileState> before = states(d);
                     CountDownLatch go = new CountDownLatch(1);
@@ -323,43 +341,53 @@ abstract class SparseBackupsContract {
                     getClass().getSimpleName(), refused, committed);
             assertThat(refused).as("transactions refused for the server-wide budget").isPositive();
             assertThat(committed).as("transactions committed").isPositive();
-            assertThat(small.output()).contains("backup-budget-total");
+            assertThat(small.output()).as("log lines (one per 10 s at most)").contains("refused with NFS4ERR_NOSPC");
         }
     }
 
     @Test
     @Tag("crash")
     void crashRecoveryRestoresASparseFileWithItsHoles() throws IOException {
-        Path file = sparseFile("crash", 2 * GIB + 128 * KIB);
+        Path d = Files.createDirectories(small.exportDir().resolve("crash"));
+        Path file = sparseFile(d, "crash", 2 * GIB + 128 * KIB);
         FileState before = FileState.of(file);
-        session.close();
-        session = null;
-        server.stop();
-        server.setJvmArgs("-D" + CrashPoints.PROPERTY + "=before-commit");
-        server.relaunch();
-        connect();
-        long client = nfs.session().clientId();
+        ItSession s = ItSession.open(small, "crash-it");
         try {
-            nfs.session().executeTransaction(new CompoundBuilder().putfh(dir)
-                    .openExisting(client, nfs.openOwner(), "crash", OPEN4args.OPEN4_SHARE_ACCESS_WRITE)
+            byte[] dh = s.nfs().lookup(s.nfs().rootFh(), "crash");
+            CompoundBuilder c = new CompoundBuilder().putfh(dh)
+                    .openExisting(s.session().clientId(), s.nfs().openOwner(), "crash",
+                            OPEN4args.OPEN4_SHARE_ACCESS_WRITE)
                     .write(CompoundBuilder.currentStateid(), GIB, TestData.randomBytes(64 * (int) KIB, 5))
                     .write(CompoundBuilder.currentStateid(), 3 * MIB, "x".getBytes(StandardCharsets.UTF_8))
-                    .setattr(Attrs.builder().size(4096).build()));
+                    .setattr(Attrs.builder().size(4096).build());
+            while (c.size() <= CRASH_OP) {
+                c.putfh(dh); // every change is made: the crash comes before the commit point
+            }
+            s.session().executeTransaction(c);
         } catch (IOException expected) {
             // the server halted at the crash point: no reply
+        } finally {
+            try {
+                s.connection().close();
+            } catch (IOException | RuntimeException ignored) {
+                // the connection died with the server
+            }
         }
-        assertThat(server.awaitExit(Duration.ofSeconds(30))).isEqualTo(CrashPoints.EXIT_STATUS);
-        session = null;
-        assertThat(Files.size(file)).as("the crash came after the truncation").isEqualTo(4096);
+        assertThat(small.awaitExit(Duration.ofSeconds(30))).as("exit status at the crash point")
+                .isEqualTo(CrashPoints.EXIT_STATUS);
+        FileState crashed = FileState.of(file);
+        assertThat(crashed.size()).as("the crash came after the truncation").isEqualTo(4096);
 
-        server.setJvmArgs();
-        server.relaunch();
-        connect();
+        small.setJvmArgs();
+        long started = System.nanoTime();
+        small.relaunch();
+        long nanos = System.nanoTime() - started;
 
         FileState after = FileState.of(file);
-        report("crash before commit, recovered", 0, new IoCounters(0, 0), before, after);
+        report("kill at before-op-" + CRASH_OP + ", restart with recovery", nanos, new IoCounters(0, 0), crashed,
+                after);
         assertThat(after).as("the file after recovery").isEqualTo(before);
-        assertNoBackupsLeft();
+        assertThat(leftoversEventually(small)).isEmpty();
     }
 
     // ---- helpers
@@ -369,7 +397,11 @@ abstract class SparseBackupsContract {
      * hole. Sized first, so no write extends it.
      */
     private Path sparseFile(String fileName, long size) throws IOException {
-        Path file = dirPath.resolve(fileName);
+        return sparseFile(dirPath, fileName, size);
+    }
+
+    private static Path sparseFile(Path directory, String fileName, long size) throws IOException {
+        Path file = directory.resolve(fileName);
         try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
             raf.setLength(size);
             raf.seek(0);
