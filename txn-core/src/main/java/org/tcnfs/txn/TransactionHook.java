@@ -212,6 +212,7 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
             try {
                 begin(context, txn);
             } catch (BackupBudgetExceededException e) {
+                discardUnstarted(txn, e);
                 throw new NoSpcException(e.getMessage(), e);
             }
         }
@@ -696,6 +697,21 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         } catch (IOException e) {
             LOG.warn("txn {}: deleting the kept victims failed (the cleaner deletes them later): {}", txn.id,
                     e.toString());
+        }
+    }
+
+    /**
+     * Deletes the backups a transaction refused before its record was written made (and gives their bytes
+     * back to the budget): nothing changed, so nothing will undo them.
+     */
+    private static void discardUnstarted(Txn txn, Exception refusal) {
+        if (txn.lockSet != null || txn.backups == null || txn.recorded) {
+            return;
+        }
+        try {
+            txn.backups.discard();
+        } catch (IOException | RuntimeException e) {
+            refusal.addSuppressed(e);
         }
     }
 
