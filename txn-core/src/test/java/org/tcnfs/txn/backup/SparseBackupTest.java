@@ -14,11 +14,16 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.tcnfs.txn.backup.TestFileSystems.Kind;
+import org.tcnfs.txn.plan.Mutation;
+import org.tcnfs.txn.plan.ObjectPath;
+import org.tcnfs.txn.plan.ObjectRef;
 
 /**
  * Sparse files and backups on real file systems (issue 14, item 4): the extent walk ({@code SEEK_DATA} /
@@ -254,6 +259,34 @@ class SparseBackupTest {
         assertThat(backup.length()).isEqualTo(1L << 40);
         assertThat(txn.bytesCharged()).isEqualTo(16 * 1024);
         assertThat(budget.used()).isEqualTo(16 * 1024);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void plannedBackupsAreCheckedInAllocatedBytesBeforeAnythingIsSaved(Kind kind) throws IOException {
+        Path export = exportOn(kind);
+        Path file = twoExtentFile(export, 1L << 40); // 16 KiB of data in 1 TiB
+        Files.write(export.resolve("dense"), randomBytes(64 * 1024, 6));
+        BackupBudget budget = new BackupBudget(64 * 1024, 64 * 1024);
+        BackupManager txn = storeIn(export, budget).forTransaction("t1");
+        ObjectRef sparse = new ObjectRef(ObjectPath.of("exp", "sparse"), Optional.of(ObjectPath.of("exp", "sparse")));
+        ObjectRef dense = new ObjectRef(ObjectPath.of("exp", "dense"), Optional.of(ObjectPath.of("exp", "dense")));
+        ObjectRef created = new ObjectRef(ObjectPath.of("exp", "new"), Optional.empty());
+        Function<ObjectPath, Path> local = p -> export.resolve(String.join("/", p.components()));
+
+        long planned = txn.checkBudget(List.of(
+                new Mutation.Write(1, sparse, MIB, 100_000), // 8 KiB of data in the range, the rest a hole
+                new Mutation.SizeChange(2, sparse, 0, Mutation.SizeChange.Cause.SETATTR), // 16 KiB of data
+                new Mutation.Write(3, created, 0, 1 << 20)), local); // a new file: nothing to save
+
+        assertThat(planned).isEqualTo(24 * 1024);
+        assertThat(budget.used()).as("a check charges nothing").isZero();
+        assertThatThrownBy(() -> txn.checkBudget(List.of(
+                new Mutation.SizeChange(1, dense, 0, Mutation.SizeChange.Cause.SETATTR),
+                new Mutation.Write(2, sparse, 0, 4096)), local))
+                .isInstanceOf(BackupBudgetExceededException.class)
+                .hasMessageContaining((68 * 1024) + " more allocated bytes");
+        assertThat(Files.exists(txn.directory())).as("nothing saved").isFalse();
     }
 
     // ---- helpers
