@@ -123,6 +123,8 @@ final class ProtoMapping {
                     .setFileOffset(backup.fileOffset()));
         } else if (range.source() instanceof SavedRange.Inline inline) {
             builder.setInlineData(ByteString.copyFrom(inline.data()));
+        } else if (range.source() instanceof SavedRange.Hole) {
+            builder.setHole(org.tcnfs.proto.recovery.HoleExtent.getDefaultInstance());
         } else {
             throw new AssertionError("range source without a message: " + range.source().getClass());
         }
@@ -296,6 +298,8 @@ final class ProtoMapping {
                         unsignedLong("backup.file_offset", message.getBackup().getFileOffset()));
             case INLINE_DATA:
                 return new SavedRange(offset, length, new SavedRange.Inline(message.getInlineData().toByteArray()));
+            case HOLE:
+                return SavedRange.hole(offset, length);
             case SOURCE_NOT_SET:
                 throw new IllegalArgumentException("saved range without a source");
             default:

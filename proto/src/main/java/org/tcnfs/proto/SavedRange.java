@@ -39,6 +39,11 @@ public record SavedRange(long offset, long length, Source source) {
         return new SavedRange(offset, length, new Backup(file, fileOffset));
     }
 
+    /** A range that was one hole: nothing is saved, undo punches it again. */
+    public static SavedRange hole(long offset, long length) {
+        return new SavedRange(offset, length, Hole.INSTANCE);
+    }
+
     /** A range whose bytes travel inside the record. */
     public static SavedRange inline(long offset, byte[] data) {
         return new SavedRange(offset, data.length, new Inline(data));
@@ -50,11 +55,21 @@ public record SavedRange(long offset, long length, Source source) {
     }
 
     /** Where the saved bytes of a range are. */
-    public sealed interface Source permits Backup, Inline {
+    public sealed interface Source permits Backup, Inline, Hole {
     }
 
     /**
-     * Saved (cloned or copied) into a backup file.
+     * The range was a hole (no allocated blocks; it read as zeros): nothing was saved, and undo deallocates
+     * the range again so the file stays sparse.
+     */
+    public record Hole() implements Source {
+        /** The one value. */
+        public static final Hole INSTANCE = new Hole();
+    }
+
+    /**
+     * Saved (cloned or copied) into a backup file, which mirrors the target's allocation over the range: a
+     * hole of the backup file inside the range was a hole of the target, and undo punches it back.
      *
      * @param file the backup file, relative to the record's backup directory; not the directory itself
      * @param fileOffset offset of the range's first byte in that file

@@ -30,6 +30,7 @@ final class Samples {
                 new UndoStep.RestoreRanges(0, ObjectRef.of(path("etc/passwd"), HANDLE_A, 1234L), 10_000,
                         List.of(SavedRange.inBackup(0, 4096, path("0"), 0),
                                 SavedRange.inline(4096, "old bytes".getBytes(StandardCharsets.UTF_8)),
+                                SavedRange.hole(5000, 3000),
                                 SavedRange.inBackup(8192, 1808, path("sub/1"), 4096))),
                 new UndoStep.RestoreRanges(1, ObjectRef.of(path("empty"), HANDLE_B, -7L), 0, List.of()),
                 new UndoStep.RestoreSize(2, ObjectRef.of(path("etc/group"), HANDLE_B, 99L), 12),

@@ -36,6 +36,7 @@ import org.tcnfs.nfs4.state.StateId;
 import org.tcnfs.nfs4.status.DelayException;
 import org.tcnfs.nfs4.status.NfsException;
 import org.tcnfs.nfs4.status.NfsStatus;
+import org.tcnfs.nfs4.status.NoSpcException;
 import org.tcnfs.nfs4.status.NotSuppException;
 import org.tcnfs.nfs4.status.ServerFaultException;
 import org.tcnfs.nfs4.vfs.Inode;
@@ -52,6 +53,7 @@ import org.tcnfs.proto.ObjectHandle;
 import org.tcnfs.proto.RecoveryRecord;
 import org.tcnfs.proto.RecoveryRecords;
 import org.tcnfs.proto.UndoStep;
+import org.tcnfs.txn.backup.BackupBudgetExceededException;
 import org.tcnfs.txn.backup.BackupManager;
 import org.tcnfs.txn.handles.FsyncPool;
 import org.tcnfs.txn.handles.HandleTable;
@@ -207,7 +209,12 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
                 return;
             }
             txn.begun = true;
-            begin(context, txn);
+            try {
+                begin(context, txn);
+            } catch (BackupBudgetExceededException e) {
+                discardUnstarted(txn, e);
+                throw new NoSpcException(e.getMessage(), e);
+            }
         }
         if (txn.lockSet == null) {
             return;
@@ -224,7 +231,11 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         }
         if (txn.preparer != null) {
             if (!txn.upFront) {
-                prepareOp(txn, index);
+                try {
+                    prepareOp(txn, index);
+                } catch (BackupBudgetExceededException e) {
+                    throw new NoSpcException(e.getMessage(), e);
+                }
             }
             txn.preparer.swapBefore(index);
         }
@@ -413,6 +424,7 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         txn.id = txnIds.next();
         txn.backups = area.export.backups().forTransaction(Long.toString(txn.id));
         txn.preparer = new UndoPreparer(area.export.root(), txn.backups);
+        txn.backups.checkBudget(txn.plan.mutations(), txn.preparer::local); // NFS4ERR_NOSPC before anything changes
         txn.upFront = preparableUpFront(txn.plan);
         if (txn.upFront && txn.plan.mutates()) {
             Function<ObjectRef, Optional<ObjectPath>> atOrigin = ObjectRef::origin;
@@ -685,6 +697,21 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         } catch (IOException e) {
             LOG.warn("txn {}: deleting the kept victims failed (the cleaner deletes them later): {}", txn.id,
                     e.toString());
+        }
+    }
+
+    /**
+     * Deletes the backups a transaction refused before its record was written made (and gives their bytes
+     * back to the budget): nothing changed, so nothing will undo them.
+     */
+    private static void discardUnstarted(Txn txn, Exception refusal) {
+        if (txn.lockSet != null || txn.backups == null || txn.recorded) {
+            return;
+        }
+        try {
+            txn.backups.discard();
+        } catch (IOException | RuntimeException e) {
+            refusal.addSuppressed(e);
         }
     }
 

@@ -285,8 +285,11 @@ final class UndoPreparer {
             return;
         }
         long length = end - from;
+        long allocated = backups.allocatedBytes(file, from, length);
         SavedRange range;
-        if (length <= INLINE_MAX && inlineBytes + length <= INLINE_BUDGET) {
+        if (allocated == 0) {
+            range = SavedRange.hole(from, length); // undo punches it again: nothing to save
+        } else if (allocated == length && length <= INLINE_MAX && inlineBytes + length <= INLINE_BUDGET) {
             range = SavedRange.inline(from, read(file, from, (int) length));
             inlineBytes += (int) length;
         } else {

@@ -130,8 +130,13 @@ public final class ConfigLoader {
         } catch (IllegalArgumentException e) {
             throw invalid(Setting.DATA_OPTIONS, e.getMessage());
         }
+        long budgetPerTxn = size(Setting.BACKUP_BUDGET_PER_TXN, 0, Long.MAX_VALUE);
+        long budgetTotal = size(Setting.BACKUP_BUDGET_TOTAL, 0, Long.MAX_VALUE);
+        if (budgetTotal < budgetPerTxn) {
+            throw invalid(Setting.BACKUP_BUDGET_TOTAL, "must be at least backup-budget-per-txn (" + budgetPerTxn + ")");
+        }
         return new ServerConfig(bind, port, data, state, exports, lease, grace, maxOps, maxRequest, maxIo, workers,
-                path(Setting.PORT_FILE), metricsPort, metricsPortFile, dataOptions);
+                path(Setting.PORT_FILE), metricsPort, metricsPortFile, dataOptions, budgetPerTxn, budgetTotal);
     }
 
     /** {@code off}: empty; else a port that is not the NFS port (both listen on the bind address). */

@@ -25,6 +25,8 @@ import org.tcnfs.nfs4.export.ExportOptions;
  * @param metricsPort TCP port of the HTTP endpoints (0 for any free one), empty when they are off
  * @param metricsPortFile where to write the metrics port once listening, if anywhere
  * @param dataOptions the options of the default export of {@code data} (not used with an exports file)
+ * @param backupBudgetPerTxn most allocated bytes of one transaction's backups
+ * @param backupBudgetTotal most allocated bytes of all transactions' backups together
  */
 public record ServerConfig(
         String bind,
@@ -41,7 +43,14 @@ public record ServerConfig(
         Optional<Path> portFile,
         OptionalInt metricsPort,
         Optional<Path> metricsPortFile,
-        ExportOptions dataOptions) {
+        ExportOptions dataOptions,
+        long backupBudgetPerTxn,
+        long backupBudgetTotal) {
+
+    /** Default of {@link #backupBudgetPerTxn()} ({@link Setting#BACKUP_BUDGET_PER_TXN}): 1 GiB. */
+    public static final long DEFAULT_BACKUP_BUDGET_PER_TXN = 1L << 30;
+    /** Default of {@link #backupBudgetTotal()} ({@link Setting#BACKUP_BUDGET_TOTAL}): 4 GiB. */
+    public static final long DEFAULT_BACKUP_BUDGET_TOTAL = 4L << 30;
 
     public ServerConfig {
         Objects.requireNonNull(bind, "bind");
@@ -57,6 +66,10 @@ public record ServerConfig(
         if (metricsPort.isPresent() && (metricsPort.getAsInt() < 0 || metricsPort.getAsInt() > 65535)) {
             throw new IllegalArgumentException("metrics port out of range: " + metricsPort.getAsInt());
         }
+        if (backupBudgetPerTxn < 0 || backupBudgetTotal < backupBudgetPerTxn) {
+            throw new IllegalArgumentException("backup budgets must be 0 <= per transaction (" + backupBudgetPerTxn
+                    + ") <= total (" + backupBudgetTotal + ")");
+        }
     }
 
     /** A configuration without the HTTP endpoints (the form before they existed). */
@@ -66,11 +79,15 @@ public record ServerConfig(
                 OptionalInt.empty(), Optional.empty());
     }
 
-    /** A configuration whose default export has the default options ({@link ExportOptions#DEFAULT_EXPORT}). */
+    /**
+     * A configuration whose default export has the default options ({@link ExportOptions#DEFAULT_EXPORT}) and
+     * whose other limits have their defaults.
+     */
     public ServerConfig(String bind, int port, Path data, Path state, Optional<Path> exports, Duration lease,
             Duration grace, int maxOps, int maxRequestBytes, int maxIoBytes, int workers, Optional<Path> portFile,
             OptionalInt metricsPort, Optional<Path> metricsPortFile) {
         this(bind, port, data, state, exports, lease, grace, maxOps, maxRequestBytes, maxIoBytes, workers, portFile,
-                metricsPort, metricsPortFile, ExportOptions.DEFAULT_EXPORT);
+                metricsPort, metricsPortFile, ExportOptions.DEFAULT_EXPORT, DEFAULT_BACKUP_BUDGET_PER_TXN,
+                DEFAULT_BACKUP_BUDGET_TOTAL);
     }
 }

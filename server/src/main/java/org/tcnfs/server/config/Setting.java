@@ -28,6 +28,12 @@ public enum Setting {
     MAX_OPS("max-ops", "4096", "Most operations per COMPOUND a session may negotiate."),
     MAX_REQUEST("max-request", "16MiB", "Largest COMPOUND request a session may negotiate (bytes, KiB, MiB)."),
     MAX_IO("max-io", "1MiB", "Largest READ and WRITE (maxread/maxwrite)."),
+    BACKUP_BUDGET_PER_TXN("backup-budget-per-txn", "1GiB", "Most allocated bytes one transaction's backups may "
+            + "hold (holes are free); a transaction that needs more is refused with NFS4ERR_NOSPC before it changes "
+            + "anything."),
+    BACKUP_BUDGET_TOTAL("backup-budget-total", "4GiB", "Most allocated bytes the backups of all running "
+            + "transactions may hold together; past it transactions are refused with NFS4ERR_NOSPC before they "
+            + "change anything. At least backup-budget-per-txn."),
     WORKERS("workers", "0", "Request worker threads; 0 means two per processor, at least 4."),
     PORT_FILE("port-file", "", "If set, the listening port is written to this file once the server serves."),
     METRICS_PORT("metrics-port", "9049", "TCP port of the HTTP endpoints /metrics (Prometheus text), /health and "

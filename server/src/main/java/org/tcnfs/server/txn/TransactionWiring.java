@@ -1,6 +1,7 @@
 package org.tcnfs.server.txn;
 
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,6 +20,7 @@ import org.tcnfs.server.metrics.TcnfsMetrics;
 import org.tcnfs.txn.CrashPoints;
 import org.tcnfs.txn.TransactionHook;
 import org.tcnfs.txn.TxnExport;
+import org.tcnfs.txn.backup.BackupBudget;
 import org.tcnfs.txn.backup.BackupStore;
 import org.tcnfs.txn.handles.HandleTable;
 import org.tcnfs.txn.lock.LockManager;
@@ -69,10 +71,11 @@ public final class TransactionWiring implements AutoCloseable {
         boolean single = config.exports().isEmpty();
         List<TxnExport> txnExports = new ArrayList<>();
         List<BackupStore> areas = new ArrayList<>();
+        BackupBudget budget = new BackupBudget(config.backupBudgetPerTxn(), config.backupBudgetTotal());
         for (int i = 0; i < exports.size(); i++) {
             Export export = exports.get(i);
             LocalFileSystem fs = fileSystems.get(i);
-            BackupStore backups = BackupStore.open(fs.reservedDirectory().resolve(BACKUP_AREA));
+            BackupStore backups = BackupStore.open(fs.reservedDirectory().resolve(BACKUP_AREA), budget);
             areas.add(backups);
             txnExports.add(new TxnExport(fs.exportId(), fs, fs.root(), backups, single,
                     client -> export.optionsFor(client).map(ExportOptions::txn).orElse(TxnPolicy.NEVER)));
@@ -105,6 +108,14 @@ public final class TransactionWiring implements AutoCloseable {
                 b -> b.stream().mapToLong(BackupStore::bytesCloned).sum());
         count(metrics, "tcnfs.txn.backup.copied.bytes", "Bytes backed up by copying", backups,
                 b -> b.stream().mapToLong(BackupStore::bytesCopied).sum());
+        if (!backups.isEmpty()) {
+            BackupBudget budget = backups.get(0).budget();
+            count(metrics, "tcnfs.txn.backup.budget.refusals", "Transactions refused (NFS4ERR_NOSPC) because their "
+                    + "backups would exceed a backup budget", budget, BackupBudget::refusals);
+            Gauge.builder("tcnfs.txn.backup.budget.used.bytes", budget, BackupBudget::used)
+                    .description("Allocated bytes held by the backups of running transactions")
+                    .register(metrics.registry());
+        }
     }
 
     private static <T> void count(TcnfsMetrics metrics, String name, String help, T source,

@@ -83,6 +83,27 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void backupBudgetsDefaultToOneGibPerTransactionAndFourGibInAll() {
+        ServerConfig c = new ConfigLoader().load();
+        assertThat(c.backupBudgetPerTxn()).isEqualTo(1L << 30);
+        assertThat(c.backupBudgetTotal()).isEqualTo(4L << 30);
+        ServerConfig set = new ConfigLoader().flag(Setting.BACKUP_BUDGET_PER_TXN, "64MiB")
+                .environment(Map.of("TCNFS_BACKUP_BUDGET_TOTAL", "256MiB")).load();
+        assertThat(set.backupBudgetPerTxn()).isEqualTo(64L << 20);
+        assertThat(set.backupBudgetTotal()).isEqualTo(256L << 20);
+    }
+
+    @Test
+    void backupBudgetTotalBelowThePerTransactionBudgetIsRefused() {
+        assertThatThrownBy(() -> new ConfigLoader().flag(Setting.BACKUP_BUDGET_PER_TXN, "2GiB")
+                .flag(Setting.BACKUP_BUDGET_TOTAL, "1GiB").load())
+                .isInstanceOf(InvalidConfigException.class)
+                .hasMessageContaining("'backup-budget-total'");
+        assertThatThrownBy(() -> new ConfigLoader().flag(Setting.BACKUP_BUDGET_PER_TXN, "lots").load())
+                .hasMessageContaining("'backup-budget-per-txn'");
+    }
+
+    @Test
     void missingExportsFileIsRefused() {
         assertThatThrownBy(() -> new ConfigLoader().flag(Setting.EXPORTS, dir.resolve("nope").toString()).load())
                 .hasMessageContaining("'exports'")

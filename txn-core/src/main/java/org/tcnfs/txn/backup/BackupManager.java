@@ -19,28 +19,38 @@ import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tcnfs.txn.backup.Reflink.CloneResult;
+import org.tcnfs.txn.plan.Mutation;
+import org.tcnfs.txn.plan.ObjectPath;
 
 /**
  * The backups of one transaction, in one directory of a {@link BackupStore}: what a mutation is about to
  * destroy is saved here first, and undo puts it back.
  *
  * <ul>
- *   <li>{@link #backupRange} before a WRITE or a size change: the old bytes of the range, by
- *       {@code FICLONERANGE} of the block-aligned range covering it, or by a copy of exactly the range when
- *       the file system refuses the clone (see {@link Reflink.CloneResult#refused()}). Nothing past the old
- *       end of file is saved, only the old size.
+ *   <li>{@link #backupRange} before a WRITE or a size change: the old bytes of the range's allocated
+ *       extents ({@code SEEK_DATA}/{@code SEEK_HOLE}), each by {@code FICLONERANGE} of the block-aligned
+ *       range covering it, or by a copy of exactly the extent when the file system refuses the clone (see
+ *       {@link Reflink.CloneResult#refused()}). Holes are not saved: they stay holes in the backup file,
+ *       which mirrors the file's allocation over the range. Nothing past the old end of file is saved, only
+ *       the old size. The allocated bytes saved are charged to the store's {@link BackupBudget} first.
  *   <li>{@link #moveAside} for REMOVE and {@link #keepTarget} for RENAME onto an existing name: the object
  *       is renamed into the backup directory (the same file system, so it is one atomic rename).
- *   <li>{@link #restoreRange} and {@link #moveBack} undo one backup each. Both are idempotent: after a crash
+ *   <li>{@link #restoreRange} and {@link #moveBack} undo one backup each; {@link #restoreRange} puts the
+ *       saved extents back and punches holes where the backup file has holes, so a sparse file stays sparse.
+ *       {@link #restoreHole} punches a range that was a hole when it was saved. All are idempotent: after a crash
  *       in the middle of an undo, running the whole undo again is correct. Undo the backups of a transaction
  *       in reverse order.
  *   <li>{@link #makeDurable()} fsyncs, in one pass, everything created or changed since the last call:
  *       backup files, the backup directory, and the directories renames touched; after undo, the restored
  *       files and directories. One pass per transaction, not one per backup.
- *   <li>{@link #discard()} deletes the transaction's backup directory, for the background cleaner.
+ *   <li>{@link #discard()} deletes the transaction's backup directory, for the background cleaner, and
+ *       gives its bytes back to the budget.
+ *   <li>{@link #checkBudget} refuses, before anything is saved, a transaction whose planned backups would
+ *       not fit in the budget.
  * </ul>
  *
  * <p>Each operation returns or takes a {@link Backup} record that the transaction layer keeps in its
@@ -67,6 +77,7 @@ public final class BackupManager {
     private long bytesCloned;
     private long bytesCopied;
     private long bytesRestored;
+    private long charged;
 
     BackupManager(BackupStore store, Path directory) {
         this.store = store;
@@ -100,15 +111,83 @@ public final class BackupManager {
         if (end <= offset) {
             return record(new RangeBackup(source, offset, 0, oldSize, null, RangeBackup.Method.SIZE_ONLY));
         }
-        Path backupFile = createBackupFile();
+        long allocated = store.reflink().walkData(source, offset, end, (from, to) -> { });
+        store.budget().charge(charged, allocated);
+        charged += allocated;
+        Path backupFile = null;
         try {
+            backupFile = createBackupFile();
             RangeBackup.Method method = saveRange(source, offset, end, oldSize, backupFile);
             return record(new RangeBackup(source, offset, end - offset, oldSize, backupFile, method));
         } catch (IOException | RuntimeException e) {
-            unsyncedFiles.remove(backupFile);
-            deleteQuietly(backupFile, e);
+            charged -= allocated;
+            store.budget().release(allocated);
+            if (backupFile != null) {
+                unsyncedFiles.remove(backupFile);
+                deleteQuietly(backupFile, e);
+            }
             throw e;
         }
+    }
+
+    /**
+     * The allocated bytes of {@code [offset, offset + length)} of {@code file} (clipped to its end): what a
+     * {@link #backupRange} of the range would save and charge. 0 for a range that is one hole.
+     *
+     * @throws IOException when the file cannot be read (missing, a symbolic link ...)
+     */
+    public long allocatedBytes(Path file, long offset, long length) throws IOException {
+        if (offset < 0 || length < 0) {
+            throw new IllegalArgumentException("negative offset or length: " + offset + ", " + length);
+        }
+        long end = length > Long.MAX_VALUE - offset ? Long.MAX_VALUE : offset + length;
+        return store.reflink().walkData(file.toAbsolutePath(), offset, end, (from, to) -> { });
+    }
+
+    /**
+     * Refuses a transaction whose backups would not fit in the budget, before anything is saved: sums the
+     * allocated bytes each WRITE and size change of {@code mutations} would save, looking at the files where
+     * they were before the compound (objects the compound creates save nothing), and checks the sum against
+     * the per-transaction limit and what is left of the server-wide one. Nothing is charged: the backups
+     * themselves are, as they are made, so a transaction whose estimate was low is still held to the limits.
+     *
+     * @param mutations the transaction's planned mutations
+     * @param local the local path of an object path of the export
+     * @return the estimated allocated bytes
+     * @throws BackupBudgetExceededException when they would not fit
+     * @throws IOException when a file cannot be read
+     */
+    public synchronized long checkBudget(List<Mutation> mutations, Function<ObjectPath, Path> local)
+            throws IOException {
+        checkOpen();
+        long planned = 0;
+        for (Mutation m : mutations) {
+            long bytes = 0;
+            if (m instanceof Mutation.Write w && w.length() > 0) {
+                bytes = plannedBytes(w.file().origin().map(local), w.offset(), w.end());
+            } else if (m instanceof Mutation.SizeChange c) {
+                bytes = plannedBytes(c.file().origin().map(local), c.newSize(), Long.MAX_VALUE);
+            }
+            planned = bytes > Long.MAX_VALUE - planned ? Long.MAX_VALUE : planned + bytes;
+        }
+        store.budget().check(charged, planned);
+        return planned;
+    }
+
+    private long plannedBytes(java.util.Optional<Path> file, long from, long to) throws IOException {
+        if (file.isEmpty() || !Files.isRegularFile(file.get(), LinkOption.NOFOLLOW_LINKS) || to <= from) {
+            return 0;
+        }
+        try {
+            return store.reflink().walkData(file.get().toAbsolutePath(), from, to, (s, e) -> { });
+        } catch (NoSuchFileException gone) {
+            return 0;
+        }
+    }
+
+    /** Allocated bytes of this transaction's backups, charged to the budget until {@link #discard()}. */
+    public synchronized long bytesCharged() {
+        return charged;
     }
 
     /**
@@ -146,23 +225,16 @@ public final class BackupManager {
         long start = backup.offset();
         long end = start + backup.length();
         if (backup.length() > 0) {
-            long innerStart = alignUp(start);
-            long innerEnd = alignDown(end);
-            boolean cloned = false;
-            if (backup.method() == RangeBackup.Method.CLONED && innerEnd > innerStart) {
-                CloneResult result = store.reflink().cloneRange(backup.backupFile(), innerStart,
-                        innerEnd - innerStart, file, innerStart);
-                if (!result.succeeded() && !result.refused()) {
-                    throw new FileSystemException(backup.backupFile().toString(), file.toString(),
-                            "FICLONERANGE failed: " + result.errnoName());
+            long[] done = {start};
+            store.reflink().walkData(backup.backupFile(), start, end, (from, to) -> {
+                if (from > done[0]) {
+                    clear(file, done[0], from);
                 }
-                cloned = result.succeeded();
-            }
-            if (cloned) {
-                copyRange(backup.backupFile(), file, start, innerStart - start);
-                copyRange(backup.backupFile(), file, innerEnd, end - innerEnd);
-            } else {
-                copyRange(backup.backupFile(), file, start, end - start);
+                restoreExtent(backup, from, to);
+                done[0] = to;
+            });
+            if (done[0] < end) {
+                clear(file, done[0], end);
             }
         }
         setSize(file, backup.oldSize());
@@ -170,6 +242,104 @@ public final class BackupManager {
         bytesRestored += backup.length();
         store.countRestored(backup.length());
         LOG.debug("restored {} bytes at {} of {}, size {}", backup.length(), start, file, backup.oldSize());
+    }
+
+    /**
+     * Makes bytes {@code [offset, offset + length)} of {@code file} a hole again, as they were when they were
+     * saved (a range saved as a hole: nothing was copied). Punches the allocated extents in the range
+     * ({@code FALLOC_FL_PUNCH_HOLE}); where the file system cannot punch, writes zeros over them. The size
+     * does not change. Running it again gives the same file.
+     *
+     * @throws NoSuchFileException when the file is gone
+     * @throws IllegalStateException after {@link #discard()}
+     */
+    public synchronized void restoreHole(Path file, long offset, long length) throws IOException {
+        checkOpen();
+        if (offset < 0 || length <= 0 || offset > Long.MAX_VALUE - length) {
+            throw new IllegalArgumentException("bad range " + offset + "+" + length);
+        }
+        regularFileSize(file);
+        clear(file, offset, offset + length);
+        unsyncedFiles.add(file);
+        LOG.debug("punched [{}, +{}) of {}", offset, length, file);
+    }
+
+    /** Puts back one extent of a backup file: the block-aligned inside by clone where it was cloned. */
+    private void restoreExtent(RangeBackup backup, long start, long end) throws IOException {
+        Path file = backup.file();
+        long innerStart = alignUp(start);
+        long innerEnd = alignDown(end);
+        boolean cloned = false;
+        if (backup.method() == RangeBackup.Method.CLONED && innerEnd > innerStart && store.tryClones()) {
+            CloneResult result = store.reflink().cloneRange(backup.backupFile(), innerStart,
+                    innerEnd - innerStart, file, innerStart);
+            if (!result.succeeded() && !result.refused()) {
+                throw new FileSystemException(backup.backupFile().toString(), file.toString(),
+                        "FICLONERANGE failed: " + result.errnoName());
+            }
+            cloned = result.succeeded();
+        }
+        if (cloned) {
+            copyRange(backup.backupFile(), file, start, innerStart - start);
+            copyRange(backup.backupFile(), file, innerEnd, end - innerEnd);
+        } else {
+            copyRange(backup.backupFile(), file, start, end - start);
+        }
+    }
+
+    /**
+     * Makes {@code [from, to)} of {@code file} read as zeros without allocating: punches the allocated extents
+     * there (a hole stays a hole and costs nothing), or writes zeros over them where punching is unsupported.
+     * A punch that would leave a partly zeroed block allocated is widened to the whole block when the rest of
+     * the block reads as zeros, so a one-byte WRITE into a hole leaves no block behind after its undo; the
+     * content is the same either way.
+     */
+    private void clear(Path file, long from, long to) throws IOException {
+        store.reflink().walkData(file, from, to, (start, end) -> {
+            long punchStart = start;
+            long punchEnd = end;
+            long head = alignDown(start);
+            if (head < start && isZero(file, head, start)) {
+                punchStart = head;
+            }
+            long tail = alignUp(end);
+            if (tail > end && isZero(file, end, Math.min(tail, Files.size(file)))) {
+                punchEnd = tail;
+            }
+            if (!store.reflink().punchHole(file, punchStart, punchEnd - punchStart)) {
+                writeZeros(file, start, end);
+            }
+        });
+    }
+
+    /** Whether bytes {@code [from, to)} of {@code file} (less than a block) read as zeros; true when empty. */
+    private static boolean isZero(Path file, long from, long to) throws IOException {
+        if (to <= from) {
+            return true;
+        }
+        ByteBuffer buffer = ByteBuffer.allocate((int) (to - from));
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+            while (buffer.hasRemaining() && channel.read(buffer, from + buffer.position()) > 0) {
+                // reading
+            }
+        }
+        for (int i = 0; i < buffer.position(); i++) {
+            if (buffer.get(i) != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static void writeZeros(Path file, long start, long end) throws IOException {
+        ByteBuffer zeros = ByteBuffer.allocate((int) Math.min(end - start, 1 << 20));
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
+            long at = start;
+            while (at < end) {
+                zeros.clear().limit((int) Math.min(zeros.capacity(), end - at));
+                at += channel.write(zeros, at);
+            }
+        }
     }
 
     /**
@@ -219,6 +389,8 @@ public final class BackupManager {
         discarded = true;
         unsyncedFiles.clear();
         unsyncedDirectories.clear();
+        store.budget().release(charged);
+        charged = 0;
         if (!Files.exists(directory, LinkOption.NOFOLLOW_LINKS)) {
             return;
         }
@@ -261,30 +433,40 @@ public final class BackupManager {
         return bytesRestored;
     }
 
+    /**
+     * Saves the allocated extents of {@code [offset, end)} of {@code source} into {@code backupFile} at the
+     * same offsets, each cloned if the file system lets it, else copied; holes are skipped and stay holes.
+     * {@link RangeBackup.Method#CLONED} when at least one extent was cloned.
+     */
     private RangeBackup.Method saveRange(Path source, long offset, long end, long oldSize, Path backupFile)
             throws IOException {
-        if (store.tryClones()) {
-            long coverStart = alignDown(offset);
-            long coverEnd = Math.min(alignUp(end), oldSize);
-            long coverLength = coverEnd - coverStart;
-            CloneResult result = store.reflink().cloneRange(source, coverStart, coverLength, backupFile, coverStart);
-            if (result.succeeded()) {
-                bytesCloned += coverLength;
-                store.countCloned(coverLength);
-                LOG.debug("cloned [{}, {}) of {} into {}", coverStart, coverEnd, source, backupFile);
-                return RangeBackup.Method.CLONED;
+        boolean[] cloned = {false};
+        store.reflink().walkData(source, offset, end, (start, stop) -> {
+            if (store.tryClones()) {
+                long coverStart = alignDown(start);
+                long coverEnd = Math.min(alignUp(stop), oldSize);
+                long coverLength = coverEnd - coverStart;
+                CloneResult result = store.reflink().cloneRange(source, coverStart, coverLength, backupFile,
+                        coverStart);
+                if (result.succeeded()) {
+                    bytesCloned += coverLength;
+                    store.countCloned(coverLength);
+                    cloned[0] = true;
+                    LOG.debug("cloned [{}, {}) of {} into {}", coverStart, coverEnd, source, backupFile);
+                    return;
+                }
+                if (!result.refused()) {
+                    throw new FileSystemException(source.toString(), backupFile.toString(),
+                            "FICLONERANGE failed: " + result.errnoName());
+                }
+                store.cloneRefused(result);
+                LOG.debug("clone of {} refused ({}), copying", source, result.errnoName());
             }
-            if (!result.refused()) {
-                throw new FileSystemException(source.toString(), backupFile.toString(),
-                        "FICLONERANGE failed: " + result.errnoName());
-            }
-            store.cloneRefused(result);
-            LOG.debug("clone of {} refused ({}), copying", source, result.errnoName());
-        }
-        copyRange(source, backupFile, offset, end - offset);
-        bytesCopied += end - offset;
-        store.countCopied(end - offset);
-        return RangeBackup.Method.COPIED;
+            copyRange(source, backupFile, start, stop - start);
+            bytesCopied += stop - start;
+            store.countCopied(stop - start);
+        });
+        return cloned[0] ? RangeBackup.Method.CLONED : RangeBackup.Method.COPIED;
     }
 
     private MovedAside moveIntoBackups(Path object, String prefix) throws IOException {

@@ -33,15 +33,17 @@ public final class BackupStore {
     private final Path root;
     private final Reflink reflink;
     private final int blockSize;
+    private final BackupBudget budget;
     private final LongAdder bytesCloned = new LongAdder();
     private final LongAdder bytesCopied = new LongAdder();
     private final LongAdder bytesRestored = new LongAdder();
     private final AtomicBoolean cloneRefused = new AtomicBoolean();
 
-    private BackupStore(Path root, Reflink reflink, int blockSize) {
+    private BackupStore(Path root, Reflink reflink, int blockSize, BackupBudget budget) {
         this.root = root;
         this.reflink = reflink;
         this.blockSize = blockSize;
+        this.budget = budget;
     }
 
     /**
@@ -51,10 +53,19 @@ public final class BackupStore {
      * @throws UnsupportedOperationException when the native binding is unavailable (not Linux)
      */
     public static BackupStore open(Path root) throws IOException {
+        return open(root, BackupBudget.unlimited());
+    }
+
+    /**
+     * Opens the area at {@code root} as {@link #open(Path)} does, with the backups of its transactions
+     * limited by {@code budget} (which other areas of the server may share).
+     */
+    public static BackupStore open(Path root, BackupBudget budget) throws IOException {
+        java.util.Objects.requireNonNull(budget, "budget");
         Path absolute = root.toAbsolutePath().normalize();
         Reflink reflink = Reflink.load();
         createDurably(absolute, reflink);
-        return new BackupStore(absolute, reflink, blockSizeOf(absolute));
+        return new BackupStore(absolute, reflink, blockSizeOf(absolute), budget);
     }
 
     /**
@@ -112,6 +123,11 @@ public final class BackupStore {
     /** Bytes put back by undo (cloned or copied), over all transactions. */
     public long bytesRestored() {
         return bytesRestored.sum();
+    }
+
+    /** The budget this area's transactions charge their backups to. */
+    public BackupBudget budget() {
+        return budget;
     }
 
     Reflink reflink() {

@@ -12,7 +12,8 @@ import java.util.Objects;
  * {@code length > 0} (a range wholly past the old end has length 0, at whatever offset). The backup file
  * holds the old bytes at the same offsets as {@code file} (a hole before them, and possibly neighbouring
  * bytes of the covering file system blocks): byte {@code offset + i} of {@code backupFile} is old byte
- * {@code offset + i} of {@code file}.
+ * {@code offset + i} of {@code file}. Only the allocated extents of the range are saved: a hole of
+ * {@code file} in the range is a hole of {@code backupFile}, and a restore punches it back.
  *
  * @param file the file that is about to change (absolute path)
  * @param offset first byte saved

@@ -20,12 +20,15 @@ import jnr.ffi.Runtime;
 import jnr.ffi.annotations.In;
 import jnr.ffi.annotations.SaveError;
 import jnr.ffi.annotations.Variadic;
+import jnr.ffi.types.off_t;
 import jnr.ffi.types.u_int64_t;
 
 /**
  * The only class that calls native code (jnr-ffi, libc): {@code FICLONERANGE} between two files,
- * {@code fsync} of files and directories, and {@code renameat2(RENAME_NOREPLACE)}, with raw file
- * descriptors that never leave a method.
+ * {@code fsync} of files and directories, {@code renameat2(RENAME_NOREPLACE)}, the walk over a file's
+ * allocated extents ({@code lseek} with {@code SEEK_DATA}/{@code SEEK_HOLE}) and hole punching
+ * ({@code fallocate(FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE)}), with raw file descriptors that never
+ * leave a method.
  *
  * <p>{@code FICLONERANGE} ({@code ioctl(dest_fd, 0x4020940D, struct file_clone_range *)} with the struct
  * {@code { s64 src_fd; u64 src_offset; u64 src_length; u64 dest_offset; }}) makes a byte range of the
@@ -62,6 +65,12 @@ public final class Reflink {
     /** {@code renameat2} arguments: paths relative to the working directory, never replace the target. */
     private static final int AT_FDCWD = -100;
     private static final int RENAME_NOREPLACE = 1;
+    /** {@code lseek} whence values of Linux (and the BSDs, Solaris): next data, next hole at or after. */
+    private static final int SEEK_DATA = 3;
+    private static final int SEEK_HOLE = 4;
+    /** {@code fallocate} mode: deallocate the range (reads as zeros after), the size stays. */
+    private static final int FALLOC_FL_KEEP_SIZE = 1;
+    private static final int FALLOC_FL_PUNCH_HOLE = 2;
 
     /**
      * The libc functions used. Not API: public only because jnr-ffi implements it in a class of its own
@@ -84,6 +93,20 @@ public final class Reflink {
 
         @SaveError
         int renameat2(int oldDirFd, @In byte[] oldPath, int newDirFd, @In byte[] newPath, int flags);
+
+        @SaveError
+        @off_t
+        long lseek(int fd, @off_t long offset, int whence);
+
+        @SaveError
+        int fallocate(int fd, int mode, @off_t long offset, @off_t long length);
+    }
+
+    /** Receives the allocated extents of a walk ({@link #walkData}), in ascending order. */
+    @FunctionalInterface
+    public interface ExtentVisitor {
+        /** Bytes {@code [start, end)} hold data (are allocated); {@code start < end}. */
+        void data(long start, long end) throws IOException;
     }
 
     private final LibC libc;
@@ -184,6 +207,97 @@ public final class Reflink {
             throw new AccessDeniedException(from.toString(), to.toString(), reason);
         }
         throw new FileSystemException(from.toString(), to.toString(), reason);
+    }
+
+    /**
+     * Walks the allocated extents of {@code file} that overlap {@code [from, to)}, clipped to it and to the
+     * end of file, in ascending order, with {@code lseek(SEEK_DATA)} and {@code lseek(SEEK_HOLE)}. What lies
+     * between two extents is a hole (reads as zeros, takes no space). A file system that does not report
+     * holes reports the whole file as one extent (the kernel's generic answer), so a walk never misses data;
+     * a file system whose unwritten (preallocated) extents count as holes reports them as holes, which read
+     * as zeros too.
+     *
+     * @return the number of bytes in the extents visited
+     * @throws IOException when the file cannot be opened or {@code lseek} fails for another reason than
+     *     "no more data"
+     */
+    public long walkData(Path file, long from, long to, ExtentVisitor visitor) throws IOException {
+        if (from < 0 || to < from) {
+            throw new IllegalArgumentException("bad range [" + from + ", " + to + ")");
+        }
+        int fd = open(file, OPEN_READ);
+        try {
+            long total = 0;
+            long position = from;
+            while (position < to) {
+                long data = libc.lseek(fd, position, SEEK_DATA);
+                if (data < 0) {
+                    int errno = LastError.getLastError(runtime);
+                    if (errno == Errno.ENXIO.intValue()) {
+                        break; // no data at or after position before the end of file
+                    }
+                    if (errno == Errno.EINVAL.intValue() && position == from) {
+                        return wholeRange(file, from, to, visitor); // no SEEK_DATA here (old kernels)
+                    }
+                    throw failure(file, errno);
+                }
+                if (data >= to) {
+                    break;
+                }
+                long hole = libc.lseek(fd, data, SEEK_HOLE);
+                if (hole < 0) {
+                    throw failure(file, LastError.getLastError(runtime));
+                }
+                if (hole <= data) {
+                    throw new FileSystemException(file.toString(), null, "SEEK_HOLE from " + data + " gave " + hole);
+                }
+                long end = Math.min(hole, to);
+                long start = Math.max(data, from);
+                visitor.data(start, end);
+                total += end - start;
+                position = hole;
+            }
+            return total;
+        } finally {
+            libc.close(fd);
+        }
+    }
+
+    private static long wholeRange(Path file, long from, long to, ExtentVisitor visitor) throws IOException {
+        long end = Math.min(to, java.nio.file.Files.size(file));
+        if (end <= from) {
+            return 0;
+        }
+        visitor.data(from, end);
+        return end - from;
+    }
+
+    /**
+     * Deallocates bytes {@code [offset, offset + length)} of {@code file} ({@code fallocate} with
+     * {@code FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE}): they read as zeros afterwards and whole blocks in
+     * the range take no space; the size does not change, even when the range reaches past the end.
+     *
+     * @return {@code true} when punched; {@code false} when the file system cannot punch holes
+     *     ({@code EOPNOTSUPP}, {@code ENOSYS}) and nothing happened
+     * @throws IOException when the file cannot be opened or the call fails otherwise
+     */
+    public boolean punchHole(Path file, long offset, long length) throws IOException {
+        if (offset < 0 || length <= 0) {
+            throw new IllegalArgumentException("bad range " + offset + "+" + length);
+        }
+        int fd = open(file, OPEN_WRITE);
+        try {
+            if (libc.fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, offset, length) == 0) {
+                return true;
+            }
+            int errno = LastError.getLastError(runtime);
+            if (errno == Errno.EOPNOTSUPP.intValue() || errno == Errno.ENOSYS.intValue()) {
+                return false;
+            }
+            throw failure(file, errno);
+        } finally {
+            libc.close(fd);
+        }
     }
 
     private byte[] nativeName(Path path) {

@@ -188,6 +188,8 @@ public final class UndoExecutor {
                         under(backupDir, b.file()), RangeBackup.Method.CLONED));
             } else if (range.source() instanceof SavedRange.Inline inline) {
                 writeAt(file, range.offset(), inline.data());
+            } else if (range.source() instanceof SavedRange.Hole) {
+                manager.restoreHole(file, range.offset(), range.length());
             }
         }
         touched.files.add(file);
