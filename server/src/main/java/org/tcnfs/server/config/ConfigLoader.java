@@ -13,6 +13,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Properties;
+import org.tcnfs.nfs4.state.SessionLimits;
 
 /**
  * Builds a {@link ServerConfig} from defaults, a configuration file, the environment and command-line
@@ -123,7 +124,21 @@ public final class ConfigLoader {
             throw invalid(Setting.METRICS_PORT_FILE, "the metrics endpoints are off (metrics-port=off)");
         }
         return new ServerConfig(bind, port, data, state, exports, lease, grace, maxOps, maxRequest, maxIo, workers,
-                path(Setting.PORT_FILE), metricsPort, metricsPortFile);
+                path(Setting.PORT_FILE), metricsPort, metricsPortFile, sessionLimits());
+    }
+
+    /** The client, session, reply cache and owner bounds; the reply cache must hold a slot for every session. */
+    private SessionLimits sessionLimits() {
+        int maxClients = (int) integer(Setting.MAX_CLIENTS, 1, 1 << 20);
+        int maxSessions = (int) integer(Setting.MAX_SESSIONS, 1, 1 << 20);
+        int maxCached = (int) size(Setting.MAX_CACHED_REPLY, SessionLimits.MIN_SLOT_BYTES, 1L << 30);
+        long memory = size(Setting.REPLY_CACHE_MEMORY, SessionLimits.MIN_SLOT_BYTES, 1L << 40);
+        int maxOwners = (int) integer(Setting.MAX_OWNERS, 1, 1 << 24);
+        if (memory < (long) maxSessions * SessionLimits.MIN_SLOT_BYTES) {
+            throw invalid(Setting.REPLY_CACHE_MEMORY, "must hold " + SessionLimits.MIN_SLOT_BYTES
+                    + " bytes for each of max-sessions (" + maxSessions + ")");
+        }
+        return new SessionLimits(maxClients, maxSessions, maxCached, memory, maxOwners);
     }
 
     /** {@code off}: empty; else a port that is not the NFS port (both listen on the bind address). */

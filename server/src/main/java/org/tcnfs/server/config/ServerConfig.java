@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
+import org.tcnfs.nfs4.state.SessionLimits;
 
 /**
  * The server's validated configuration (see {@link Setting} for what each value means).
@@ -23,6 +24,7 @@ import java.util.OptionalInt;
  * @param portFile where to write the port once listening, if anywhere
  * @param metricsPort TCP port of the HTTP endpoints (0 for any free one), empty when they are off
  * @param metricsPortFile where to write the metrics port once listening, if anywhere
+ * @param sessionLimits bounds of clients, sessions, reply caches and NFSv4.0 owners
  */
 public record ServerConfig(
         String bind,
@@ -38,7 +40,8 @@ public record ServerConfig(
         int workers,
         Optional<Path> portFile,
         OptionalInt metricsPort,
-        Optional<Path> metricsPortFile) {
+        Optional<Path> metricsPortFile,
+        SessionLimits sessionLimits) {
 
     public ServerConfig {
         Objects.requireNonNull(bind, "bind");
@@ -50,6 +53,7 @@ public record ServerConfig(
         Objects.requireNonNull(portFile, "portFile");
         Objects.requireNonNull(metricsPort, "metricsPort");
         Objects.requireNonNull(metricsPortFile, "metricsPortFile");
+        Objects.requireNonNull(sessionLimits, "sessionLimits");
         if (metricsPort.isPresent() && (metricsPort.getAsInt() < 0 || metricsPort.getAsInt() > 65535)) {
             throw new IllegalArgumentException("metrics port out of range: " + metricsPort.getAsInt());
         }
@@ -60,5 +64,13 @@ public record ServerConfig(
             Duration grace, int maxOps, int maxRequestBytes, int maxIoBytes, int workers, Optional<Path> portFile) {
         this(bind, port, data, state, exports, lease, grace, maxOps, maxRequestBytes, maxIoBytes, workers, portFile,
                 OptionalInt.empty(), Optional.empty());
+    }
+
+    /** A configuration with the default {@link SessionLimits}. */
+    public ServerConfig(String bind, int port, Path data, Path state, Optional<Path> exports, Duration lease,
+            Duration grace, int maxOps, int maxRequestBytes, int maxIoBytes, int workers, Optional<Path> portFile,
+            OptionalInt metricsPort, Optional<Path> metricsPortFile) {
+        this(bind, port, data, state, exports, lease, grace, maxOps, maxRequestBytes, maxIoBytes, workers, portFile,
+                metricsPort, metricsPortFile, SessionLimits.DEFAULTS);
     }
 }
