@@ -32,7 +32,8 @@ public enum Setting {
     MAX_CACHED_REPLY("max-cached-reply", "1088KiB", "Largest reply a session slot keeps for retransmissions "
             + "(the ca_maxresponsesize_cached granted): one max-io READ or WRITE and 64 KiB of other results."),
     REPLY_CACHE_MEMORY("reply-cache-memory", "64MiB", "Bytes all sessions' reply caches may reserve together; "
-            + "when short, new sessions get fewer slots or smaller cached replies."),
+            + "a quarter is kept for max-sessions equal shares, and when short new sessions get fewer slots or "
+            + "smaller cached replies."),
     MAX_OWNERS("max-owners", "4096", "Most NFSv4.0 open and lock owners kept per client; past it the least "
             + "recently used owners without state are forgotten."),
     WORKERS("workers", "0", "Request worker threads; 0 means two per processor, at least 4."),
