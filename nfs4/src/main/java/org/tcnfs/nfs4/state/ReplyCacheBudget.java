@@ -10,7 +10,7 @@ import org.slf4j.LoggerFactory;
  * them back when it is destroyed. What a slot may keep is the {@code ca_maxresponsesize_cached} granted,
  * no more than {@link SessionLimits#maxCachedReplyBytes()}, and at least {@link SessionLimits#MIN_SLOT_BYTES}
  * (replies without bulk data are kept up to that size even when the client did not ask, see
- * {@link SlotTable}). Every session is guaranteed a share ({@link #guaranteedShare}, 8 KiB with the
+ * {@link SlotTable}). Every session is guaranteed a share ({@link #guaranteedShare}, 16 KiB with the
  * defaults) and reserves at least that; it may reserve more while the budget has room. RFC 8881
  * 18.36.4 lets the server grant less than asked of every channel attribute, so when the budget runs short
  * the grant of a new session shrinks, never one made earlier:
@@ -79,7 +79,7 @@ final class ReplyCacheBudget {
     }
 
     /**
-     * What every session is sure to get: a quarter of the budget split among {@code maxSessions} (8 KiB with
+     * What every session is sure to get: a quarter of the budget split among {@code maxSessions} (16 KiB with
      * the defaults), and at least {@link SessionLimits#MIN_SLOT_BYTES}; the other three quarters go to
      * whoever asks first, a quarter at most each.
      */

@@ -36,10 +36,17 @@ public record SessionLimits(
     public static final int MIN_SLOT_BYTES = 2048;
 
     /**
-     * 1,024 clients, 2,048 sessions, replies of at most 1 MiB + 64 KiB kept (a full-size READ or WRITE and
+     * 1,024 clients, 1,024 sessions, replies of at most 1 MiB + 64 KiB kept (a full-size READ or WRITE and
      * room for the other results of its compound), 64 MiB for all reply caches, 4,096 NFSv4.0 owners per client.
+     * (The server's configuration sizes the reply caches by the heap instead: setting reply-cache-memory.)
+     *
+     * <p>Why 1 MiB + 64 KiB: a client that sets {@code sa_cachethis} on every compound (the project's own
+     * vectorized client does, and sizes its READs by the cached grant) keeps its 1 MiB READs, while a slot pins
+     * at most 1/15 of what one slot could pin before (16 MiB + 64 KiB); Linux knfsd keeps only about 2 KiB per
+     * slot, so clients are known to cope with a small grant. Kept replies of 512 KiB or more are humongous
+     * objects in G1 (with 1 MiB regions, at heaps below 2 GiB) and can take up to twice their encoded size.
      */
-    public static final SessionLimits DEFAULTS = new SessionLimits(1024, 2048, 1024 * 1024 + 64 * 1024,
+    public static final SessionLimits DEFAULTS = new SessionLimits(1024, 1024, 1024 * 1024 + 64 * 1024,
             64L * 1024 * 1024, 4096);
 
     public SessionLimits {

@@ -132,9 +132,13 @@ public final class ConfigLoader {
         int maxClients = (int) integer(Setting.MAX_CLIENTS, 1, 1 << 20);
         int maxSessions = (int) integer(Setting.MAX_SESSIONS, 1, 1 << 20);
         int maxCached = (int) size(Setting.MAX_CACHED_REPLY, SessionLimits.MIN_SLOT_BYTES, 1L << 30);
-        long memory = size(Setting.REPLY_CACHE_MEMORY, SessionLimits.MIN_SLOT_BYTES, 1L << 40);
+        long memory = size(Setting.REPLY_CACHE_MEMORY, 0, 1L << 40);
         int maxOwners = (int) integer(Setting.MAX_OWNERS, 1, 1 << 24);
-        if (memory < (long) maxSessions * SessionLimits.MIN_SLOT_BYTES) {
+        long least = (long) maxSessions * SessionLimits.MIN_SLOT_BYTES;
+        if (memory == 0) {
+            // Kept replies of 512 KiB or more are humongous objects in G1 and may take twice their size.
+            memory = Math.max(Runtime.getRuntime().maxMemory() / 8, least);
+        } else if (memory < least) {
             throw invalid(Setting.REPLY_CACHE_MEMORY, "must hold " + SessionLimits.MIN_SLOT_BYTES
                     + " bytes for each of max-sessions (" + maxSessions + ")");
         }

@@ -27,13 +27,13 @@ public enum Setting {
     MAX_IO("max-io", "1MiB", "Largest READ and WRITE (maxread/maxwrite)."),
     MAX_CLIENTS("max-clients", "1024", "Most NFSv4 client records kept; when full, the oldest unconfirmed one is "
             + "dropped, else EXCHANGE_ID gets NFS4ERR_DELAY and SETCLIENTID NFS4ERR_RESOURCE."),
-    MAX_SESSIONS("max-sessions", "2048", "Most NFSv4.1 sessions of all clients together; CREATE_SESSION past it "
+    MAX_SESSIONS("max-sessions", "1024", "Most NFSv4.1 sessions of all clients together; CREATE_SESSION past it "
             + "gets NFS4ERR_NOSPC."),
     MAX_CACHED_REPLY("max-cached-reply", "1088KiB", "Largest reply a session slot keeps for retransmissions "
             + "(the ca_maxresponsesize_cached granted): one max-io READ or WRITE and 64 KiB of other results."),
-    REPLY_CACHE_MEMORY("reply-cache-memory", "64MiB", "Bytes all sessions' reply caches may reserve together; "
-            + "a quarter is kept for max-sessions equal shares, and when short new sessions get fewer slots or "
-            + "smaller cached replies."),
+    REPLY_CACHE_MEMORY("reply-cache-memory", "0", "Bytes all sessions' reply caches may reserve together; 0 means "
+            + "an eighth of the maximum heap. A quarter is kept for max-sessions equal shares; when short, new "
+            + "sessions get fewer slots or smaller cached replies."),
     MAX_OWNERS("max-owners", "4096", "Most NFSv4.0 open and lock owners kept per client; past it the least "
             + "recently used owners without state are forgotten."),
     WORKERS("workers", "0", "Request worker threads; 0 means two per processor, at least 4."),

@@ -74,7 +74,7 @@ class ConfigLoaderTest {
     void sessionLimitsAreReadAndDefaultToBoundedValues() {
         ServerConfig d = new ConfigLoader().load();
         assertThat(d.sessionLimits().maxCachedReplyBytes()).isEqualTo(1088 * 1024);
-        assertThat(d.sessionLimits().replyCacheBytes()).isEqualTo(64L << 20);
+        assertThat(d.sessionLimits().replyCacheBytes()).isEqualTo(Runtime.getRuntime().maxMemory() / 8);
         ServerConfig c = new ConfigLoader().flag(Setting.MAX_CLIENTS, "8").flag(Setting.MAX_SESSIONS, "4")
                 .flag(Setting.MAX_CACHED_REPLY, "64KiB").flag(Setting.REPLY_CACHE_MEMORY, "1MiB")
                 .flag(Setting.MAX_OWNERS, "16").load();
