@@ -113,8 +113,13 @@ class ReplyCacheBoundIT {
 
         AttackSession attack = attackSession(connect(), 64);
         List<CompoundResult> replies = new ArrayList<>();
-        for (int slot = 0; slot < attack.slots(); slot++) {
-            replies.add(attack.cachedReads(slot, file, READS_PER_COMPOUND, MIB));
+        try {
+            for (int slot = 0; slot < attack.slots(); slot++) {
+                replies.add(attack.cachedReads(slot, file, READS_PER_COMPOUND, MIB));
+            }
+        } catch (IOException e) {
+            SessionAttacks.awaitExit(server);
+            assertThat(server.isAlive()).as("server alive after %s\n%s", e, server.output()).isTrue();
         }
 
         assertThat(server.isAlive()).as("server alive after the attack\n%s", server.output()).isTrue();
@@ -150,16 +155,11 @@ class ReplyCacheBoundIT {
         NfsConnection c = connect();
         long granted = 0;
         int sessions = 40;
-        for (int i = 0; i < sessions; i++) {
-            AttackSession attack = attackSession(c, 64);
-            int cached = attack.fore().ca_maxresponsesize_cached;
-            granted += (long) attack.slots() * cached;
-            // one READ as large as the cached size allows (the reply's headers need about 200 bytes)
-            int count = Math.max(1, Math.min(MIB, cached - 512));
-            for (int slot = 0; slot < attack.slots(); slot++) {
-                CompoundResult r = attack.cachedReads(slot, file, 1, count);
-                assertThat(r.status()).as("slot %d of session %d: %s", slot, i, r).isEqualTo(NfsStatus.OK);
-            }
+        try {
+            granted = fillSessions(c, file, sessions);
+        } catch (IOException e) {
+            SessionAttacks.awaitExit(server);
+            assertThat(server.isAlive()).as("server alive after %s\n%s", e, server.output()).isTrue();
         }
 
         assertThat(server.isAlive()).as("server alive after the attack\n%s", server.output()).isTrue();
@@ -180,5 +180,22 @@ class ReplyCacheBoundIT {
         CompoundResult r = late.execute(new CompoundBuilder().putfh(file)
                 .read(CompoundBuilder.anonymousStateid(), 0, head.length)).orThrow();
         assertThat(SessionAttacks.bytes(r.body(OP_READ, READ4resok.class).data)).isEqualTo(head);
+    }
+
+    /** {@code sessions} sessions of new clients, each slot filled with a reply as large as may be cached. */
+    private long fillSessions(NfsConnection c, byte[] file, int sessions) throws IOException {
+        long granted = 0;
+        for (int i = 0; i < sessions; i++) {
+            AttackSession attack = attackSession(c, 64);
+            int cached = attack.fore().ca_maxresponsesize_cached;
+            granted += (long) attack.slots() * cached;
+            // one READ as large as the cached size allows (the reply's headers need about 200 bytes)
+            int count = Math.max(1, Math.min(MIB, cached - 512));
+            for (int slot = 0; slot < attack.slots(); slot++) {
+                CompoundResult r = attack.cachedReads(slot, file, 1, count);
+                assertThat(r.status()).as("slot %d of session %d: %s", slot, i, r).isEqualTo(NfsStatus.OK);
+            }
+        }
+        return granted;
     }
 }

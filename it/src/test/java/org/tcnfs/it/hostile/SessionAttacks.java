@@ -148,6 +148,19 @@ final class SessionAttacks {
         return -1;
     }
 
+    /** Waits up to 10 s for the server to exit (after a connection dropped mid-attack). */
+    static void awaitExit(ServerProcess server) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (server.isAlive() && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
     /** The remaining bytes of {@code b}. */
     static byte[] bytes(java.nio.ByteBuffer b) {
         java.nio.ByteBuffer d = b.duplicate();

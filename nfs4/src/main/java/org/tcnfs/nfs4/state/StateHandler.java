@@ -94,6 +94,7 @@ public class StateHandler implements AutoCloseable {
         }
         this.grace = new GracePeriod(clock.millis(), limits.grace(), previous);
         this.sessionLimits = b.sessionLimits != null ? b.sessionLimits : SessionLimits.DEFAULTS;
+        opens.maxOwnersPerClient(sessionLimits.maxOwnersPerClient());
         this.registry = new ClientRegistry(limits, sessionLimits, clock, opens, grace, record);
         this.serverOwner = b.serverOwner != null ? b.serverOwner : defaultOwner(installId);
         if (limits.grace().isZero()) {
