@@ -47,11 +47,16 @@ final class SessionAttacks {
     static CompoundResult exchangeId(NfsConnection c, String prefix) throws IOException {
         byte[] suffix = new byte[8];
         RANDOM.nextBytes(suffix);
-        EXCHANGE_ID4args ex = new EXCHANGE_ID4args();
         byte[] verifier = new byte[8];
         RANDOM.nextBytes(verifier);
-        ex.eia_clientowner = new client_owner4(new verifier4(verifier),
-                (prefix + "-" + java.util.HexFormat.of().formatHex(suffix)).getBytes(StandardCharsets.US_ASCII));
+        return exchangeId(c, (prefix + "-" + java.util.HexFormat.of().formatHex(suffix))
+                .getBytes(StandardCharsets.US_ASCII), verifier);
+    }
+
+    /** EXCHANGE_ID of owner {@code owner} with {@code verifier}. */
+    static CompoundResult exchangeId(NfsConnection c, byte[] owner, byte[] verifier) throws IOException {
+        EXCHANGE_ID4args ex = new EXCHANGE_ID4args();
+        ex.eia_clientowner = new client_owner4(new verifier4(verifier.clone()), owner.clone());
         ex.eia_flags = 0;
         CompoundBuilder b = new CompoundBuilder().tag("attack-exchange-id").exchangeId(ex);
         return new CompoundResult(b.build(), c.compound(b.build()));
