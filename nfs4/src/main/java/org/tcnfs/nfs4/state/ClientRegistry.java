@@ -90,6 +90,33 @@ final class ClientRegistry {
                 }
             }));
     private final SecureRandom random = new SecureRandom();
+    private final LimitWarning clientsFull = new LimitWarning();
+    private final LimitWarning sessionsFull = new LimitWarning();
+
+    /**
+     * A warning about a limit that was reached, logged at most once a minute with the number of times it
+     * was reached in between, so a flood of refused requests does not flood the log. Guarded by the
+     * registry's monitor.
+     */
+    private static final class LimitWarning {
+        private static final long INTERVAL_MILLIS = 60_000;
+        private long lastLogged = Long.MIN_VALUE;
+        private long suppressed;
+
+        void warn(long now, String message) {
+            if (lastLogged != Long.MIN_VALUE && now - lastLogged < INTERVAL_MILLIS) {
+                suppressed++;
+                return;
+            }
+            if (suppressed > 0) {
+                LOG.warn("{} ({} more times since the last warning)", message, suppressed);
+            } else {
+                LOG.warn(message);
+            }
+            lastLogged = now;
+            suppressed = 0;
+        }
+    }
 
     ClientRegistry(NfsLimits limits, SessionLimits sessionLimits, Clock clock, OpenStateTable opens, GracePeriod grace,
             ClientRecord record) {
@@ -211,8 +238,8 @@ final class ClientRegistry {
                 throw new NoSpcException("client holds " + MAX_SESSIONS_PER_CLIENT + " sessions already");
             }
             if (sessions.size() >= sessionLimits.maxSessions()) {
-                LOG.warn("CREATE_SESSION of client {} refused: {} sessions exist (setting max-sessions)", client,
-                        sessions.size());
+                sessionsFull.warn(now, "CREATE_SESSION refused with NFS4ERR_NOSPC: " + sessions.size()
+                        + " sessions exist (setting max-sessions)");
                 throw new NoSpcException("the server holds " + sessions.size() + " sessions already");
             }
             if (!client.isConfirmed()) {
@@ -672,8 +699,9 @@ final class ClientRegistry {
                 }
             }
             if (oldest == null) {
-                LOG.warn("client table full: {} confirmed clients (setting max-clients); new clients are refused",
-                        clients.size());
+                clientsFull.warn(now, "client table full: " + clients.size() + " confirmed clients (setting "
+                        + "max-clients); new clients are refused (EXCHANGE_ID: NFS4ERR_DELAY, SETCLIENTID: "
+                        + "NFS4ERR_RESOURCE)");
                 return false;
             }
             LOG.debug("client table full: unconfirmed client {} forgotten", oldest);
