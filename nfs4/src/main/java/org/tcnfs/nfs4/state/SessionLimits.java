@@ -36,17 +36,19 @@ public record SessionLimits(
     public static final int MIN_SLOT_BYTES = 2048;
 
     /**
-     * 1,024 clients, 1,024 sessions, replies of at most 1 MiB + 64 KiB kept (a full-size READ or WRITE and
-     * room for the other results of its compound), 64 MiB for all reply caches, 4,096 NFSv4.0 owners per client.
+     * 1,024 clients, 1,024 sessions, replies of at most 4 MiB + 64 KiB kept (four 1 MiB READs and room for
+     * the other results of their compound), 64 MiB for all reply caches, 4,096 NFSv4.0 owners per client.
      * (The server's configuration sizes the reply caches by the heap instead: setting reply-cache-memory.)
      *
-     * <p>Why 1 MiB + 64 KiB: a client that sets {@code sa_cachethis} on every compound (the project's own
-     * vectorized client does, and sizes its READs by the cached grant) keeps its 1 MiB READs, while a slot pins
-     * at most 1/15 of what one slot could pin before (16 MiB + 64 KiB); Linux knfsd keeps only about 2 KiB per
-     * slot, so clients are known to cope with a small grant. Kept replies of 512 KiB or more are humongous
+     * <p>Why 4 MiB + 64 KiB: the project's own client library sets {@code sa_cachethis} on every compound,
+     * and its users send up to four 1 MiB READs (the default max-io) per compound (the integration tests'
+     * helpers do; the vectorized client sizes its READs and compounds by the cached grant instead). A slot then
+     * pins at most a quarter of what it could before (16 MiB + 64 KiB), and the memory bound of all sessions
+     * ({@code replyCacheBytes}) does the rest. Linux knfsd keeps only about 2 KiB per slot, and clients that
+     * ask to cache only non-idempotent compounds cope with that. Kept replies of 512 KiB or more are humongous
      * objects in G1 (with 1 MiB regions, at heaps below 2 GiB) and can take up to twice their encoded size.
      */
-    public static final SessionLimits DEFAULTS = new SessionLimits(1024, 1024, 1024 * 1024 + 64 * 1024,
+    public static final SessionLimits DEFAULTS = new SessionLimits(1024, 1024, 4 * 1024 * 1024 + 64 * 1024,
             64L * 1024 * 1024, 4096);
 
     public SessionLimits {

@@ -29,8 +29,8 @@ public enum Setting {
             + "dropped, else EXCHANGE_ID gets NFS4ERR_DELAY and SETCLIENTID NFS4ERR_RESOURCE."),
     MAX_SESSIONS("max-sessions", "1024", "Most NFSv4.1 sessions of all clients together; CREATE_SESSION past it "
             + "gets NFS4ERR_NOSPC."),
-    MAX_CACHED_REPLY("max-cached-reply", "1088KiB", "Largest reply a session slot keeps for retransmissions "
-            + "(the ca_maxresponsesize_cached granted): one max-io READ or WRITE and 64 KiB of other results."),
+    MAX_CACHED_REPLY("max-cached-reply", "4160KiB", "Largest reply a session slot keeps for retransmissions "
+            + "(the ca_maxresponsesize_cached granted): four 1 MiB READs and 64 KiB of other results."),
     REPLY_CACHE_MEMORY("reply-cache-memory", "0", "Bytes all sessions' reply caches may reserve together; 0 means "
             + "an eighth of the maximum heap. A quarter is kept for max-sessions equal shares; when short, new "
             + "sessions get fewer slots or smaller cached replies."),

@@ -73,7 +73,7 @@ class ConfigLoaderTest {
     @Test
     void sessionLimitsAreReadAndDefaultToBoundedValues() {
         ServerConfig d = new ConfigLoader().load();
-        assertThat(d.sessionLimits().maxCachedReplyBytes()).isEqualTo(1088 * 1024);
+        assertThat(d.sessionLimits().maxCachedReplyBytes()).isEqualTo(4160 * 1024);
         assertThat(d.sessionLimits().replyCacheBytes()).isEqualTo(Runtime.getRuntime().maxMemory() / 8);
         ServerConfig c = new ConfigLoader().flag(Setting.MAX_CLIENTS, "8").flag(Setting.MAX_SESSIONS, "4")
                 .flag(Setting.MAX_CACHED_REPLY, "64KiB").flag(Setting.REPLY_CACHE_MEMORY, "1MiB")
