@@ -44,8 +44,8 @@ public final class SlotTable {
         /** Keep it ({@code sa_cachethis}, or a compound of SEQUENCE alone, whose reply is small). */
         KEEP,
         /**
-         * Keep the reply only when it carries no bulk data (no successful READ or READDIR): such replies are
-         * small, and some clients (nfs-rs) resend a request after an error with the same sequence id,
+         * Keep the reply only when it carries no bulk data (no successful READ or READDIR) and fits the
+         * table's size for kept replies: such replies are small, and some clients (nfs-rs) resend a request after an error with the same sequence id,
          * expecting the same answer rather than NFS4ERR_RETRY_UNCACHED_REP (RFC 8881 2.10.6.1.3 lets a
          * server cache more than asked). A retransmission of a dropped reply gets NFS4ERR_RETRY_UNCACHED_REP.
          */
