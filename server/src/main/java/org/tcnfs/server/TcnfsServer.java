@@ -150,7 +150,8 @@ public final class TcnfsServer implements AutoCloseable {
                 NfsLimits.DEFAULTS.maxSessionSlots(), config.lease(), config.grace());
         Path records = config.state().resolve("clients");
         Files.createDirectories(records);
-        nfsState = new StateHandler(limits, Clock.systemUTC(), records);
+        nfsState = StateHandler.builder(limits, Clock.systemUTC()).recordDirectory(records)
+                .sessionLimits(config.sessionLimits()).build();
         NfsServer.Builder nfsBuilder = NfsServer.builder()
                 .fileSystems(new ExportTable(exports))
                 .limits(limits)
@@ -177,6 +178,10 @@ public final class TcnfsServer implements AutoCloseable {
         StateHandler s = nfsState;
         metrics.gauge("tcnfs.clients", "Confirmed NFSv4 clients", null, s::confirmedClientCount);
         metrics.gauge("tcnfs.sessions", "Open NFSv4.1 sessions", null, s::sessionCount);
+        metrics.gauge("tcnfs.client.records", "NFSv4 client records, confirmed or not (at most max-clients)", null,
+                s::clientCount);
+        metrics.gauge("tcnfs.reply.cache.reserved", "Bytes of reply cache reserved by all sessions (at most "
+                + "reply-cache-memory)", "bytes", s::replyCacheReservedBytes);
         metrics.gauge("tcnfs.grace.active", "1 while the grace period runs, else 0", null, () -> s.inGrace() ? 1 : 0);
         metrics.gauge("tcnfs.exports", "Exported directories", null, exports::size);
         metrics.gauge("tcnfs.handle.table.size", "Size of the LMDB file of the handle table", "bytes", () -> {

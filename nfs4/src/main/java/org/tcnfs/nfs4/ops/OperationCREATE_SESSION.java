@@ -18,7 +18,11 @@ import org.tcnfs.nfs4.xdr.nfs_resop4;
  * answers a retransmission of the client's last CREATE_SESSION with the session it made.
  *
  * <p>The fore channel gets, for each limit, the lower of what the client asks and the server's
- * {@link org.tcnfs.nfs4.compound.NfsLimits}; the back channel is accepted as given, and
+ * {@link org.tcnfs.nfs4.compound.NfsLimits}; {@code ca_maxresponsesize_cached} is at most
+ * {@link org.tcnfs.nfs4.state.SessionLimits#maxCachedReplyBytes()}, and the slot count and cached size
+ * shrink when the reply cache budget of all sessions runs short (see {@code ReplyCacheBudget}; 18.36.4 lets
+ * the server lower them). Past {@link org.tcnfs.nfs4.state.SessionLimits#maxSessions()} sessions the answer
+ * is NFS4ERR_NOSPC, with the client's CREATE_SESSION sequence not used up. The back channel is accepted as given, and
  * CREATE_SESSION4_FLAG_CONN_BACK_CHAN is granted when asked (clients such as nfs-rs refuse a session without
  * it). The server sends no callbacks yet (it grants no delegations), so the back channel stays idle.
  * PERSIST and CONN_RDMA are never granted.

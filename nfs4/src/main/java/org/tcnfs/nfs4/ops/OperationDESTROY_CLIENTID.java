@@ -8,8 +8,9 @@ import org.tcnfs.nfs4.xdr.nfs_argop4;
 import org.tcnfs.nfs4.xdr.nfs_resop4;
 
 /**
- * DESTROY_CLIENTID (RFC 8881 18.50): removes a client record and releases all its state. An unknown
- * client id is NFS4ERR_STALE_CLIENTID; a client that still has sessions is NFS4ERR_CLIENTID_BUSY.
+ * DESTROY_CLIENTID (RFC 8881 18.50): removes a client record. An unknown client id is
+ * NFS4ERR_STALE_CLIENTID; a client that still has sessions, or opens or locks under an unexpired lease, is
+ * NFS4ERR_CLIENTID_BUSY (18.50.3) and keeps them. A client whose lease expired is removed with its state.
  */
 public final class OperationDESTROY_CLIENTID implements NfsOperation {
     @Override

@@ -33,6 +33,10 @@ import org.tcnfs.nfs4.xdr.state_protect_how4;
  * EXCHGID4_FLAG_SUPP_FENCE_OPS below minor version 2, since RFC 7862 (NFSv4.2) defines that bit and an NFSv4.1
  * server must treat it as undefined (RFC 8881 18.35.3). The server is a non-pNFS server
  * ({@code EXCHGID4_FLAG_USE_NON_PNFS}); the principal is the caller's AUTH_SYS uid.
+ *
+ * <p>The client table is bounded ({@link org.tcnfs.nfs4.state.SessionLimits#maxClients()}): when it is full
+ * the unconfirmed record renewed longest ago is dropped to make room, and when every record is confirmed a
+ * new client is NFS4ERR_DELAY (18.35 allows neither NFS4ERR_NOSPC nor NFS4ERR_RESOURCE).
  */
 public final class OperationEXCHANGE_ID implements NfsOperation {
     /** The flags an NFSv4.1 client may send (RFC 8881 18.35.1). */

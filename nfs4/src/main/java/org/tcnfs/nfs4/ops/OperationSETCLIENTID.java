@@ -22,7 +22,8 @@ import org.tcnfs.nfs4.xdr.verifier4;
  * SETCLIENTID_CONFIRM must present. When another principal's confirmed client with state uses the identity
  * the answer is NFS4ERR_CLID_INUSE with that client's callback address. The principal is the caller's
  * AUTH_SYS uid. The callback information is recorded, but no callback is ever sent: the server grants no
- * delegations.
+ * delegations. A new client when the client table is full of confirmed clients
+ * ({@link org.tcnfs.nfs4.state.SessionLimits#maxClients()}) is NFS4ERR_RESOURCE (16.33.5 lists it).
  */
 public final class OperationSETCLIENTID implements NfsOperation {
 

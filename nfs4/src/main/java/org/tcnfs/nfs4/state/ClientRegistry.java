@@ -30,6 +30,8 @@ import org.tcnfs.nfs4.status.NoSpcException;
 import org.tcnfs.nfs4.status.NotSameException;
 import org.tcnfs.nfs4.status.PermException;
 import org.tcnfs.nfs4.status.ReqTooBigException;
+import org.tcnfs.nfs4.status.ResourceException;
+import org.tcnfs.nfs4.status.DelayException;
 import org.tcnfs.nfs4.status.SeqMisorderedException;
 import org.tcnfs.nfs4.status.ServerFaultException;
 import org.tcnfs.nfs4.status.StaleClientIdException;
@@ -57,6 +59,8 @@ final class ClientRegistry {
     private static final int EXPIRED_CLIENTS_REMEMBERED = 4096;
 
     private final NfsLimits limits;
+    private final SessionLimits sessionLimits;
+    private final ReplyCacheBudget replyCache;
     private final Clock clock;
     private final OpenStateTable opens;
     private final GracePeriod grace;
@@ -86,9 +90,39 @@ final class ClientRegistry {
                 }
             }));
     private final SecureRandom random = new SecureRandom();
+    private final LimitWarning clientsFull = new LimitWarning();
+    private final LimitWarning sessionsFull = new LimitWarning();
 
-    ClientRegistry(NfsLimits limits, Clock clock, OpenStateTable opens, GracePeriod grace, ClientRecord record) {
+    /**
+     * A warning about a limit that was reached, logged at most once a minute with the number of times it
+     * was reached in between, so a flood of refused requests does not flood the log. Guarded by the
+     * registry's monitor.
+     */
+    private static final class LimitWarning {
+        private static final long INTERVAL_MILLIS = 60_000;
+        private long lastLogged = Long.MIN_VALUE;
+        private long suppressed;
+
+        void warn(long now, String message) {
+            if (lastLogged != Long.MIN_VALUE && now - lastLogged < INTERVAL_MILLIS) {
+                suppressed++;
+                return;
+            }
+            if (suppressed > 0) {
+                LOG.warn("{} ({} more times since the last warning)", message, suppressed);
+            } else {
+                LOG.warn(message);
+            }
+            lastLogged = now;
+            suppressed = 0;
+        }
+    }
+
+    ClientRegistry(NfsLimits limits, SessionLimits sessionLimits, Clock clock, OpenStateTable opens, GracePeriod grace,
+            ClientRecord record) {
         this.limits = limits;
+        this.sessionLimits = sessionLimits;
+        this.replyCache = new ReplyCacheBudget(sessionLimits);
         this.clock = clock;
         this.opens = opens;
         this.grace = grace;
@@ -134,13 +168,22 @@ final class ClientRegistry {
             if (unconf != null) {                                                                 // case 5
                 dropLocked(unconf, dropped);
             }
-            NfsClient created = new NfsClient(newClientId(), owner, principalUid, 1, now);         // case 1
-            clients.put(created.clientId(), created);
-            unconfirmed.put(key, created);
-            result = ExchangeIdResult.of(created);
-            LOG.debug("new client {} from uid {}", created, principalUid);
+            if (makeRoomLocked(now, dropped)) {
+                NfsClient created = new NfsClient(newClientId(), owner, principalUid, 1, now);     // case 1
+                clients.put(created.clientId(), created);
+                unconfirmed.put(key, created);
+                result = ExchangeIdResult.of(created);
+                LOG.debug("new client {} from uid {}", created, principalUid);
+            } else {
+                result = null;
+            }
         }
         releaseAndRecord(dropped);
+        if (result == null) {
+            // RFC 8881 allows EXCHANGE_ID neither NFS4ERR_NOSPC nor NFS4ERR_RESOURCE: the client is to retry later
+            throw new DelayException("client table full (" + sessionLimits.maxClients()
+                    + " records, setting max-clients); EXCHANGE_ID of " + key + " refused");
+        }
         return result;
     }
 
@@ -194,12 +237,18 @@ final class ClientRegistry {
             if (client.sessionCount() >= MAX_SESSIONS_PER_CLIENT) {
                 throw new NoSpcException("client holds " + MAX_SESSIONS_PER_CLIENT + " sessions already");
             }
+            if (sessions.size() >= sessionLimits.maxSessions()) {
+                sessionsFull.warn(now, "CREATE_SESSION refused with NFS4ERR_NOSPC: " + sessions.size()
+                        + " sessions exist (setting max-sessions)");
+                throw new NoSpcException("the server holds " + sessions.size() + " sessions already");
+            }
             if (!client.isConfirmed()) {
                 confirmLocked(client, now, dropped);
             }
+            ReplyCacheBudget.Grant grant = replyCache.reserve(fore, sessions.size());
             session = new NfsSession(newSessionIdLocked(), client, request.sequence(),
-                    request.flags() & CREATE_SESSION4args.CREATE_SESSION4_FLAG_CONN_BACK_CHAN, fore,
-                    request.backChannel(), request.callbackProgram());
+                    request.flags() & CREATE_SESSION4args.CREATE_SESSION4_FLAG_CONN_BACK_CHAN, grant.foreChannel(),
+                    request.backChannel(), request.callbackProgram(), grant.slotBytes(), grant.reservedBytes());
             sessions.put(session.id(), session);
             client.addSession(session);
             client.createSessionDone(request.sequence(), session);
@@ -292,6 +341,7 @@ final class ClientRegistry {
             if (s == null) {
                 throw new BadSessionException("unknown session " + id);
             }
+            replyCache.release(s.replyCacheBytes());
             s.markDestroyed();
             s.client().removeSession(s);
             LOG.debug("session {} destroyed", s);
@@ -308,6 +358,10 @@ final class ClientRegistry {
             }
             if (client.sessionCount() > 0) {
                 throw new ClientIdBusyException("client " + client + " still has sessions");
+            }
+            if (!client.leaseLapsed(clock.millis(), leaseMillis) && opens.holdsState(client)) {
+                // RFC 8881 18.50.3: opens, locks (or other state) under an unexpired lease keep the client
+                throw new ClientIdBusyException("client " + client + " still holds opens or locks");
             }
             synchronized (client) {
                 client.markExpired();
@@ -360,9 +414,20 @@ final class ClientRegistry {
      * until SETCLIENTID_CONFIRM). Another principal is refused with NFS4ERR_CLID_INUSE while the confirmed
      * record holds state under an unexpired lease.
      */
-    SetClientIdResult setClientId(ClientOwner owner, ClientCallback callback, int principalUid) {
+    SetClientIdResult setClientId(ClientOwner owner, ClientCallback callback, int principalUid)
+            throws ResourceException {
         OwnerId key = owner.ownerId();
         long now = clock.millis();
+        List<NfsClient> dropped = new ArrayList<>();
+        try {
+            return setClientIdLocked(owner, key, callback, principalUid, now, dropped);
+        } finally {
+            releaseAndRecord(dropped);
+        }
+    }
+
+    private SetClientIdResult setClientIdLocked(ClientOwner owner, OwnerId key, ClientCallback callback,
+            int principalUid, long now, List<NfsClient> dropped) throws ResourceException {
         synchronized (this) {
             NfsClient conf = confirmed40.get(key);
             if (conf != null && conf.principalUid() != principalUid && !conf.leaseLapsed(now, leaseMillis)
@@ -375,6 +440,10 @@ final class ClientRegistry {
                 forgetUnconfirmed40Locked(unconf);
             }
             boolean update = conf != null && conf.principalUid() == principalUid && conf.owner().sameVerifier(owner);
+            if (!update && !makeRoomLocked(now, dropped)) {
+                throw new ResourceException("client table full (" + sessionLimits.maxClients()
+                        + " records, setting max-clients); SETCLIENTID of " + key + " refused");
+            }
             long id = update ? conf.clientId() : newClientId();
             byte[] confirm = newConfirmVerifier(conf, unconf);
             NfsClient created = new NfsClient(id, owner, principalUid, callback, confirm, now);
@@ -561,7 +630,9 @@ final class ClientRegistry {
         unconfirmed40.remove(key, c);
         unconfirmed40ById.remove(c.clientId(), c);
         for (NfsSession s : c.sessions()) {
-            sessions.remove(s.id(), s);
+            if (sessions.remove(s.id(), s)) {
+                replyCache.release(s.replyCacheBytes());
+            }
             s.markDestroyed();
             c.removeSession(s);
         }
@@ -603,6 +674,52 @@ final class ClientRegistry {
                 LOG.warn("cannot update client record in {}: {}", record.directory(), e.toString());
             }
         }
+    }
+
+    /**
+     * Makes room in the client table for one more record: expires the clients whose lease ran out, then
+     * forgets the unconfirmed record renewed longest ago (it holds no state; its CREATE_SESSION or
+     * SETCLIENTID_CONFIRM will get NFS4ERR_STALE_CLIENTID and the client starts over). Caller holds this
+     * monitor.
+     *
+     * @return whether there is room now
+     */
+    private boolean makeRoomLocked(long now, List<NfsClient> dropped) {
+        if (clients.size() < sessionLimits.maxClients()) {
+            return true;
+        }
+        for (NfsClient c : List.copyOf(clients.values())) {
+            tryExpireLocked(c, now, dropped);
+        }
+        while (clients.size() >= sessionLimits.maxClients()) {
+            NfsClient oldest = null;
+            for (NfsClient c : clients.values()) {
+                if (!c.isConfirmed() && (oldest == null || c.lastRenewMillis() < oldest.lastRenewMillis())) {
+                    oldest = c;
+                }
+            }
+            if (oldest == null) {
+                clientsFull.warn(now, "client table full: " + clients.size() + " confirmed clients (setting "
+                        + "max-clients); new clients are refused (EXCHANGE_ID: NFS4ERR_DELAY, SETCLIENTID: "
+                        + "NFS4ERR_RESOURCE)");
+                return false;
+            }
+            LOG.debug("client table full: unconfirmed client {} forgotten", oldest);
+            if (oldest.minorVersion() == 0) {
+                forgetUnconfirmed40Locked(oldest);
+            } else {
+                synchronized (oldest) {
+                    oldest.markExpired();
+                }
+                dropLocked(oldest, dropped);
+            }
+        }
+        return true;
+    }
+
+    /** Bytes of reply cache all sessions reserved. */
+    long replyCacheReservedBytes() {
+        return replyCache.reservedBytes();
     }
 
     private long newClientId() {

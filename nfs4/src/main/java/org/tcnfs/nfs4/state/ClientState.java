@@ -8,6 +8,7 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Consumer;
+import org.tcnfs.nfs4.status.ResourceException;
 
 /**
  * The open and lock owners of one client, and the lock that keeps its state from changing while it is
@@ -28,11 +29,21 @@ final class ClientState {
     private final AtomicInteger stateCount = new AtomicInteger();
     /** Set under the write lock; read under the read lock. */
     boolean released;
+    /** NFSv4.0: most open and lock owners kept; see {@link #makeRoomForOwner}. */
+    private final int maxOwners;
+    /** NFSv4.0: told the last closed open of each open owner forgotten to make room. */
+    private final Consumer<StateKey> forgotten;
 
     ClientState(NfsClient client) {
+        this(client, Integer.MAX_VALUE, key -> { });
+    }
+
+    ClientState(NfsClient client, int maxOwners, Consumer<StateKey> forgotten) {
         this.client = client;
         this.clientId = client.clientId();
         this.minorVersion = client.minorVersion();
+        this.maxOwners = maxOwners;
+        this.forgotten = forgotten;
     }
 
     /** Files {@code state} under its owner, creating the owner if needed. */
@@ -72,13 +83,21 @@ final class ClientState {
         stateCount.decrementAndGet();
     }
 
+    /** NFSv4.0 and NFSv4.1 open and lock owners kept. */
+    int ownerCount() {
+        return openOwners.size() + lockOwners.size();
+    }
+
     /** Whether the client holds any open or lock state. */
     boolean holdsState() {
         return stateCount.get() > 0;
     }
 
     /** NFSv4.0: the sequence of open owner {@code id}, which is created (unconfirmed) if new. */
-    OwnerSequence openSequence(StateOwner id, Clock clock) {
+    OwnerSequence openSequence(StateOwner id, Clock clock) throws ResourceException {
+        if (!openOwners.containsKey(id)) {
+            makeRoomForOwner(clock);
+        }
         OwnerSequence seq = openOwners.computeIfAbsent(id,
                 k -> new OpenOwner(k, OwnerSequence.ofOpenOwner(client, k, clock))).sequence;
         seq.used();
@@ -86,11 +105,81 @@ final class ClientState {
     }
 
     /** NFSv4.0: the sequence of lock owner {@code id}, which is created if new. */
-    OwnerSequence lockSequence(StateOwner id, Clock clock) {
+    OwnerSequence lockSequence(StateOwner id, Clock clock) throws ResourceException {
+        if (!lockOwners.containsKey(id)) {
+            makeRoomForOwner(clock);
+        }
         OwnerSequence seq = lockOwners.computeIfAbsent(id,
                 k -> new LockOwner(k, OwnerSequence.ofLockOwner(client, k, clock))).sequence;
         seq.used();
         return seq;
+    }
+
+    /**
+     * NFSv4.0: before a new owner is added, bounds the owners the client keeps, each with the reply to its
+     * last request (RFC 7530 9.1.7), at {@code maxOwners}: when full, the owners without state that run no
+     * request are forgotten, least recently used first, until a quarter of the room is free (a later
+     * retransmission of their last request runs again, as for owners the lease reaper forgot). Concurrent
+     * new owners may pass the bound by the number of threads adding them.
+     *
+     * @throws ResourceException when every owner holds state (NFS4ERR_RESOURCE, RFC 7530 13.1.6.4)
+     */
+    private void makeRoomForOwner(Clock clock) throws ResourceException {
+        if (openOwners.size() + lockOwners.size() < maxOwners) {
+            return;
+        }
+        synchronized (this) {
+            int size = openOwners.size() + lockOwners.size();
+            if (size < maxOwners) {
+                return;
+            }
+            long now = clock.millis();
+            List<OwnerSequence> idle = new ArrayList<>();
+            openOwners.values().forEach(o -> {
+                if (o.sequence != null && o.states.isEmpty()) {
+                    idle.add(o.sequence);
+                }
+            });
+            lockOwners.values().forEach(o -> {
+                if (o.sequence != null && o.states.isEmpty()) {
+                    idle.add(o.sequence);
+                }
+            });
+            idle.sort(java.util.Comparator.comparingLong(OwnerSequence::lastUsedMillis));
+            int target = maxOwners - Math.max(1, maxOwners / 4);
+            for (OwnerSequence seq : idle) {
+                if (openOwners.size() + lockOwners.size() <= target) {
+                    break;
+                }
+                forget(seq, now);
+            }
+            if (openOwners.size() + lockOwners.size() >= maxOwners) {
+                throw new ResourceException("client " + client + " keeps " + maxOwners
+                        + " NFSv4.0 owners with state (setting max-owners)");
+            }
+        }
+    }
+
+    /** Removes the owner of {@code seq} if it still holds no state and runs no request. */
+    private void forget(OwnerSequence seq, long now) {
+        StateOwner id = seq.owner();
+        OpenOwner[] gone = new OpenOwner[1];
+        openOwners.computeIfPresent(id, (k, v) -> {
+            if (v.sequence == seq && v.states.isEmpty() && seq.idle(now, -1)) {
+                gone[0] = v;
+                return null;
+            }
+            return v;
+        });
+        if (gone[0] != null) {
+            StateKey closed = seq.lastClosed();
+            if (closed != null) {
+                forgotten.accept(closed);
+            }
+            return;
+        }
+        lockOwners.computeIfPresent(id, (k, v) ->
+                v.sequence == seq && v.states.isEmpty() && seq.idle(now, -1) ? null : v);
     }
 
     /** The opens of open owner {@code id} (a copy). */

@@ -24,6 +24,7 @@ public class NfsSession {
     private final ChannelAttributes foreChannel;
     private final ChannelAttributes backChannel;
     private final SlotTable slots;
+    private final long replyCacheBytes;
     private final Set<Object> connections = Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
     private volatile int callbackProgram;
     private volatile boolean destroyed;
@@ -33,18 +34,23 @@ public class NfsSession {
      * need a session without the protocol exchange.
      */
     public NfsSession(NfsClient client) {
-        this(randomId(), client, 0, 0, defaultChannel(), defaultChannel(), 0);
+        this(randomId(), client, 0, 0, defaultChannel(), defaultChannel(), 0, Long.MAX_VALUE, 0);
     }
 
+    /**
+     * @param slotBytes the largest reply a slot keeps without being asked to (see {@link SlotTable})
+     * @param replyCacheBytes what the session reserved of the {@link ReplyCacheBudget}
+     */
     NfsSession(SessionId id, NfsClient client, int createSequence, int flags, ChannelAttributes foreChannel,
-            ChannelAttributes backChannel, int callbackProgram) {
+            ChannelAttributes backChannel, int callbackProgram, long slotBytes, long replyCacheBytes) {
         this.id = Objects.requireNonNull(id);
         this.client = Objects.requireNonNull(client);
         this.createSequence = createSequence;
         this.flags = flags;
         this.foreChannel = Objects.requireNonNull(foreChannel);
         this.backChannel = Objects.requireNonNull(backChannel);
-        this.slots = new SlotTable(foreChannel.maxRequests());
+        this.slots = new SlotTable(foreChannel.maxRequests(), slotBytes);
+        this.replyCacheBytes = replyCacheBytes;
         this.callbackProgram = callbackProgram;
     }
 
@@ -92,6 +98,11 @@ public class NfsSession {
     /** The fore channel slots and their reply cache. */
     public SlotTable slots() {
         return slots;
+    }
+
+    /** The bytes of the reply cache budget this session reserved (given back when it is destroyed). */
+    long replyCacheBytes() {
+        return replyCacheBytes;
     }
 
     /** The callback program number last given by CREATE_SESSION or BACKCHANNEL_CTL. */

@@ -25,6 +25,7 @@ import org.tcnfs.nfs4.status.NfsException;
 import org.tcnfs.nfs4.status.NfsStatus;
 import org.tcnfs.nfs4.status.NotSuppException;
 import org.tcnfs.nfs4.status.OpenModeException;
+import org.tcnfs.nfs4.status.ResourceException;
 import org.tcnfs.nfs4.status.ShareDeniedException;
 import org.tcnfs.nfs4.vfs.Inode;
 
@@ -92,6 +93,8 @@ public class OpenStateTable {
     private final Clock clock;
     /** NFSv4.0: the open each open owner closed last, so that a retransmitted CLOSE finds its owner. */
     private final ConcurrentMap<StateKey, OpenState> closed40 = new ConcurrentHashMap<>();
+    /** NFSv4.0 open and lock owners kept per client ({@link SessionLimits#maxOwnersPerClient()}). */
+    private volatile int maxOwnersPerClient = SessionLimits.DEFAULTS.maxOwnersPerClient();
     /** NFSv4.0: the client bits of clients whose state was released (newest last, bounded). */
     private final Set<Integer> released40 = Collections.synchronizedSet(Collections.newSetFromMap(
             new LinkedHashMap<>(64, 0.75f, false) {
@@ -583,13 +586,19 @@ public class OpenStateTable {
 
     // ---------------------------------------------------------------- NFSv4.0 owners, OPEN_CONFIRM, RELEASE_LOCKOWNER
 
+    /** Bounds the NFSv4.0 owners each client keeps (set before the first client comes). */
+    void maxOwnersPerClient(int max) {
+        this.maxOwnersPerClient = max;
+    }
+
     /**
      * NFSv4.0: the sequence of open owner {@code owner} of {@code client} (RFC 7530 9.1.7), created
      * (unconfirmed) if the owner is new.
      *
      * @throws ExpiredException if the client's state was released
+     * @throws ResourceException if the client keeps as many owners as allowed, all with state
      */
-    public OwnerSequence openOwner(NfsClient client, byte[] owner) throws ExpiredException {
+    public OwnerSequence openOwner(NfsClient client, byte[] owner) throws ExpiredException, ResourceException {
         ClientState cs = enter(client);
         try {
             return cs.openSequence(new StateOwner(cs.clientId, owner), clock);
@@ -602,8 +611,9 @@ public class OpenStateTable {
      * NFSv4.0: the sequence of lock owner {@code owner} of {@code client}, created if new.
      *
      * @throws ExpiredException if the client's state was released
+     * @throws ResourceException if the client keeps as many owners as allowed, all with state
      */
-    public OwnerSequence lockOwner(NfsClient client, byte[] owner) throws ExpiredException {
+    public OwnerSequence lockOwner(NfsClient client, byte[] owner) throws ExpiredException, ResourceException {
         ClientState cs = enter(client);
         try {
             return cs.lockSequence(new StateOwner(cs.clientId, owner), clock);
@@ -787,7 +797,8 @@ public class OpenStateTable {
 
     /** The client's state with its read lock held; the caller unlocks. */
     private ClientState enter(NfsClient client) throws ExpiredException {
-        ClientState cs = clients.computeIfAbsent(client.clientId(), id -> new ClientState(client));
+        ClientState cs = clients.computeIfAbsent(client.clientId(),
+                id -> new ClientState(client, maxOwnersPerClient, closed40::remove));
         cs.lock.readLock().lock();
         if (cs.released) {
             cs.lock.readLock().unlock();

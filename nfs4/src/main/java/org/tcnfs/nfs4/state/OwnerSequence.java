@@ -193,6 +193,11 @@ public final class OwnerSequence {
         lastUsedMillis = clock.millis();
     }
 
+    /** When a request of this owner last ran or was looked up. */
+    long lastUsedMillis() {
+        return lastUsedMillis;
+    }
+
     /** OPEN_CONFIRM succeeded. */
     void confirm() {
         confirmed = true;

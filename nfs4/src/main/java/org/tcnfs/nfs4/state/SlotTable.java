@@ -1,5 +1,6 @@
 package org.tcnfs.nfs4.state;
 
+import java.io.IOException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tcnfs.nfs4.status.BadHighSlotException;
@@ -10,6 +11,7 @@ import org.tcnfs.nfs4.xdr.nfs_opnum4;
 import org.tcnfs.nfs4.xdr.nfs_resop4;
 import org.tcnfs.nfs4.status.SeqMisorderedException;
 import org.tcnfs.nfs4.xdr.COMPOUND4res;
+import org.tcnfs.nfs4.xdr.XdrSizeCounter;
 
 /**
  * The fore channel slots of a session with their reply cache (RFC 8881 2.10.6.1).
@@ -42,8 +44,8 @@ public final class SlotTable {
         /** Keep it ({@code sa_cachethis}, or a compound of SEQUENCE alone, whose reply is small). */
         KEEP,
         /**
-         * Keep the reply only when it carries no bulk data (no successful READ or READDIR): such replies are
-         * small, and some clients (nfs-rs) resend a request after an error with the same sequence id,
+         * Keep the reply only when it carries no bulk data (no successful READ or READDIR) and fits the
+         * table's size for kept replies: such replies are small, and some clients (nfs-rs) resend a request after an error with the same sequence id,
          * expecting the same answer rather than NFS4ERR_RETRY_UNCACHED_REP (RFC 8881 2.10.6.1.3 lets a
          * server cache more than asked). A retransmission of a dropped reply gets NFS4ERR_RETRY_UNCACHED_REP.
          */
@@ -51,14 +53,31 @@ public final class SlotTable {
     }
 
     private static final Logger LOG = LoggerFactory.getLogger(SlotTable.class);
+    /** Bytes of an accepted RPC reply header, counted with a kept reply as ca_maxresponsesize_cached does. */
+    private static final int RPC_REPLY_HEADER_BYTES = 24;
 
     private final Slot[] slots;
+    private final long keepBytes;
 
-    /** A table of {@code count} slots, ids 0 to {@code count - 1}, each expecting sequence id 1 first. */
+    /**
+     * A table of {@code count} slots, ids 0 to {@code count - 1}, each expecting sequence id 1 first,
+     * keeping replies of any size.
+     */
     public SlotTable(int count) {
+        this(count, Long.MAX_VALUE);
+    }
+
+    /**
+     * A table of {@code count} slots whose replies kept without {@link ReplyCaching#KEEP} are at most
+     * {@code keepBytes} encoded bytes (larger ones are not kept: their retransmission gets
+     * NFS4ERR_RETRY_UNCACHED_REP). Replies to be kept are held to the session's
+     * {@code ca_maxresponsesize_cached} before they are made (NFS4ERR_REP_TOO_BIG_TO_CACHE).
+     */
+    public SlotTable(int count, long keepBytes) {
         if (count < 1) {
             throw new IllegalArgumentException("a slot table needs at least one slot");
         }
+        this.keepBytes = keepBytes;
         slots = new Slot[count];
         for (int i = 0; i < count; i++) {
             slots[i] = new Slot();
@@ -105,7 +124,7 @@ public final class SlotTable {
      * @return whether the slot was completed by this call
      */
     public boolean complete(int slotId, int sequenceId, COMPOUND4res reply) {
-        return slots[slotId].complete(sequenceId, reply);
+        return slots[slotId].complete(sequenceId, reply, keepBytes);
     }
 
     /** Whether any slot runs a request that is not yet taken as lost. */
@@ -164,17 +183,29 @@ public final class SlotTable {
             return new NewRequest(slotId, seq);
         }
 
-        synchronized boolean complete(int seq, COMPOUND4res res) {
+        synchronized boolean complete(int seq, COMPOUND4res res, long keepBytes) {
             if (!busy || seq != sequenceId) {
                 return false;
             }
             busy = false;
-            reply = keepReply || holdsNoBulkData(res) ? res : null;
+            reply = keepReply || (holdsNoBulkData(res) && fits(res, keepBytes)) ? res : null;
             return true;
         }
 
         synchronized boolean isActive(long now, long staleAfter) {
             return busy && now - busySince <= staleAfter;
+        }
+    }
+
+    /** Whether {@code res} encodes to at most {@code keepBytes} bytes (counted, not encoded). */
+    private static boolean fits(COMPOUND4res res, long keepBytes) {
+        if (keepBytes == Long.MAX_VALUE) {
+            return true;
+        }
+        try {
+            return XdrSizeCounter.sizeOf(res) + RPC_REPLY_HEADER_BYTES <= keepBytes;
+        } catch (IOException e) {
+            return false;
         }
     }
 

@@ -17,6 +17,7 @@ import org.tcnfs.nfs4.compound.NfsLimits;
 import org.tcnfs.nfs4.status.BadSessionException;
 import org.tcnfs.nfs4.status.CompleteAlreadyException;
 import org.tcnfs.nfs4.status.NfsException;
+import org.tcnfs.nfs4.status.ResourceException;
 import org.tcnfs.nfs4.status.StaleClientIdException;
 import org.tcnfs.nfs4.xdr.COMPOUND4res;
 
@@ -53,6 +54,7 @@ public class StateHandler implements AutoCloseable {
     }
 
     private final NfsLimits limits;
+    private final SessionLimits sessionLimits;
     private final Clock clock;
     private final OpenStateTable opens;
     private final GracePeriod grace;
@@ -91,7 +93,9 @@ public class StateHandler implements AutoCloseable {
             }
         }
         this.grace = new GracePeriod(clock.millis(), limits.grace(), previous);
-        this.registry = new ClientRegistry(limits, clock, opens, grace, record);
+        this.sessionLimits = b.sessionLimits != null ? b.sessionLimits : SessionLimits.DEFAULTS;
+        opens.maxOwnersPerClient(sessionLimits.maxOwnersPerClient());
+        this.registry = new ClientRegistry(limits, sessionLimits, clock, opens, grace, record);
         this.serverOwner = b.serverOwner != null ? b.serverOwner : defaultOwner(installId);
         if (limits.grace().isZero()) {
             LOG.info("no grace period");
@@ -137,6 +141,16 @@ public class StateHandler implements AutoCloseable {
 
     public NfsLimits limits() {
         return limits;
+    }
+
+    /** The bounds of clients, sessions and reply caches. */
+    public SessionLimits sessionLimits() {
+        return sessionLimits;
+    }
+
+    /** Bytes of reply cache all sessions reserved together (at most {@link SessionLimits#replyCacheBytes()}). */
+    public long replyCacheReservedBytes() {
+        return registry.replyCacheReservedBytes();
     }
 
     public Clock clock() {
@@ -204,7 +218,8 @@ public class StateHandler implements AutoCloseable {
      * 18.35.5).
      *
      * @param principalUid uid of the caller's AUTH_SYS credential
-     * @throws NfsException CLID_INUSE, NOENT, NOT_SAME or PERM as that section says
+     * @throws NfsException CLID_INUSE, NOENT, NOT_SAME or PERM as that section says; DELAY when the client
+     *     table is full of confirmed clients ({@link SessionLimits#maxClients()})
      */
     public ExchangeIdResult exchangeId(ClientOwner owner, int principalUid, ExchangeIdMode mode) throws NfsException {
         return registry.exchangeId(owner, principalUid, mode);
@@ -214,7 +229,8 @@ public class StateHandler implements AutoCloseable {
      * CREATE_SESSION: confirms the client if needed and creates a session, or returns the session made by
      * the request this one retransmits (RFC 8881 18.36.4).
      *
-     * @throws NfsException STALE_CLIENTID, CLID_INUSE, SEQ_MISORDERED, TOOSMALL, NOSPC, SERVERFAULT
+     * @throws NfsException STALE_CLIENTID, CLID_INUSE, SEQ_MISORDERED, TOOSMALL, SERVERFAULT; NOSPC when the
+     *     client or the server holds as many sessions as allowed ({@link SessionLimits#maxSessions()})
      */
     public NfsSession createSession(CreateSessionRequest request, int principalUid) throws NfsException {
         return registry.createSession(request, principalUid);
@@ -249,7 +265,8 @@ public class StateHandler implements AutoCloseable {
     }
 
     /**
-     * DESTROY_CLIENTID: removes a client without sessions and releases its state.
+     * DESTROY_CLIENTID: removes a client without sessions, and without opens or locks unless its lease
+     * expired (RFC 8881 18.50.3).
      *
      * @throws NfsException STALE_CLIENTID, CLIENTID_BUSY
      */
@@ -272,8 +289,11 @@ public class StateHandler implements AutoCloseable {
      * principal's client uses the identity.
      *
      * @param principalUid uid of the caller's AUTH_SYS credential
+     * @throws ResourceException when the client table is full of confirmed clients
+     *     ({@link SessionLimits#maxClients()})
      */
-    public SetClientIdResult setClientId(ClientOwner owner, ClientCallback callback, int principalUid) {
+    public SetClientIdResult setClientId(ClientOwner owner, ClientCallback callback, int principalUid)
+            throws ResourceException {
         return registry.setClientId(owner, callback, principalUid);
     }
 
@@ -329,6 +349,7 @@ public class StateHandler implements AutoCloseable {
         private Path recordDirectory;
         private ServerOwner serverOwner;
         private Duration reaperInterval;
+        private SessionLimits sessionLimits;
 
         private Builder(NfsLimits limits, Clock clock) {
             this.limits = limits;
@@ -344,6 +365,12 @@ public class StateHandler implements AutoCloseable {
         /** Names the server; default {@code tcnfs@<host>[/<install id>]} for both major id and scope. */
         public Builder serverOwner(ServerOwner owner) {
             this.serverOwner = owner;
+            return this;
+        }
+
+        /** Bounds of clients, sessions and reply caches; default {@link SessionLimits#DEFAULTS}. */
+        public Builder sessionLimits(SessionLimits limits) {
+            this.sessionLimits = limits;
             return this;
         }
 

@@ -30,6 +30,11 @@
  * an earlier server instance NFS4ERR_STALE_STATEID (see {@link org.tcnfs.nfs4.state.OpenStateTable}). Lock
  * order: owner sequence (open owner before lock owner), client, file.
  *
+ * <p>Bounds ({@link org.tcnfs.nfs4.state.SessionLimits}): client records, sessions, the size of one kept
+ * reply and the memory of all sessions' reply caches together (reserved per session at CREATE_SESSION, see
+ * {@code ReplyCacheBudget}), and the NFSv4.0 owners one client keeps. Past a bound, new clients and sessions
+ * are refused with a status the RFCs allow for the operation, or records without state are forgotten.
+ *
  * <p>Exceptions: operations of the state handler throw the {@link org.tcnfs.nfs4.status.NfsException} of
  * the protocol status (BADSESSION, SEQ_MISORDERED, STALE_CLIENTID, ...); a client record directory that cannot
  * be used at start is an {@link java.io.UncheckedIOException}.

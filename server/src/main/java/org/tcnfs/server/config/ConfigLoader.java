@@ -15,6 +15,7 @@ import java.util.OptionalInt;
 import java.util.Properties;
 import org.tcnfs.nfs4.export.ExportOptions;
 import org.tcnfs.nfs4.export.ExportsParser;
+import org.tcnfs.nfs4.state.SessionLimits;
 
 /**
  * Builds a {@link ServerConfig} from defaults, a configuration file, the environment and command-line
@@ -136,7 +137,26 @@ public final class ConfigLoader {
             throw invalid(Setting.BACKUP_BUDGET_TOTAL, "must be at least backup-budget-per-txn (" + budgetPerTxn + ")");
         }
         return new ServerConfig(bind, port, data, state, exports, lease, grace, maxOps, maxRequest, maxIo, workers,
-                path(Setting.PORT_FILE), metricsPort, metricsPortFile, dataOptions, budgetPerTxn, budgetTotal);
+                path(Setting.PORT_FILE), metricsPort, metricsPortFile, dataOptions, budgetPerTxn, budgetTotal,
+                sessionLimits());
+    }
+
+    /** The client, session, reply cache and owner bounds; the reply cache must hold a slot for every session. */
+    private SessionLimits sessionLimits() {
+        int maxClients = (int) integer(Setting.MAX_CLIENTS, 1, 1 << 20);
+        int maxSessions = (int) integer(Setting.MAX_SESSIONS, 1, 1 << 20);
+        int maxCached = (int) size(Setting.MAX_CACHED_REPLY, SessionLimits.MIN_SLOT_BYTES, 1L << 30);
+        long memory = size(Setting.REPLY_CACHE_MEMORY, 0, 1L << 40);
+        int maxOwners = (int) integer(Setting.MAX_OWNERS, 1, 1 << 24);
+        long least = (long) maxSessions * SessionLimits.MIN_SLOT_BYTES;
+        if (memory == 0) {
+            // Kept replies of 512 KiB or more are humongous objects in G1 and may take twice their size.
+            memory = Math.max(Runtime.getRuntime().maxMemory() / 8, least);
+        } else if (memory < least) {
+            throw invalid(Setting.REPLY_CACHE_MEMORY, "must hold " + SessionLimits.MIN_SLOT_BYTES
+                    + " bytes for each of max-sessions (" + maxSessions + ")");
+        }
+        return new SessionLimits(maxClients, maxSessions, maxCached, memory, maxOwners);
     }
 
     /** {@code off}: empty; else a port that is not the NFS port (both listen on the bind address). */

@@ -6,6 +6,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import org.tcnfs.nfs4.export.ExportOptions;
+import org.tcnfs.nfs4.state.SessionLimits;
 
 /**
  * The server's validated configuration (see {@link Setting} for what each value means).
@@ -27,6 +28,7 @@ import org.tcnfs.nfs4.export.ExportOptions;
  * @param dataOptions the options of the default export of {@code data} (not used with an exports file)
  * @param backupBudgetPerTxn most allocated bytes of one transaction's backups
  * @param backupBudgetTotal most allocated bytes of all transactions' backups together
+ * @param sessionLimits bounds of clients, sessions, reply caches and NFSv4.0 owners
  */
 public record ServerConfig(
         String bind,
@@ -45,7 +47,8 @@ public record ServerConfig(
         Optional<Path> metricsPortFile,
         ExportOptions dataOptions,
         long backupBudgetPerTxn,
-        long backupBudgetTotal) {
+        long backupBudgetTotal,
+        SessionLimits sessionLimits) {
 
     /** Default of {@link #backupBudgetPerTxn()} ({@link Setting#BACKUP_BUDGET_PER_TXN}): 1 GiB. */
     public static final long DEFAULT_BACKUP_BUDGET_PER_TXN = 1L << 30;
@@ -63,6 +66,7 @@ public record ServerConfig(
         Objects.requireNonNull(metricsPort, "metricsPort");
         Objects.requireNonNull(metricsPortFile, "metricsPortFile");
         Objects.requireNonNull(dataOptions, "dataOptions");
+        Objects.requireNonNull(sessionLimits, "sessionLimits");
         if (metricsPort.isPresent() && (metricsPort.getAsInt() < 0 || metricsPort.getAsInt() > 65535)) {
             throw new IllegalArgumentException("metrics port out of range: " + metricsPort.getAsInt());
         }
@@ -81,13 +85,13 @@ public record ServerConfig(
 
     /**
      * A configuration whose default export has the default options ({@link ExportOptions#DEFAULT_EXPORT}) and
-     * whose other limits have their defaults.
+     * whose other limits (backup budgets, {@link SessionLimits}) have their defaults.
      */
     public ServerConfig(String bind, int port, Path data, Path state, Optional<Path> exports, Duration lease,
             Duration grace, int maxOps, int maxRequestBytes, int maxIoBytes, int workers, Optional<Path> portFile,
             OptionalInt metricsPort, Optional<Path> metricsPortFile) {
         this(bind, port, data, state, exports, lease, grace, maxOps, maxRequestBytes, maxIoBytes, workers, portFile,
                 metricsPort, metricsPortFile, ExportOptions.DEFAULT_EXPORT, DEFAULT_BACKUP_BUDGET_PER_TXN,
-                DEFAULT_BACKUP_BUDGET_TOTAL);
+                DEFAULT_BACKUP_BUDGET_TOTAL, SessionLimits.DEFAULTS);
     }
 }

@@ -34,6 +34,17 @@ public enum Setting {
     BACKUP_BUDGET_TOTAL("backup-budget-total", "4GiB", "Most allocated bytes the backups of all running "
             + "transactions may hold together; past it transactions are refused with NFS4ERR_NOSPC before they "
             + "change anything. At least backup-budget-per-txn."),
+    MAX_CLIENTS("max-clients", "1024", "Most NFSv4 client records kept; when full, the oldest unconfirmed one is "
+            + "dropped, else EXCHANGE_ID gets NFS4ERR_DELAY and SETCLIENTID NFS4ERR_RESOURCE."),
+    MAX_SESSIONS("max-sessions", "1024", "Most NFSv4.1 sessions of all clients together; CREATE_SESSION past it "
+            + "gets NFS4ERR_NOSPC."),
+    MAX_CACHED_REPLY("max-cached-reply", "4160KiB", "Largest reply a session slot keeps for retransmissions "
+            + "(the ca_maxresponsesize_cached granted): four 1 MiB READs and 64 KiB of other results."),
+    REPLY_CACHE_MEMORY("reply-cache-memory", "0", "Bytes all sessions' reply caches may reserve together; 0 means "
+            + "an eighth of the maximum heap. A quarter is kept for max-sessions equal shares; when short, new "
+            + "sessions get fewer slots or smaller cached replies."),
+    MAX_OWNERS("max-owners", "4096", "Most NFSv4.0 open and lock owners kept per client; past it the least "
+            + "recently used owners without state are forgotten."),
     WORKERS("workers", "0", "Request worker threads; 0 means two per processor, at least 4."),
     PORT_FILE("port-file", "", "If set, the listening port is written to this file once the server serves."),
     METRICS_PORT("metrics-port", "9049", "TCP port of the HTTP endpoints /metrics (Prometheus text), /health and "

@@ -101,6 +101,26 @@ class ConfigLoaderTest {
                 .hasMessageContaining("'backup-budget-total'");
         assertThatThrownBy(() -> new ConfigLoader().flag(Setting.BACKUP_BUDGET_PER_TXN, "lots").load())
                 .hasMessageContaining("'backup-budget-per-txn'");
+    void sessionLimitsAreReadAndDefaultToBoundedValues() {
+        ServerConfig d = new ConfigLoader().load();
+        assertThat(d.sessionLimits().maxCachedReplyBytes()).isEqualTo(4160 * 1024);
+        assertThat(d.sessionLimits().replyCacheBytes()).isEqualTo(Runtime.getRuntime().maxMemory() / 8);
+        ServerConfig c = new ConfigLoader().flag(Setting.MAX_CLIENTS, "8").flag(Setting.MAX_SESSIONS, "4")
+                .flag(Setting.MAX_CACHED_REPLY, "64KiB").flag(Setting.REPLY_CACHE_MEMORY, "1MiB")
+                .flag(Setting.MAX_OWNERS, "16").load();
+        assertThat(c.sessionLimits().maxClients()).isEqualTo(8);
+        assertThat(c.sessionLimits().maxSessions()).isEqualTo(4);
+        assertThat(c.sessionLimits().maxCachedReplyBytes()).isEqualTo(64 * 1024);
+        assertThat(c.sessionLimits().replyCacheBytes()).isEqualTo(1L << 20);
+        assertThat(c.sessionLimits().maxOwnersPerClient()).isEqualTo(16);
+    }
+
+    @Test
+    void replyCacheMemoryThatCannotGiveEverySessionASlotIsRefused() {
+        assertThatThrownBy(() -> new ConfigLoader().flag(Setting.MAX_SESSIONS, "1000")
+                .flag(Setting.REPLY_CACHE_MEMORY, "1MiB").load())
+                .isInstanceOf(InvalidConfigException.class)
+                .hasMessageContaining("'reply-cache-memory'");
     }
 
     @Test

@@ -1,0 +1,66 @@
+package org.tcnfs.nfs4.state;
+
+/**
+ * How many clients and sessions the server keeps, and how much memory their reply caches may hold.
+ *
+ * <p>Every slot of a session may keep one reply for retransmissions (RFC 8881 2.10.6.1). A session
+ * reserves, when it is created, its slot count times the size of one kept reply; the sum of all
+ * reservations never exceeds {@code replyCacheBytes} (see {@link ReplyCacheBudget}). Sizes are those of the
+ * encoded replies (XDR bytes, RPC header included).
+ *
+ * @param maxClients most client records (NFSv4.0 and NFSv4.1, confirmed or not) kept at once; EXCHANGE_ID and
+ *     SETCLIENTID past it first drop the oldest unconfirmed record (it holds no state), and are refused when
+ *     there is none (NFS4ERR_DELAY, NFS4ERR_RESOURCE)
+ * @param maxSessions most NFSv4.1 sessions at once, all clients together; CREATE_SESSION past it is
+ *     NFS4ERR_NOSPC
+ * @param maxCachedReplyBytes largest reply a slot keeps: CREATE_SESSION grants {@code ca_maxresponsesize_cached}
+ *     no larger
+ * @param replyCacheBytes bytes all sessions' reply caches may reserve together; must hold
+ *     {@link #MIN_SLOT_BYTES} for each of {@code maxSessions} sessions, so a new session always gets at
+ *     least one slot
+ * @param maxOwnersPerClient most NFSv4.0 open and lock owners one client keeps with their last reply (RFC
+ *     7530 9.1.7); past it the least recently used owners without state are forgotten, and a new owner is
+ *     NFS4ERR_RESOURCE when every owner holds state
+ */
+public record SessionLimits(
+        int maxClients,
+        int maxSessions,
+        int maxCachedReplyBytes,
+        long replyCacheBytes,
+        int maxOwnersPerClient) {
+
+    /**
+     * The reply cache space each slot reserves at least, whatever the client asks: a reply of a few
+     * small operations (OPEN, CLOSE, LOCK and the like) fits, as in Linux knfsd's 2 KiB slot cache.
+     */
+    public static final int MIN_SLOT_BYTES = 2048;
+
+    /**
+     * 1,024 clients, 1,024 sessions, replies of at most 4 MiB + 64 KiB kept (four 1 MiB READs and room for
+     * the other results of their compound), 64 MiB for all reply caches, 4,096 NFSv4.0 owners per client.
+     * (The server's configuration sizes the reply caches by the heap instead: setting reply-cache-memory.)
+     *
+     * <p>Why 4 MiB + 64 KiB: the project's own client library sets {@code sa_cachethis} on every compound,
+     * and its users send up to four 1 MiB READs (the default max-io) per compound (the integration tests'
+     * helpers do; the vectorized client sizes its READs and compounds by the cached grant instead). A slot then
+     * pins at most a quarter of what it could before (16 MiB + 64 KiB), and the memory bound of all sessions
+     * ({@code replyCacheBytes}) does the rest. Linux knfsd keeps only about 2 KiB per slot, and clients that
+     * ask to cache only non-idempotent compounds cope with that. Kept replies of 512 KiB or more are humongous
+     * objects in G1 (with 1 MiB regions, at heaps below 2 GiB) and can take up to twice their encoded size.
+     */
+    public static final SessionLimits DEFAULTS = new SessionLimits(1024, 1024, 4 * 1024 * 1024 + 64 * 1024,
+            64L * 1024 * 1024, 4096);
+
+    public SessionLimits {
+        if (maxClients < 1 || maxSessions < 1 || maxOwnersPerClient < 1) {
+            throw new IllegalArgumentException("client, session and owner limits must be positive");
+        }
+        if (maxCachedReplyBytes < MIN_SLOT_BYTES) {
+            throw new IllegalArgumentException("largest cached reply must be at least " + MIN_SLOT_BYTES + " bytes");
+        }
+        if (replyCacheBytes < (long) maxSessions * MIN_SLOT_BYTES) {
+            throw new IllegalArgumentException("a reply cache of " + replyCacheBytes + " bytes cannot give "
+                    + maxSessions + " sessions one slot of " + MIN_SLOT_BYTES + " bytes each");
+        }
+    }
+}

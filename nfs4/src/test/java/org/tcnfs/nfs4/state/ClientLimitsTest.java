@@ -1,0 +1,103 @@
+package org.tcnfs.nfs4.state;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.tcnfs.nfs4.compound.NfsLimits;
+import org.tcnfs.nfs4.status.DelayException;
+import org.tcnfs.nfs4.status.NoSpcException;
+import org.tcnfs.nfs4.status.ResourceException;
+import org.tcnfs.nfs4.status.StaleClientIdException;
+
+/**
+ * Clients and sessions beyond {@link SessionLimits} are refused, not stored; unconfirmed records make room
+ * (RFC 8881 18.35, 18.36; RFC 7530 16.33).
+ */
+class ClientLimitsTest {
+    private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-11-26T00:00:00Z"), ZoneOffset.UTC);
+    private static final SessionLimits LIMITS = new SessionLimits(4, 3, 64 * 1024, 1024 * 1024, 16);
+    private final StateHandler state = StateHandler.builder(NfsLimits.DEFAULTS, CLOCK).sessionLimits(LIMITS)
+            .reaperInterval(Duration.ofHours(1)).build();
+    private int owners;
+
+    @AfterEach
+    void close() {
+        state.close();
+    }
+
+    private ClientOwner owner() {
+        return new ClientOwner(new OwnerId(("owner-" + owners++).getBytes(StandardCharsets.UTF_8)), new byte[8]);
+    }
+
+    private static ChannelAttributes channel(int slots) {
+        return new ChannelAttributes(0, 65536, 65536, 16 * 1024 * 1024, 16, slots);
+    }
+
+    private NfsSession confirmedClient() throws Exception {
+        ExchangeIdResult r = state.exchangeId(owner(), 0, ExchangeIdMode.CREATE);
+        return state.createSession(new CreateSessionRequest(r.client().clientId(), r.sequenceId(), 0, channel(8),
+                channel(1), 0), 0);
+    }
+
+    @Test
+    void unconfirmedClientsMakeRoomOldestFirstAndNeverPassTheLimit() throws Exception {
+        ExchangeIdResult first = state.exchangeId(owner(), 0, ExchangeIdMode.CREATE);
+        for (int i = 0; i < 100; i++) {
+            state.exchangeId(owner(), 0, ExchangeIdMode.CREATE);
+            assertThat(state.clientCount()).isLessThanOrEqualTo(4);
+        }
+        assertThatThrownBy(() -> state.createSession(new CreateSessionRequest(first.client().clientId(),
+                first.sequenceId(), 0, channel(8), channel(1), 0), 0)).isInstanceOf(StaleClientIdException.class);
+    }
+
+    @Test
+    void exchangeIdWhenEveryRecordIsConfirmedIsDelay() throws Exception {
+        for (int i = 0; i < 3; i++) {
+            confirmedClient();
+        }
+        ExchangeIdResult fourth = state.exchangeId(owner(), 0, ExchangeIdMode.CREATE);
+        assertThat(fourth.confirmed()).isFalse();
+        // the fourth record is unconfirmed: a fifth client replaces it; then the table is full of confirmed ones
+        state.exchangeId(owner(), 0, ExchangeIdMode.CREATE);
+        assertThat(state.clientCount()).isEqualTo(4);
+        state.setClientId(owner(), new ClientCallback(0, "tcp", "127.0.0.1.0.0", 0), 0);
+        assertThat(state.clientCount()).isEqualTo(4);
+    }
+
+    @Test
+    void sessionsBeyondTheLimitAreNoSpcAndClientsBeyondItDelayOrResource() throws Exception {
+        NfsSession a = confirmedClient();
+        confirmedClient();
+        confirmedClient();
+        ExchangeIdResult fourth = state.exchangeId(owner(), 0, ExchangeIdMode.CREATE);
+        CreateSessionRequest request = new CreateSessionRequest(fourth.client().clientId(), fourth.sequenceId(), 0,
+                channel(8), channel(1), 0);
+
+        assertThatThrownBy(() -> state.createSession(request, 0)).isInstanceOf(NoSpcException.class);
+        assertThat(state.sessionCount()).isEqualTo(3);
+
+        state.destroySession(a.id());
+        NfsSession fourthSession = state.createSession(request, 0);
+        assertThat(fourthSession.foreChannel().maxRequests()).isPositive();
+        assertThatThrownBy(() -> state.exchangeId(owner(), 0, ExchangeIdMode.CREATE))
+                .isInstanceOf(DelayException.class);
+        assertThatThrownBy(() -> state.setClientId(owner(), new ClientCallback(0, "tcp", "127.0.0.1.0.0", 0), 0))
+                .isInstanceOf(ResourceException.class);
+        assertThat(state.clientCount()).isEqualTo(4);
+    }
+
+    @Test
+    void reservationsOfDestroyedSessionsComeBack() throws Exception {
+        NfsSession s = confirmedClient();
+        assertThat(state.replyCacheReservedBytes()).isPositive();
+        state.destroySession(s.id());
+        assertThat(state.replyCacheReservedBytes()).isZero();
+    }
+}
