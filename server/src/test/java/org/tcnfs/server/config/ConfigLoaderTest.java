@@ -101,6 +101,9 @@ class ConfigLoaderTest {
                 .hasMessageContaining("'backup-budget-total'");
         assertThatThrownBy(() -> new ConfigLoader().flag(Setting.BACKUP_BUDGET_PER_TXN, "lots").load())
                 .hasMessageContaining("'backup-budget-per-txn'");
+    }
+
+    @Test
     void sessionLimitsAreReadAndDefaultToBoundedValues() {
         ServerConfig d = new ConfigLoader().load();
         assertThat(d.sessionLimits().maxCachedReplyBytes()).isEqualTo(4160 * 1024);
