@@ -15,7 +15,8 @@ import org.dcache.oncrpc4j.xdr.Xdr;
  * ({@code NfsRpcService} answers a failure with GARBAGE_ARGS). Run with a small heap, so that an
  * allocation sized by a claimed length fails as OutOfMemoryError.
  *
- * <p>Properties: decoding either succeeds or fails with {@link OncRpcException} (a bound or a discriminant:
+ * <p>Properties: decoding allocates in proportion to the input ({@link AllocationMeter}), never what a
+ * length claims before the bytes are there; it either succeeds or fails with {@link OncRpcException} (a bound or a discriminant:
  * {@link MalformedXdrException}) or {@link BadXdrOncRpcException} (the request ends early), nothing else;
  * what decodes (apart from names that are not valid UTF-8, which decode to {@code null} so that the
  * operation answers NFS4ERR_INVAL) encodes, and that encoding decodes to a value that encodes to the same
@@ -24,15 +25,18 @@ import org.dcache.oncrpc4j.xdr.Xdr;
  * <p>The kept inputs start with one compound per operation, decoded from zero bytes and encoded again.
  */
 class Compound4ArgsFuzzTest {
+    /** Decoding may allocate this much per byte of input (objects per operation), plus a fixed allowance. */
+    static final int ALLOCATION_PER_BYTE = 64;
 
     @FuzzTest(maxDuration = "25s")
     void compoundArgsDecodeOrFailAsMalformed(byte[] input) throws IOException {
-        Xdr xdr = new Xdr(input);
-        xdr.beginDecoding();
-        COMPOUND4args args = new COMPOUND4args();
-        try {
-            args.xdrDecode(xdr);
-        } catch (OncRpcException | BadXdrOncRpcException e) {
+        decode(input); // once to load and instrument the classes it needs, which allocates too
+        long before = AllocationMeter.allocatedSoFar();
+        COMPOUND4args args = decode(input);
+        long allocated = AllocationMeter.allocatedSoFar() - before;
+        assertThat(allocated).as("bytes allocated decoding %d bytes", input.length)
+                .isLessThanOrEqualTo(AllocationMeter.budget(input.length, ALLOCATION_PER_BYTE));
+        if (args == null) {
             return;
         }
         if (holdsNull(args)) {
@@ -41,6 +45,19 @@ class Compound4ArgsFuzzTest {
         byte[] once = XdrRoundTrip.encode(args);
         COMPOUND4args again = XdrRoundTrip.decode(once, new COMPOUND4args());
         assertThat(XdrRoundTrip.encode(again)).isEqualTo(once);
+    }
+
+    /** The arguments {@code input} holds, or {@code null} if they are malformed. */
+    private static COMPOUND4args decode(byte[] input) throws IOException {
+        Xdr xdr = new Xdr(input);
+        xdr.beginDecoding();
+        COMPOUND4args args = new COMPOUND4args();
+        try {
+            args.xdrDecode(xdr);
+            return args;
+        } catch (OncRpcException | BadXdrOncRpcException e) {
+            return null;
+        }
     }
 
     /** Whether a String field anywhere in {@code value} (an XDR type, its fields and arrays) is {@code null}. */
