@@ -16,6 +16,7 @@ import org.tcnfs.nfs4.vfs.Credential;
 import org.tcnfs.nfs4.vfs.Inode;
 import org.tcnfs.nfs4.vfs.Stat;
 import org.tcnfs.nfs4.vfs.memory.InMemoryFileSystem;
+import org.tcnfs.nfs4.xdr.AllocationMeter;
 import org.tcnfs.nfs4.xdr.XdrRoundTrip;
 import org.tcnfs.nfs4.xdr.fattr4;
 
@@ -24,7 +25,8 @@ import org.tcnfs.nfs4.xdr.fattr4;
  * with the object's attributes) receive it. Run with a small heap, so that an allocation sized by a claimed
  * length fails as OutOfMemoryError.
  *
- * <p>Properties: the XDR decodes or fails as malformed, and what decodes encodes to a value that decodes
+ * <p>Properties: the XDR decodes or fails as malformed, allocating in proportion to the input and never a
+ * claimed length before its bytes are there, and what decodes encodes to a value that decodes
  * the same; the settable attributes decode or fail with the statuses {@link FileAttributes} documents
  * (ATTRNOTSUPP, INVAL, BADXDR, FBIG, BADOWNER); VERIFY fails only with ATTRNOTSUPP or INVAL, and the
  * attributes the server encodes for the requested mask always verify against the object they came from.
@@ -47,12 +49,12 @@ class Fattr4FuzzTest {
 
     @FuzzTest(maxDuration = "25s")
     void attributesDecodeOrFailWithTheirDocumentedStatus(byte[] input) throws IOException {
-        Xdr xdr = new Xdr(input);
-        xdr.beginDecoding();
-        fattr4 attrs = new fattr4();
-        try {
-            attrs.xdrDecode(xdr);
-        } catch (OncRpcException | BadXdrOncRpcException e) {
+        decode(input); // once to load and instrument the classes it needs, which allocates too
+        long before = AllocationMeter.allocatedSoFar();
+        fattr4 attrs = decode(input);
+        assertThat(AllocationMeter.allocatedSoFar() - before).as("bytes allocated decoding %d bytes", input.length)
+                .isLessThanOrEqualTo(AllocationMeter.budget(input.length, 16));
+        if (attrs == null) {
             return;
         }
         XdrRoundTrip.roundTrip(attrs, new fattr4());
@@ -74,6 +76,19 @@ class Fattr4FuzzTest {
         if (verifiable) {
             fattr4 mine = FileAttributes.encode(context, file, stat, attrs.attrmask);
             assertThat(FileAttributes.matches(context, file, stat, mine)).as("own attributes verify").isTrue();
+        }
+    }
+
+    /** The {@code fattr4} that {@code input} holds, or {@code null} if it is malformed. */
+    private static fattr4 decode(byte[] input) throws IOException {
+        Xdr xdr = new Xdr(input);
+        xdr.beginDecoding();
+        fattr4 attrs = new fattr4();
+        try {
+            attrs.xdrDecode(xdr);
+            return attrs;
+        } catch (OncRpcException | BadXdrOncRpcException e) {
+            return null;
         }
     }
 }
