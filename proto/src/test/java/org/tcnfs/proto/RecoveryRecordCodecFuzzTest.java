@@ -26,7 +26,7 @@ class RecoveryRecordCodecFuzzTest {
     static final byte RECORD_PAYLOAD = 1;
     static final byte TXN_ID_STATE_PAYLOAD = 2;
 
-    @FuzzTest(maxDuration = "25s")
+    @FuzzTest(maxDuration = "20s")
     void storedBytesDecodeOrAreInvalidAndValuesRoundTrip(byte[] input) {
         if (input.length == 0) {
             return;

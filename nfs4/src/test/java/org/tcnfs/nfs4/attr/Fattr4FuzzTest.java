@@ -47,7 +47,7 @@ class Fattr4FuzzTest {
         stat = fs.getattr(file);
     }
 
-    @FuzzTest(maxDuration = "25s")
+    @FuzzTest(maxDuration = "20s")
     void attributesDecodeOrFailWithTheirDocumentedStatus(byte[] input) throws IOException {
         decode(input); // once to load and instrument the classes it needs, which allocates too
         long before = AllocationMeter.allocatedSoFar();

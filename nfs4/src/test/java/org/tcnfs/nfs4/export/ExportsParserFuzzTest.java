@@ -17,7 +17,7 @@ import java.util.List;
  */
 class ExportsParserFuzzTest {
 
-    @FuzzTest(maxDuration = "25s")
+    @FuzzTest(maxDuration = "20s")
     void exportsParseOrFailNamingTheLine(byte[] input) {
         String text = new String(input, StandardCharsets.UTF_8);
         List<ExportsParser.Entry> entries;

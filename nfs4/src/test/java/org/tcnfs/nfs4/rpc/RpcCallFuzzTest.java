@@ -28,7 +28,7 @@ class RpcCallFuzzTest {
     private static final long SMALL_HEAP = 256L << 20;
     private final RpcRecordHarness harness = new RpcRecordHarness(new AuthSysLimitsStandIn());
 
-    @FuzzTest(maxDuration = "25s")
+    @FuzzTest(maxDuration = "20s")
     void everyRecordIsRefusedDroppedOrAnsweredOnce(byte[] record) throws IOException {
         int before = harness.replies().size();
         Outcome outcome = harness.receive(record);

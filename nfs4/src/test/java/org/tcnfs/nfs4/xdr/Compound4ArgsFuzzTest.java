@@ -28,7 +28,7 @@ class Compound4ArgsFuzzTest {
     /** Decoding may allocate this much per byte of input (objects per operation), plus a fixed allowance. */
     static final int ALLOCATION_PER_BYTE = 64;
 
-    @FuzzTest(maxDuration = "25s")
+    @FuzzTest(maxDuration = "20s")
     void compoundArgsDecodeOrFailAsMalformed(byte[] input) throws IOException {
         decode(input); // once to load and instrument the classes it needs, which allocates too
         long before = AllocationMeter.allocatedSoFar();
