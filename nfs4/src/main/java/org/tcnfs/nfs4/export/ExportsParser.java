@@ -252,6 +252,11 @@ public final class ExportsParser {
         if (!path.startsWith("/")) {
             throw new IllegalArgumentException("line " + line + ": export path must be absolute: '" + path + "'");
         }
+        if (path.indexOf('\0') >= 0) {
+            // no local file system takes it: the server could not open the export
+            throw new IllegalArgumentException("line " + line + ": export path must not contain a NUL character: '"
+                    + path.replace('\0', '?') + "'");
+        }
         StringBuilder out = new StringBuilder();
         for (String component : path.split("/")) {
             if (component.isEmpty()) {

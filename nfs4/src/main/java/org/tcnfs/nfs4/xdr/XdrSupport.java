@@ -47,9 +47,13 @@ public final class XdrSupport {
         return len;
     }
 
-    /** Decodes a variable-length opaque of at most {@code max} bytes. */
+    /**
+     * Decodes a variable-length opaque of at most {@code max} bytes. A length beyond what is left of the
+     * request is malformed before anything is allocated for it.
+     */
     public static byte[] decodeOpaque(XdrDecodingStream xdr, int max) throws IOException {
         int len = decodeLength(xdr, max);
+        requireAvailable(xdr, len);
         return len == 0 ? new byte[0] : xdr.xdrDecodeOpaque(len);
     }
 
@@ -70,14 +74,30 @@ public final class XdrSupport {
         return len == 0 ? new byte[0] : xdr.xdrDecodeOpaque(len);
     }
 
+    /**
+     * Checks that the request still holds {@code bytes} bytes, so that a claimed length is refused before
+     * anything is allocated for it (oncrpc4j allocates first and checks after). Only oncrpc4j's
+     * {@link org.dcache.oncrpc4j.xdr.Xdr} knows what is left; other streams are not checked.
+     */
+    private static void requireAvailable(XdrDecodingStream xdr, long bytes) throws MalformedXdrException {
+        if (xdr instanceof org.dcache.oncrpc4j.xdr.Xdr x && bytes > x.asBuffer().remaining()) {
+            throw new MalformedXdrException("length " + bytes + " exceeds the " + x.asBuffer().remaining()
+                    + " bytes left in the request");
+        }
+    }
+
     /** Decodes a fixed-length opaque. */
     public static byte[] decodeFixedOpaque(XdrDecodingStream xdr, int len) throws IOException {
         return xdr.xdrDecodeOpaque(len);
     }
 
-    /** Decodes a variable-length int array of at most {@code max} elements. */
+    /**
+     * Decodes a variable-length int array of at most {@code max} elements; more elements than the request
+     * has bytes for are malformed before the array is allocated.
+     */
     public static int[] decodeIntArray(XdrDecodingStream xdr, int max) throws IOException {
         int len = decodeLength(xdr, max);
+        requireAvailable(xdr, 4L * len);
         int[] values = new int[len];
         for (int i = 0; i < len; i++) {
             values[i] = xdr.xdrDecodeInt();

@@ -182,6 +182,13 @@ class ExportsParserTest {
         assertThat(ExportOptions.DEFAULT_EXPORT.squash()).isEqualTo(ExportOptions.Squash.ROOT_SQUASH);
     }
 
+    @Test
+    void nulInAnExportPathIsRefusedWithItsLine() {
+        // found by ExportsParserFuzzTest: accepted, then the server could not open the path (InvalidPathException)
+        assertThat(badLine("/a\n/srv\0/pub *(rw)\n")).startsWith("line 2").contains("NUL");
+        assertThat(badLine("/srv\\000x *(rw)\n")).startsWith("line 1").contains("NUL");
+    }
+
     private static String badLine(String text) {
         try {
             ExportsParser.parse(text);

@@ -119,4 +119,24 @@ class Compound4ArgsDecodingTest {
         assertThat(args.argarray).extracting(op -> op.argop)
                 .containsExactly(nfs_opnum4.OP_GETFH, nfs_opnum4.OP_ILLEGAL);
     }
+
+    @Test
+    void aNameLongerThanWhatIsLeftOfTheRequestIsMalformedBeforeItIsAllocated() throws IOException {
+        // found by Compound4ArgsFuzzTest: a 29-byte CREATE claiming a 64 KiB name made the decoder allocate 64 KiB
+        byte[] bytes = ByteBuffer.allocate(32).putInt(0).putInt(1).putInt(1).putInt(nfs_opnum4.OP_CREATE)
+                .putInt(nfs_ftype4.NF4DIR).putInt(XdrSupport.MAX_STRING).putInt(0x61626364).array();
+        decodeQuietly(bytes); // loads the classes, which allocates too
+        long before = AllocationMeter.allocatedSoFar();
+        assertThatThrownBy(() -> decode(bytes)).isInstanceOf(MalformedXdrException.class)
+                .hasMessageContaining("bytes left in the request");
+        assertThat(AllocationMeter.allocatedSoFar() - before).isLessThan(16 * 1024);
+    }
+
+    private static void decodeQuietly(byte[] bytes) {
+        try {
+            decode(bytes);
+        } catch (IOException e) {
+            // expected
+        }
+    }
 }
