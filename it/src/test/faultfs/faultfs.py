@@ -14,6 +14,11 @@ Two commands (see docs/durability.md, "The fault layer"):
       layer's clock: a process that reads it after an operation returned knows that every record of that
       operation lies before that position. Runs until unmounted (fusermount3 -u) or SIGTERM/SIGINT.
 
+  faultfs.py serve
+      Reads commands on stdin: "mount BACKING MOUNTPOINT LOG [IDS]" mounts as record does and answers
+      "mounted"; the next line, "unmount", unmounts and answers "unmounted"; then the next mount. For
+      many short mounts in a row (one interpreter start in all).
+
   faultfs.py states LOG
       Reads commands on stdin, one per line: "POS DIR IDS" writes into the new directory DIR the state the
       disk would hold after a power cut at byte position POS of LOG, and into the file IDS the inode ids
@@ -25,9 +30,13 @@ Two commands (see docs/durability.md, "The fault layer"):
 The model of a power cut (strict POSIX, as on a file system that keeps nothing it was not asked to sync):
   - a file's data and size are durable as of its last fsync or fdatasync (O_SYNC/O_DSYNC writes count as
     an fdatasync after each write); its mode as of its last fsync;
-  - a directory entry (create, mkdir, mknod, symlink, link, unlink, rmdir, rename: both ends) is durable
-    as of the last fsync of the directory that holds it; a new inode's initial mode, and a symlink's
-    target, are durable with its first durable entry;
+  - a directory entry (create, mkdir, mknod, symlink, link, unlink, rmdir) is durable as of the last
+    fsync of the directory that holds it; a new inode's initial mode, and a symlink's target, are durable
+    with its first durable entry;
+  - a rename between two directories is durable, at both ends at once, as of the first fsync of either
+    directory: ext4, XFS and btrfs journal a rename as one transaction (ALICE, OSDI 2014). With
+    FAULTFS_STRICT_RENAME=1 in the environment of "states", each end is durable only with its own
+    directory's fsync (strict POSIX);
   - everything else is lost: the crash state is the tree reached from the root through durable entries,
     with each file's durable contents. Records are atomic (no torn writes); owners and times are not
     modelled.
@@ -84,9 +93,9 @@ def read_records(path):
 
 # ---- record: the FUSE pass-through -------------------------------------------------------------------------
 
-def record(backing, mountpoint, log_path, ids_path=None):
+def make_recorder(backing, log_path, ids_path=None):
+    """The pass-through over BACKING that logs into LOG_PATH (see the module documentation)."""
     import pyfuse3
-    import trio
     from pyfuse3 import FUSEError
 
     class Node:
@@ -426,11 +435,22 @@ def record(backing, mountpoint, log_path, ids_path=None):
         async def fsyncdir(self, fh, datasync):
             self.log.put(R_FSYNC, {"id": fh, "datasync": False})
 
-    ops = Recorder()
+    return Recorder()
+
+
+def fuse_options():
+    import pyfuse3
     options = set(pyfuse3.default_options)
     options.add("fsname=faultfs")
     options.discard("default_permissions")
-    pyfuse3.init(ops, mountpoint, options)
+    return options
+
+
+def record(backing, mountpoint, log_path, ids_path=None):
+    import pyfuse3
+    import trio
+    ops = make_recorder(backing, log_path, ids_path)
+    pyfuse3.init(ops, mountpoint, fuse_options())
 
     import signal
 
@@ -444,6 +464,46 @@ def record(backing, mountpoint, log_path, ids_path=None):
         trio.run(pyfuse3.main)
     finally:
         pyfuse3.close(unmount=True)
+        os.close(ops.log.fd)
+
+
+def serve():
+    """Mounts one state after another, on commands from stdin (one process: no interpreter start per mount)."""
+    import pyfuse3
+    import trio
+
+    async def until_unmount():
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(pyfuse3.main)
+            while True:
+                line = await trio.to_thread.run_sync(sys.stdin.readline)
+                if not line or line.strip() == "unmount":
+                    break
+                print("error: expected unmount", flush=True)
+            pyfuse3.terminate()
+
+    while True:
+        line = sys.stdin.readline()
+        if not line:
+            return
+        words = line.split()
+        if not words:
+            continue
+        try:
+            if words[0] != "mount" or len(words) not in (4, 5):
+                raise ValueError("expected: mount BACKING MOUNTPOINT LOG [IDS]")
+            ops = make_recorder(words[1], words[3], words[4] if len(words) == 5 else None)
+            pyfuse3.init(ops, words[2], fuse_options())
+        except Exception as e:  # report and go on: the caller decides
+            print("error %s: %s" % (type(e).__name__, e), flush=True)
+            continue
+        print("mounted", flush=True)
+        try:
+            trio.run(until_unmount)
+        finally:
+            pyfuse3.close(unmount=True)
+            os.close(ops.log.fd)
+        print("unmounted", flush=True)
 
 
 def renameat2(old, new, flags):
@@ -480,8 +540,10 @@ class Inode:
 
 
 class Model:
-    def __init__(self):
+    def __init__(self, strict_rename=False):
         self.inodes = {ROOT: Inode("d", 0o755, None)}
+        self.strict_rename = strict_rename
+        self.renames = []  # renames between two directories not yet durable in both: (src, sname, dst, dname, ids)
 
     def apply(self, kind, h, payload):
         if kind == R_INODE:
@@ -493,9 +555,12 @@ class Model:
         elif kind == R_RENAME:
             src, dst = self.inodes[h["src"]].entries, self.inodes[h["dst"]].entries
             moved = src.pop(h["sname"])
+            other = dst.get(h["dname"]) if h["exchange"] else None
             if h["exchange"]:
-                src[h["sname"]] = dst[h["dname"]]
+                src[h["sname"]] = other
             dst[h["dname"]] = moved
+            if h["src"] != h["dst"] and not self.strict_rename:
+                self.renames.append((h["src"], h["sname"], h["dst"], h["dname"], moved, other))
         elif kind == R_WRITE:
             data = self.inodes[h["id"]].data
             off = h["off"]
@@ -511,10 +576,28 @@ class Model:
         elif kind == R_CHMOD:
             self.inodes[h["id"]].mode = h["mode"]
         elif kind == R_FSYNC:
+            if self.inodes[h["id"]].kind == "d":
+                self.rename_durably(h["id"])
             self.inodes[h["id"]].sync(h["datasync"])
         elif kind == R_SYNCALL:
             for inode in self.inodes.values():
                 inode.sync(False)
+
+    def rename_durably(self, ident):
+        """An fsync of either directory of a rename makes the whole rename durable (a journaled rename)."""
+        left = []
+        for r in self.renames:
+            src, sname, dst, dname, moved, other = r
+            if ident not in (src, dst):
+                left.append(r)
+                continue
+            sd, dd = self.inodes[src].durable_entries, self.inodes[dst].durable_entries
+            if other is None:
+                sd.pop(sname, None)
+            else:
+                sd[sname] = other
+            dd[dname] = moved
+        self.renames = left
 
     def materialize(self, out, ids_path):
         os.makedirs(out)
@@ -559,7 +642,7 @@ class Model:
 
 
 def states(log_path):
-    model = Model()
+    model = Model(strict_rename=os.environ.get("FAULTFS_STRICT_RENAME") == "1")
     records = read_records(log_path)
     pending = None
     last = -1
@@ -594,6 +677,8 @@ def main(argv):
         record(argv[2], argv[3], argv[4], argv[5] if len(argv) == 6 else None)
     elif len(argv) == 3 and argv[1] == "states":
         states(argv[2])
+    elif len(argv) == 2 and argv[1] == "serve":
+        serve()
     else:
         sys.stderr.write(__doc__)
         return 2

@@ -32,11 +32,13 @@ final class FaultLayer implements AutoCloseable {
     private static final Duration MOUNT_TIMEOUT = Duration.ofSeconds(30);
 
     private final Process process;
+    private final Mounter mounter;
     private final Path mountpoint;
     private final Path log;
 
-    private FaultLayer(Process process, Path mountpoint, Path log) {
+    private FaultLayer(Process process, Mounter mounter, Path mountpoint, Path log) {
         this.process = process;
+        this.mounter = mounter;
         this.mountpoint = mountpoint;
         this.log = log;
     }
@@ -120,16 +122,20 @@ final class FaultLayer implements AutoCloseable {
             p.destroyForcibly();
             throw new IOException("faultfs did not mount " + mountpoint + ": " + line + " " + Files.readString(err));
         }
-        FaultLayer layer = new FaultLayer(p, mountpoint, log);
+        FaultLayer layer = new FaultLayer(p, null, mountpoint, log);
+        layer.awaitMounted(p);
+        return layer;
+    }
+
+    private void awaitMounted(Process p) throws IOException {
         long deadline = System.nanoTime() + MOUNT_TIMEOUT.toNanos();
-        while (!layer.mounted()) {
+        while (!mounted()) {
             if (System.nanoTime() > deadline || !p.isAlive()) {
-                layer.close();
-                throw new IOException("faultfs mount of " + mountpoint + " not seen: " + Files.readString(err));
+                close();
+                throw new IOException("faultfs mount of " + mountpoint + " not seen");
             }
             TxnLeftovers.sleep(10);
         }
-        return layer;
     }
 
     private boolean mounted() throws IOException {
@@ -170,6 +176,10 @@ final class FaultLayer implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
+        if (mounter != null) {
+            mounter.unmount(mountpoint);
+            return;
+        }
         if (process.isAlive()) {
             Process u = new ProcessBuilder("fusermount3", "-u", "-z", mountpoint.toString()).redirectErrorStream(true)
                     .start();
@@ -179,6 +189,59 @@ final class FaultLayer implements AutoCloseable {
                 if (!process.waitFor(30, TimeUnit.SECONDS)) {
                     process.destroy();
                     process.waitFor(10, TimeUnit.SECONDS);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * One process that mounts states one after the other ({@code faultfs.py serve}): a mount costs no
+     * interpreter start. One mount at a time.
+     */
+    static final class Mounter implements AutoCloseable {
+        private final Process process;
+        private final Writer in;
+        private final BufferedReader out;
+
+        Mounter(Path stderr) throws IOException {
+            process = new ProcessBuilder(python(), script().toString(), "serve").redirectError(stderr.toFile()).start();
+            in = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
+            out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        }
+
+        /** Mounts {@code mountpoint} over {@code backing} as {@link FaultLayer#mount} does. */
+        FaultLayer mount(Path backing, Path mountpoint, Path log, Path ids) throws IOException {
+            Files.createDirectories(mountpoint);
+            String answer = command("mount " + backing + " " + mountpoint + " " + log + (ids == null ? "" : " " + ids));
+            if (!"mounted".equals(answer)) {
+                throw new IOException("faultfs serve did not mount " + mountpoint + ": " + answer);
+            }
+            FaultLayer layer = new FaultLayer(process, this, mountpoint, log);
+            layer.awaitMounted(process);
+            return layer;
+        }
+
+        private void unmount(Path mountpoint) throws IOException {
+            String answer = command("unmount");
+            if (!"unmounted".equals(answer)) {
+                throw new IOException("faultfs serve did not unmount " + mountpoint + ": " + answer);
+            }
+        }
+
+        private String command(String line) throws IOException {
+            in.write(line + "\n");
+            in.flush();
+            return out.readLine();
+        }
+
+        @Override
+        public void close() throws IOException {
+            in.close();
+            try {
+                if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                    process.destroyForcibly();
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

@@ -208,6 +208,10 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         if (stat == null) {
             try {
                 posix.mkdir(path, 0700);
+                // durable before any backup is made in it (BackupStore syncs only what it creates below)
+                try (FileChannel channel = FileChannel.open(root, StandardOpenOption.READ)) {
+                    channel.force(true);
+                }
             } catch (ExistException e) {
                 LOG.debug("{} was created concurrently", path);
             }
