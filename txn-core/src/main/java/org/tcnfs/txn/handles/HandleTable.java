@@ -593,15 +593,13 @@ public final class HandleTable implements AutoCloseable {
             } catch (LmdbException e) {
                 env.close();
                 throw translate("opening the handle table in " + directory, e);
-            } catch (UncheckedIOException e) {
-                env.close();
-                throw e;
             }
         }
 
         /**
          * Makes the names of the environment's files durable, and those of the directories this open
          * {@code created} on the way to it: fsync of the environment's directory and of each created one's parent.
+         * A file system that cannot sync a directory gets a warning, not a refusal to start.
          */
         private static void syncDirectories(Path directory, List<Path> created) {
             List<Path> dirs = new ArrayList<>(List.of(directory.toAbsolutePath()));
@@ -614,7 +612,8 @@ public final class HandleTable implements AutoCloseable {
                 try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
                     ch.force(true);
                 } catch (IOException e) {
-                    throw new UncheckedIOException("cannot sync " + dir, e);
+                    LOG.warn("cannot fsync directory {} of the handle table ({}): a power cut may lose the handle "
+                            + "table's files; put the state directory on a local file system", dir, e.toString());
                 }
             }
         }
