@@ -151,6 +151,8 @@ public final class TcnfsServer implements AutoCloseable {
                 .state(nfsState)
                 .bind(config.bind(), config.port())
                 .workerThreads(config.workers())
+                .recordBudget(config.rpcBufferBudget())
+                .recordIdleTimeout(config.rpcIdleTimeout())
                 .minorVersions(Set.of(0, 1))
                 .hook(new MetricsHook(metrics));
         transactions = TransactionWiring.install(nfsBuilder, config, handles, exports, fileSystems);

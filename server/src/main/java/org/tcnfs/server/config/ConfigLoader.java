@@ -122,8 +122,16 @@ public final class ConfigLoader {
         if (metricsPort.isEmpty() && metricsPortFile.isPresent()) {
             throw invalid(Setting.METRICS_PORT_FILE, "the metrics endpoints are off (metrics-port=off)");
         }
+        long rpcBudget = size(Setting.RPC_BUFFER_BUDGET, 64 * 1024, 1L << 40);
+        if (rpcBudget < maxRequest) {
+            throw invalid(Setting.RPC_BUFFER_BUDGET, "must be at least max-request (" + maxRequest + " bytes)");
+        }
+        Duration rpcIdle = duration(Setting.RPC_IDLE_TIMEOUT);
+        if (rpcIdle.toMillis() < 1) {
+            throw invalid(Setting.RPC_IDLE_TIMEOUT, "must be positive");
+        }
         return new ServerConfig(bind, port, data, state, exports, lease, grace, maxOps, maxRequest, maxIo, workers,
-                path(Setting.PORT_FILE), metricsPort, metricsPortFile);
+                path(Setting.PORT_FILE), metricsPort, metricsPortFile, rpcBudget, rpcIdle);
     }
 
     /** {@code off}: empty; else a port that is not the NFS port (both listen on the bind address). */

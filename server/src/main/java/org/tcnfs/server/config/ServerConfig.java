@@ -23,6 +23,8 @@ import java.util.OptionalInt;
  * @param portFile where to write the port once listening, if anywhere
  * @param metricsPort TCP port of the HTTP endpoints (0 for any free one), empty when they are off
  * @param metricsPortFile where to write the metrics port once listening, if anywhere
+ * @param rpcBufferBudget most bytes of RPC requests held in memory at once, over all connections
+ * @param rpcIdleTimeout how long a partly received request may wait for its next byte
  */
 public record ServerConfig(
         String bind,
@@ -38,7 +40,14 @@ public record ServerConfig(
         int workers,
         Optional<Path> portFile,
         OptionalInt metricsPort,
-        Optional<Path> metricsPortFile) {
+        Optional<Path> metricsPortFile,
+        long rpcBufferBudget,
+        Duration rpcIdleTimeout) {
+
+    /** Default of {@link #rpcBufferBudget()}. */
+    public static final long DEFAULT_RPC_BUFFER_BUDGET = 64L << 20;
+    /** Default of {@link #rpcIdleTimeout()}. */
+    public static final Duration DEFAULT_RPC_IDLE_TIMEOUT = Duration.ofSeconds(60);
 
     public ServerConfig {
         Objects.requireNonNull(bind, "bind");
@@ -50,9 +59,21 @@ public record ServerConfig(
         Objects.requireNonNull(portFile, "portFile");
         Objects.requireNonNull(metricsPort, "metricsPort");
         Objects.requireNonNull(metricsPortFile, "metricsPortFile");
+        Objects.requireNonNull(rpcIdleTimeout, "rpcIdleTimeout");
+        if (rpcBufferBudget < 1 || rpcIdleTimeout.isNegative() || rpcIdleTimeout.isZero()) {
+            throw new IllegalArgumentException("RPC buffer budget and idle timeout must be positive");
+        }
         if (metricsPort.isPresent() && (metricsPort.getAsInt() < 0 || metricsPort.getAsInt() > 65535)) {
             throw new IllegalArgumentException("metrics port out of range: " + metricsPort.getAsInt());
         }
+    }
+
+    /** A configuration with the default RPC buffer budget and idle timeout (the form before they existed). */
+    public ServerConfig(String bind, int port, Path data, Path state, Optional<Path> exports, Duration lease,
+            Duration grace, int maxOps, int maxRequestBytes, int maxIoBytes, int workers, Optional<Path> portFile,
+            OptionalInt metricsPort, Optional<Path> metricsPortFile) {
+        this(bind, port, data, state, exports, lease, grace, maxOps, maxRequestBytes, maxIoBytes, workers, portFile,
+                metricsPort, metricsPortFile, DEFAULT_RPC_BUFFER_BUDGET, DEFAULT_RPC_IDLE_TIMEOUT);
     }
 
     /** A configuration without the HTTP endpoints (the form before they existed). */
