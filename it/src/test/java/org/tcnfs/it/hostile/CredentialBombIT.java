@@ -57,7 +57,7 @@ class CredentialBombIT {
         assertThat(server.isAlive()).as("server alive\n%s", server.output()).isTrue();
         long after = normal.probeMillis();
         Hostile.report("one AUTH_SYS call claiming 2^31-1 gids", before, Hostile.memory(server), after, after);
-        assertThat(after).isLessThan(1000);
+        assertThat(after).as("probe after the attack (ms)").isLessThan(1000);
         assertThat(server.output()).contains("2147483647 gids (at most 16)");
     }
 
@@ -101,8 +101,8 @@ class CredentialBombIT {
         long after = normal.probeMillis();
         normal.freshClientMillis();
         Hostile.report("8000 AUTH_SYS calls claiming 2^28 gids on 4 connections", before, during, worst, after);
-        assertThat(worst).isLessThan(1000);
-        assertThat(after).isLessThan(1000);
+        assertThat(worst).as("worst probe during the attack (ms)").isLessThan(Hostile.WEDGED_MILLIS);
+        assertThat(after).as("probe after the attack (ms)").isLessThan(1000);
         assertThat(server.output().lines().filter(l -> l.contains("refusing an RPC call")).count())
                 .as("rate-limited log lines").isLessThanOrEqualTo(20);
     }

@@ -49,8 +49,8 @@ class RecordBudgetIT {
         normal.freshClientMillis();
         Hostile.report("24 connections each sending 15 MiB of a 16 MiB record (" + (pushed >> 20)
                 + " MiB accepted by the kernel)", before, during, worst, after);
-        assertThat(worst).isLessThan(1000);
-        assertThat(after).isLessThan(1000);
+        assertThat(worst).as("worst probe during the attack (ms)").isLessThan(Hostile.WEDGED_MILLIS);
+        assertThat(after).as("probe after the attack (ms)").isLessThan(1000);
         assertThat(during.heapMiB()).as("heap during the attack").isLessThan(200);
     }
 }
