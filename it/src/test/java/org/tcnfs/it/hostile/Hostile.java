@@ -68,6 +68,12 @@ final class Hostile {
         return b.array();
     }
 
+    /** NFSPROC4_COMPOUND with {@code args} and a root AUTH_SYS credential. */
+    static byte[] compoundCall(int xid, byte[] args) {
+        byte[] cred = authSys("hostile-it", 0, 0);
+        return call(xid, 1, AUTH_SYS, cred, cred.length, args);
+    }
+
     /** NFSPROC4_NULL with a well-formed AUTH_SYS credential. */
     static byte[] nullCall(int xid) {
         byte[] cred = authSys("hostile-it", 2, 2);
@@ -164,6 +170,11 @@ final class Hostile {
             NormalClient client = new NormalClient(server, c, Nfs41Session.create(c, "normal-client"));
             client.probeMillis(); // warm both sides up
             return client;
+        }
+
+        /** The file handle of {@code name} in the export's root. */
+        byte[] lookup(String name) throws IOException {
+            return session.execute(new CompoundBuilder().putrootfh().lookup(name).getfh()).orThrow().fileHandle();
         }
 
         /** Milliseconds one probe took; throws if it failed. */

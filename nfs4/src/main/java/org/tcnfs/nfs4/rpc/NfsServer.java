@@ -49,6 +49,8 @@ import org.tcnfs.nfs4.vfs.FileSystemProvider;
  *   <li><b>Requests</b> run on {@code workerThreads} threads with as many queue slots; when both are full
  *       the connection a request came from is not read until a worker takes it. The network threads never
  *       run requests, and NULL calls have a thread of their own.</li>
+ *   <li><b>Replies</b> queued for a connection beyond {@value #REPLY_QUEUE_BYTES} bytes stop the reading of
+ *       its further requests until they are written.</li>
  * </ul>
  *
  * <pre>{@code
@@ -67,6 +69,11 @@ public final class NfsServer implements AutoCloseable {
     public static final long DEFAULT_RECORD_BUDGET = 64L << 20;
     /** Default of {@link Builder#recordIdleTimeout}. */
     public static final Duration DEFAULT_RECORD_IDLE_TIMEOUT = Duration.ofSeconds(60);
+    /**
+     * Bytes of replies queued for one connection past which no further request of it is read until they are
+     * written (a client that does not read its replies is held back by TCP, not by the heap).
+     */
+    public static final int REPLY_QUEUE_BYTES = 8 << 20;
     private static final int BACKLOG = 4096;
 
     private final StateHandler state;
@@ -101,10 +108,9 @@ public final class NfsServer implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        Runnable kick = () -> timer.execute(requests::drain);
         RpcCallFilter calls = new RpcCallFilter(
                 Map.of(new OncRpcProgram(NfsRpcService.NFS_PROGRAM, NfsRpcService.NFS_V4), service), requests,
-                budget, records, replies, kick);
+                budget, records, replies, timer);
         ThreadPoolConfig selectors = ThreadPoolConfig.defaultConfig().copy()
                 .setCorePoolSize(2).setMaxPoolSize(2).setPoolName(name);
         this.transport = TCPNIOTransportBuilder.newInstance()
@@ -114,6 +120,7 @@ public final class NfsServer implements AutoCloseable {
                 .setSelectorRunnersCount(2)
                 .setTcpNoDelay(true)
                 .build();
+        transport.getAsyncQueueIO().getWriter().setMaxPendingBytesPerConnection(REPLY_QUEUE_BYTES);
         transport.setProcessor(FilterChainBuilder.stateless()
                 .add(new TransportFilter())
                 .add(records)
@@ -139,6 +146,21 @@ public final class NfsServer implements AutoCloseable {
     /** The TCP port the server listens on (the real one when 0 was asked for). */
     public int port() {
         return ((InetSocketAddress) listener.getLocalAddress()).getPort();
+    }
+
+    /** Bytes of RPC records held in memory now: partly received, or whole and not yet answered. */
+    public long bufferedRequestBytes() {
+        return budget.held();
+    }
+
+    /** Connections not read now because {@link Builder#recordBudget} is used up. */
+    public int pausedConnections() {
+        return budget.pausedCount();
+    }
+
+    /** Requests waiting now for a worker, their connections not read meanwhile. */
+    public int parkedRequests() {
+        return requests.parkedCount();
     }
 
     public String bindAddress() {

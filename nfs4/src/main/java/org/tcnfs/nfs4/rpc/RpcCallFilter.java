@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.Executor;
 import org.dcache.oncrpc4j.grizzly.GrizzlyRpcTransport;
 import org.dcache.oncrpc4j.rpc.OncRpcProgram;
 import org.dcache.oncrpc4j.rpc.ReplyQueue;
@@ -15,6 +16,7 @@ import org.dcache.oncrpc4j.rpc.RpcRejectStatus;
 import org.dcache.oncrpc4j.xdr.Xdr;
 import org.glassfish.grizzly.Buffer;
 import org.glassfish.grizzly.Connection;
+import org.glassfish.grizzly.WriteHandler;
 import org.glassfish.grizzly.filterchain.BaseFilter;
 import org.glassfish.grizzly.filterchain.FilterChainContext;
 import org.glassfish.grizzly.filterchain.NextAction;
@@ -26,7 +28,8 @@ import org.tcnfs.nfs4.log.RateLimitedLog;
  * Turns a whole RPC record into a call and hands it to a worker: the credential is checked by
  * {@link RpcCredentialCheck} before oncrpc4j decodes it (a refused one is answered AUTH_ERROR here, and the
  * connection goes on), then the call header is decoded, and the request goes to the {@link RequestScheduler};
- * when no worker is free the connection is suspended (not read) until one takes it. Replies and anything
+ * when no worker is free the connection is suspended (not read) until one takes it, and likewise while the
+ * replies queued for the connection exceed Grizzly's limit (a client that does not read its replies). Replies and anything
  * that is not a call are dropped. The record's bytes are released from the {@link RecordBudget} when the
  * request is answered or dropped.
  */
@@ -43,16 +46,16 @@ final class RpcCallFilter extends BaseFilter {
     private final RecordBudget budget;
     private final RpcRecordFilter records;
     private final ReplyQueue replies;
-    private final Runnable kick;
+    private final Executor network;
 
     RpcCallFilter(Map<OncRpcProgram, RpcDispatchable> programs, RequestScheduler scheduler, RecordBudget budget,
-            RpcRecordFilter records, ReplyQueue replies, Runnable kick) {
+            RpcRecordFilter records, ReplyQueue replies, Executor network) {
         this.programs = Map.copyOf(programs);
         this.scheduler = scheduler;
         this.budget = budget;
         this.records = records;
         this.replies = replies;
-        this.kick = kick;
+        this.network = network;
     }
 
     @Override
@@ -114,22 +117,51 @@ final class RpcCallFilter extends BaseFilter {
             };
             boolean ping = call.getProcedure() == 0;
             handedOver = true;
+            if (!connection.canWrite()) {
+                // the client does not read its replies: read no more requests from it until they are written
+                records.parked(connection, true);
+                ctx.suspend();
+                connection.notifyCanWrite(new WriteHandler() {
+                    @Override
+                    public void onWritePossible() {
+                        network.execute(() -> dispatchSuspended(ctx, connection, request, ping));
+                    }
+
+                    @Override
+                    public void onError(Throwable t) {
+                        budget.add(-record.bytes());
+                    }
+                });
+                return ctx.getSuspendAction();
+            }
             if (scheduler.offer(request, ping)) {
                 return ctx.getStopAction();
             }
             records.parked(connection, true);
             ctx.suspend();
-            scheduler.park(request, () -> {
-                records.parked(connection, false);
-                ctx.resume(ctx.getStopAction());
-            });
-            kick.run();
+            scheduler.park(request, () -> resume(ctx, connection));
+            network.execute(scheduler::drain);
             return ctx.getSuspendAction();
         } finally {
             if (!handedOver) {
                 budget.add(-record.bytes());
             }
         }
+    }
+
+    /** Hands {@code request}, whose connection is suspended, to a worker or parks it; reading resumes after. */
+    private void dispatchSuspended(FilterChainContext ctx, Connection<?> connection, Runnable request, boolean ping) {
+        if (scheduler.offer(request, ping)) {
+            resume(ctx, connection);
+        } else {
+            scheduler.park(request, () -> resume(ctx, connection));
+            scheduler.drain();
+        }
+    }
+
+    private void resume(FilterChainContext ctx, Connection<?> connection) {
+        records.parked(connection, false);
+        ctx.resume(ctx.getStopAction());
     }
 
     private static void run(RpcDispatchable program, RpcCall call) {
