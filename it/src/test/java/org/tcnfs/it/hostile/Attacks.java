@@ -9,6 +9,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.tcnfs.client.CompoundBuilder;
+import org.tcnfs.client.XdrBytes;
 import org.tcnfs.it.ServerProcess;
 
 /** The network attacks of issue 14, each started against a server and stopped by closing it. */
@@ -177,6 +179,43 @@ final class Attacks {
             for (Thread t : threads) {
                 t.join(Math.max(1, (end - System.nanoTime()) / 1_000_000));
             }
+        }
+
+        @Override
+        public void close() {
+            sockets.forEach(Hostile::closeQuietly);
+        }
+    }
+
+    /** Connections that pipeline {@code requests} READs of 1 MiB of {@code fh} each and never read a reply. */
+    static final class UnreadReplies implements AutoCloseable {
+        final List<Socket> sockets = new ArrayList<>();
+
+        static UnreadReplies start(ServerProcess server, byte[] fh, int connections, int requests)
+                throws IOException {
+            byte[] args = XdrBytes.encode(new CompoundBuilder().minorVersion(0).putfh(fh)
+                    .read(CompoundBuilder.anonymousStateid(), 0, 1 << 20).build());
+            byte[] one = Hostile.record(Hostile.compoundCall(5, args));
+            ByteBuffer batch = ByteBuffer.allocate(one.length * requests);
+            for (int i = 0; i < requests; i++) {
+                batch.put(one);
+            }
+            UnreadReplies u = new UnreadReplies();
+            for (int i = 0; i < connections; i++) {
+                Socket s = Hostile.connect(server);
+                s.setReceiveBufferSize(64 * 1024);
+                u.sockets.add(s);
+                Thread writer = new Thread(() -> {
+                    try {
+                        s.getOutputStream().write(batch.array());
+                    } catch (IOException e) {
+                        // the server stopped reading and the socket was closed at the end
+                    }
+                });
+                writer.setDaemon(true);
+                writer.start();
+            }
+            return u;
         }
 
         @Override

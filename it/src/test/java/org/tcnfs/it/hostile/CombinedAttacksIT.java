@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.net.Socket;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,8 +15,8 @@ import org.tcnfs.it.ServerProcess;
 
 /**
  * The network attacks of issue 14 (items 1, 2 and 6) at once against one small-heap server: gid bombs,
- * 2 GiB record markers, many large partly sent records, records left idle and a flood of undecodable
- * requests. The server stays up, a normal client is served throughout, and within a second after.
+ * 2 GiB record markers, many large partly sent records, records left idle, a flood of undecodable
+ * requests and READs whose replies are never read. The server stays up, a normal client is served throughout, and within a second after.
  */
 class CombinedAttacksIT {
     private ServerProcess server;
@@ -24,6 +25,7 @@ class CombinedAttacksIT {
     @BeforeEach
     void start() throws IOException {
         server = Hostile.start("--rpc-idle-timeout", "3s");
+        Files.write(server.exportDir().resolve("big"), new byte[1 << 20]);
         normal = Hostile.NormalClient.open(server);
     }
 
@@ -41,7 +43,8 @@ class CombinedAttacksIT {
         long worst;
         Hostile.Memory during;
         try (Attacks.GidBombs bombs = Attacks.GidBombs.start(server, 2, 2000);
-                Attacks.UndecodableFlood flood = Attacks.UndecodableFlood.start(server, 2, 5000)) {
+                Attacks.UndecodableFlood flood = Attacks.UndecodableFlood.start(server, 2, 5000);
+                Attacks.UnreadReplies unread = Attacks.UnreadReplies.start(server, normal.lookup("big"), 2, 1000)) {
             for (int i = 0; i < 4; i++) {
                 markers.add(Attacks.hugeMarker(server, Integer.MAX_VALUE));
                 idle.add(Attacks.idlePartialRecord(server));

@@ -221,16 +221,37 @@ final class Hostile {
 
     // ---- measurements
 
-    /** Heap in use (from /metrics) and resident set size (from /proc) of the server process, in MiB. */
-    record Memory(double heapMiB, double rssMiB) {
+    /**
+     * Heap in use (from /metrics), heap still in use after a full GC (what the server really holds) and
+     * resident set size (from /proc) of the server process, in MiB.
+     */
+    record Memory(double heapMiB, double liveHeapMiB, double rssMiB) {
         @Override
         public String toString() {
-            return String.format("heap %.0f MiB, RSS %.0f MiB", heapMiB, rssMiB);
+            return String.format("heap %.0f MiB (%.0f MiB after a full GC), RSS %.0f MiB", heapMiB, liveHeapMiB,
+                    rssMiB);
         }
     }
 
     static Memory memory(ServerProcess server) {
-        return new Memory(heapMiB(server), rssMiB(server.pid()));
+        double heap = heapMiB(server);
+        double rss = rssMiB(server.pid());
+        fullGc(server.pid());
+        return new Memory(heap, heapMiB(server), rss);
+    }
+
+    /** {@code jcmd PID GC.run}: a full collection in the server, so that the heap then in use is live data. */
+    private static void fullGc(long pid) {
+        try {
+            Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                    Long.toString(pid), "GC.run").redirectErrorStream(true).start();
+            p.getInputStream().readAllBytes();
+            p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (IOException e) {
+            // no jcmd: the heap figure then includes garbage
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private static double heapMiB(ServerProcess server) {

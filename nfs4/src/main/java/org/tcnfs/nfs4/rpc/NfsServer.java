@@ -73,7 +73,7 @@ public final class NfsServer implements AutoCloseable {
      * Bytes of replies queued for one connection past which no further request of it is read until they are
      * written (a client that does not read its replies is held back by TCP, not by the heap).
      */
-    public static final int REPLY_QUEUE_BYTES = 8 << 20;
+    public static final int REPLY_QUEUE_BYTES = 2 << 20;
     private static final int BACKLOG = 4096;
 
     private final StateHandler state;
