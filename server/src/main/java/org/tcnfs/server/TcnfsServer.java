@@ -158,6 +158,8 @@ public final class TcnfsServer implements AutoCloseable {
                 .state(nfsState)
                 .bind(config.bind(), config.port())
                 .workerThreads(config.workers())
+                .recordBudget(config.rpcBufferBudget())
+                .recordIdleTimeout(config.rpcIdleTimeout())
                 .minorVersions(Set.of(0, 1))
                 .hook(new MetricsHook(metrics));
         transactions = TransactionWiring.install(nfsBuilder, config, handles, exports, fileSystems);
@@ -184,6 +186,13 @@ public final class TcnfsServer implements AutoCloseable {
                 + "reply-cache-memory)", "bytes", s::replyCacheReservedBytes);
         metrics.gauge("tcnfs.grace.active", "1 while the grace period runs, else 0", null, () -> s.inGrace() ? 1 : 0);
         metrics.gauge("tcnfs.exports", "Exported directories", null, exports::size);
+        NfsServer server = nfs;
+        metrics.gauge("tcnfs.rpc.buffered", "Bytes of RPC requests held in memory, partly received or not yet "
+                + "answered (bounded by rpc-buffer-budget)", "bytes", server::bufferedRequestBytes);
+        metrics.gauge("tcnfs.rpc.connections.paused", "Connections not read because rpc-buffer-budget is used up",
+                null, server::pausedConnections);
+        metrics.gauge("tcnfs.rpc.requests.parked", "Requests waiting for a worker thread, their connections not "
+                + "read meanwhile", null, server::parkedRequests);
         metrics.gauge("tcnfs.handle.table.size", "Size of the LMDB file of the handle table", "bytes", () -> {
             OptionalLong size = handleTableBytes();
             return size.isPresent() ? size.getAsLong() : Double.NaN;

@@ -92,7 +92,8 @@ class TcnfsServerTest {
             assertThat(metrics.headers().firstValue("Content-Type"))
                     .hasValue("text/plain; version=0.0.4; charset=utf-8");
             assertThat(metrics.body()).contains("tcnfs_clients 0", "tcnfs_exports 1", "tcnfs_grace_active 0",
-                    "tcnfs_handle_table_size_bytes ");
+                    "tcnfs_handle_table_size_bytes ", "tcnfs_rpc_buffered_bytes ", "tcnfs_rpc_connections_paused 0",
+                    "tcnfs_rpc_requests_parked 0");
         }
     }
 

@@ -1,12 +1,14 @@
 package org.tcnfs.nfs4.compound;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import org.dcache.oncrpc4j.rpc.OncRpcException;
 import org.dcache.oncrpc4j.xdr.BadXdrOncRpcException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tcnfs.nfs4.log.RateLimitedLog;
 import org.tcnfs.nfs4.status.NfsException;
 import org.tcnfs.nfs4.status.NfsStatus;
 import org.tcnfs.nfs4.xdr.nfs_argop4;
@@ -25,6 +27,8 @@ import org.tcnfs.nfs4.xdr.nfs_resop4;
  */
 public final class OperationExecutor {
     private static final Logger LOG = LoggerFactory.getLogger(OperationExecutor.class);
+    /** Clients can send undecodable arguments as fast as they like: at most 10 lines per 10 s, with a count. */
+    private static final RateLimitedLog UNDECODABLE = RateLimitedLog.of(LOG, 10, Duration.ofSeconds(10));
 
     private final Map<Integer, NfsOperation> operations;
 
@@ -68,7 +72,7 @@ public final class OperationExecutor {
             }
         } catch (OncRpcException | BadXdrOncRpcException e) {
             fail(result, NfsStatus.BADXDR);
-            LOG.warn("{}: undecodable arguments: {}", nfs_opnum4.name(op.argop), e.getMessage());
+            UNDECODABLE.warn("{}: undecodable arguments: {}", nfs_opnum4.name(op.argop), e.getMessage());
         } catch (IOException e) {
             fail(result, NfsStatus.IO);
             LOG.error("{} failed with an I/O error", nfs_opnum4.name(op.argop), e);

@@ -4,6 +4,7 @@ import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.util.zip.CRC32C;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.Objects;
 import org.dcache.oncrpc4j.rpc.OncRpcException;
 import org.dcache.oncrpc4j.rpc.RpcAuth;
@@ -18,6 +19,7 @@ import org.tcnfs.nfs4.compound.CompoundContext;
 import org.tcnfs.nfs4.compound.CompoundEngine;
 import org.tcnfs.nfs4.compound.ServerContext;
 import org.tcnfs.nfs4.compound.TcnfsMdc;
+import org.tcnfs.nfs4.log.RateLimitedLog;
 import org.tcnfs.nfs4.vfs.Credential;
 import org.tcnfs.nfs4.xdr.COMPOUND4args;
 import org.tcnfs.nfs4.xdr.COMPOUND4res;
@@ -32,6 +34,8 @@ import org.tcnfs.nfs4.xdr.COMPOUND4res;
  */
 public final class NfsRpcService implements RpcDispatchable {
     private static final Logger LOG = LoggerFactory.getLogger(NfsRpcService.class);
+    /** A client can send undecodable COMPOUNDs as fast as it likes: at most 10 lines per 10 s, with a count. */
+    private static final RateLimitedLog UNDECODABLE = RateLimitedLog.of(LOG, 10, Duration.ofSeconds(10));
 
     /** The NFS RPC program number. */
     public static final int NFS_PROGRAM = 100003;
@@ -85,7 +89,7 @@ public final class NfsRpcService implements RpcDispatchable {
         try {
             call.retrieveCall(args);
         } catch (java.io.IOException | RuntimeException e) {
-            LOG.warn("undecodable COMPOUND from {}: {}", remote, e.toString());
+            UNDECODABLE.warn("undecodable COMPOUND from {}: {}", remote, e.toString());
             call.failRpcGarbage();
             return;
         }

@@ -3,20 +3,26 @@ package org.tcnfs.nfs4.rpc;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.TimeoutException;
 import org.dcache.oncrpc4j.rpc.OncRpcProgram;
-import org.dcache.oncrpc4j.rpc.OncRpcSvc;
-import org.dcache.oncrpc4j.rpc.OncRpcSvcBuilder;
-import org.dcache.oncrpc4j.rpc.net.IpProtocolType;
+import org.dcache.oncrpc4j.rpc.ReplyQueue;
+import org.glassfish.grizzly.Connection;
+import org.glassfish.grizzly.filterchain.FilterChainBuilder;
+import org.glassfish.grizzly.filterchain.TransportFilter;
+import org.glassfish.grizzly.nio.transport.TCPNIOTransport;
+import org.glassfish.grizzly.nio.transport.TCPNIOTransportBuilder;
+import org.glassfish.grizzly.strategies.SameThreadIOStrategy;
+import org.glassfish.grizzly.threadpool.ThreadPoolConfig;
 import org.tcnfs.nfs4.compound.CompoundEngine;
 import org.tcnfs.nfs4.compound.CompoundHook;
 import org.tcnfs.nfs4.compound.NfsLimits;
@@ -30,11 +36,22 @@ import org.tcnfs.nfs4.vfs.FileSystemProvider;
 /**
  * An NFSv4 server on TCP: the RPC service, the compound engine and the state, put together.
  *
- * <p><b>Memory.</b> Requests run on {@code workerThreads} threads; at most as many more wait in a queue.
- * When the queue is full, the thread that read the next request runs it itself, and reads nothing else
- * meanwhile, so clients that send faster than the server works are held back by TCP instead of piling up
- * requests in the heap: the requests held at once are bounded by the thread counts, whatever the number
- * of clients (each up to the negotiated request size).
+ * <p>The network side is a Grizzly transport with tcnfs's own filters in front of oncrpc4j's call decoding,
+ * so that nothing a client sends can take more than its bounded share:
+ * <ul>
+ *   <li><b>Records.</b> A record longer than the largest request a session may negotiate
+ *       ({@link NfsLimits#maxRequestBytes()} plus {@value #RPC_HEADER_MARGIN} bytes) closes its connection
+ *       when its marker arrives. The bytes of records held in memory, partly received or waiting to be
+ *       answered, across all connections, have a budget ({@link Builder#recordBudget}); past it the
+ *       connections that would hold more are not read. A partly received record that does not progress
+ *       for {@link Builder#recordIdleTimeout} closes its connection.</li>
+ *   <li><b>Credentials</b> are checked by {@link RpcCredentialCheck} before they are decoded.</li>
+ *   <li><b>Requests</b> run on {@code workerThreads} threads with as many queue slots; when both are full
+ *       the connection a request came from is not read until a worker takes it. The network threads never
+ *       run requests, and NULL calls have a thread of their own.</li>
+ *   <li><b>Replies</b> queued for a connection beyond {@value #REPLY_QUEUE_BYTES} bytes stop the reading of
+ *       its further requests until they are written.</li>
+ * </ul>
  *
  * <pre>{@code
  * NfsServer server = NfsServer.builder()
@@ -46,11 +63,31 @@ import org.tcnfs.nfs4.vfs.FileSystemProvider;
  * }</pre>
  */
 public final class NfsServer implements AutoCloseable {
-    private final OncRpcSvc rpc;
+    /** Bytes allowed in a record beyond the negotiable request size, for RPC headers, credential and verifier. */
+    public static final int RPC_HEADER_MARGIN = 4096;
+    /** Default of {@link Builder#recordBudget}. */
+    public static final long DEFAULT_RECORD_BUDGET = 64L << 20;
+    /** Default of {@link Builder#recordIdleTimeout}. */
+    public static final Duration DEFAULT_RECORD_IDLE_TIMEOUT = Duration.ofSeconds(60);
+    /**
+     * Bytes of replies queued for one connection past which no further request of it is read until they are
+     * written (a client that does not read its replies is held back by TCP, not by the heap).
+     */
+    public static final int REPLY_QUEUE_BYTES = 2 << 20;
+    private static final int BACKLOG = 4096;
+
     private final StateHandler state;
     private final ServerContext context;
     private final String bindAddress;
-    private final ThreadPoolExecutor requests;
+    private final int requestedPort;
+    private final RequestScheduler requests;
+    private final RecordBudget budget;
+    private final RpcRecordFilter records;
+    private final ReplyQueue replies = new ReplyQueue();
+    private final TCPNIOTransport transport;
+    private final ScheduledExecutorService timer;
+    private final Duration idleTimeout;
+    private volatile Connection<?> listener;
 
     private NfsServer(Builder b) {
         this.state = b.state != null ? b.state : new StateHandler(b.limits, b.clock);
@@ -59,29 +96,37 @@ public final class NfsServer implements AutoCloseable {
         CompoundEngine engine = new CompoundEngine(executor, b.hooks, b.minorVersions);
         NfsRpcService service = new NfsRpcService(context, engine, b.transactions);
         this.bindAddress = b.bindAddress;
-        this.requests = requestExecutor(b.workerThreads, b.port);
-        this.rpc = new OncRpcSvcBuilder()
-                .withTCP()
-                .withoutAutoPublish()
-                .withBindAddress(b.bindAddress)
-                .withPort(b.port)
-                .withWorkerThreadIoStrategy()
-                .withWorkerThreadExecutionService(requests)
-                .withServiceName("tcnfs-" + b.port)
-                .withRpcService(new OncRpcProgram(NfsRpcService.NFS_PROGRAM, NfsRpcService.NFS_V4), service)
-                .build();
-    }
-
-    /** {@code threads} request threads, as many queue slots, and the reading thread runs what does not fit. */
-    private static ThreadPoolExecutor requestExecutor(int threads, int port) {
-        AtomicInteger count = new AtomicInteger();
-        ThreadFactory factory = r -> {
-            Thread t = new Thread(r, "tcnfs-" + port + "-request-" + count.incrementAndGet());
+        this.requestedPort = b.port;
+        this.idleTimeout = b.recordIdleTimeout;
+        String name = "tcnfs-" + b.port;
+        this.requests = new RequestScheduler(b.workerThreads, name);
+        this.budget = new RecordBudget(Math.max(b.recordBudget, b.limits.maxRequestBytes() + RPC_HEADER_MARGIN));
+        this.records = new RpcRecordFilter(b.limits.maxRequestBytes() + RPC_HEADER_MARGIN, b.recordIdleTimeout,
+                budget);
+        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, name + "-network-timer");
             t.setDaemon(true);
             return t;
-        };
-        return new ThreadPoolExecutor(threads, threads, 0L, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(threads),
-                factory, new ThreadPoolExecutor.CallerRunsPolicy());
+        });
+        RpcCallFilter calls = new RpcCallFilter(
+                Map.of(new OncRpcProgram(NfsRpcService.NFS_PROGRAM, NfsRpcService.NFS_V4), service), requests,
+                budget, records, replies, timer);
+        ThreadPoolConfig selectors = ThreadPoolConfig.defaultConfig().copy()
+                .setCorePoolSize(2).setMaxPoolSize(2).setPoolName(name);
+        this.transport = TCPNIOTransportBuilder.newInstance()
+                .setReuseAddress(true)
+                .setIOStrategy(SameThreadIOStrategy.getInstance())
+                .setSelectorThreadPoolConfig(selectors)
+                .setSelectorRunnersCount(2)
+                .setTcpNoDelay(true)
+                .build();
+        transport.getAsyncQueueIO().getWriter().setMaxPendingBytesPerConnection(REPLY_QUEUE_BYTES);
+        transport.setProcessor(FilterChainBuilder.stateless()
+                .add(new TransportFilter())
+                .add(records)
+                .add(calls)
+                .build());
+        transport.getConnectionMonitoringConfig().addProbes(records.closeProbe());
     }
 
     public static Builder builder() {
@@ -90,13 +135,32 @@ public final class NfsServer implements AutoCloseable {
 
     /** Starts listening. */
     public void start() throws IOException {
-        rpc.start();
+        listener = transport.bind(bindAddress, requestedPort, BACKLOG);
+        transport.start();
+        long sweep = Math.max(100, Math.min(1000, idleTimeout.toMillis() / 4));
+        timer.scheduleWithFixedDelay(records::closeIdle, sweep, sweep, TimeUnit.MILLISECONDS);
+        // parked requests normally move on when a worker takes its next request; this catches the rest
+        timer.scheduleWithFixedDelay(requests::drain, 10, 10, TimeUnit.MILLISECONDS);
     }
 
     /** The TCP port the server listens on (the real one when 0 was asked for). */
     public int port() {
-        InetSocketAddress a = rpc.getInetSocketAddress(IpProtocolType.TCP);
-        return a.getPort();
+        return ((InetSocketAddress) listener.getLocalAddress()).getPort();
+    }
+
+    /** Bytes of RPC records held in memory now: partly received, or whole and not yet answered. */
+    public long bufferedRequestBytes() {
+        return budget.held();
+    }
+
+    /** Connections not read now because {@link Builder#recordBudget} is used up. */
+    public int pausedConnections() {
+        return budget.pausedCount();
+    }
+
+    /** Requests waiting now for a worker, their connections not read meanwhile. */
+    public int parkedRequests() {
+        return requests.parkedCount();
     }
 
     public String bindAddress() {
@@ -116,9 +180,15 @@ public final class NfsServer implements AutoCloseable {
     @Override
     public void close() throws IOException {
         try {
-            rpc.stop(5, TimeUnit.SECONDS);
+            transport.shutdown(5, TimeUnit.SECONDS).get(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            transport.shutdownNow();
         } finally {
+            timer.shutdownNow();
             requests.shutdown();
+            replies.shutdown();
             state.close();
         }
     }
@@ -136,6 +206,8 @@ public final class NfsServer implements AutoCloseable {
         private Map<Integer, NfsOperation> operations = Operations.all();
         private NfsRpcService.TransactionSupport transactions = () -> false;
         private StateHandler state;
+        private long recordBudget = DEFAULT_RECORD_BUDGET;
+        private Duration recordIdleTimeout = DEFAULT_RECORD_IDLE_TIMEOUT;
 
         private Builder() {
         }
@@ -195,6 +267,22 @@ public final class NfsServer implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Most bytes of RPC records held in memory at once, over all connections (records still arriving and
+         * requests not yet answered); past it, connections that would hold more are not read. Raised to one
+         * largest request if smaller.
+         */
+        public Builder recordBudget(long bytes) {
+            this.recordBudget = bytes;
+            return this;
+        }
+
+        /** How long a partly received record may stay without a new byte before its connection is closed. */
+        public Builder recordIdleTimeout(Duration timeout) {
+            this.recordIdleTimeout = Objects.requireNonNull(timeout);
+            return this;
+        }
+
         public NfsServer build() {
             Objects.requireNonNull(fileSystems, "fileSystems");
             Objects.requireNonNull(limits, "limits");
@@ -205,6 +293,9 @@ public final class NfsServer implements AutoCloseable {
             }
             if (workerThreads < 1) {
                 throw new IllegalArgumentException("workerThreads must be positive");
+            }
+            if (recordBudget < 1 || recordIdleTimeout.isNegative() || recordIdleTimeout.isZero()) {
+                throw new IllegalArgumentException("record budget and idle timeout must be positive");
             }
             return new NfsServer(this);
         }

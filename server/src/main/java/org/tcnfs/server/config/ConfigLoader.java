@@ -136,9 +136,17 @@ public final class ConfigLoader {
         if (budgetTotal < budgetPerTxn) {
             throw invalid(Setting.BACKUP_BUDGET_TOTAL, "must be at least backup-budget-per-txn (" + budgetPerTxn + ")");
         }
+        long rpcBudget = size(Setting.RPC_BUFFER_BUDGET, 64 * 1024, 1L << 40);
+        if (rpcBudget < maxRequest) {
+            throw invalid(Setting.RPC_BUFFER_BUDGET, "must be at least max-request (" + maxRequest + " bytes)");
+        }
+        Duration rpcIdle = duration(Setting.RPC_IDLE_TIMEOUT);
+        if (rpcIdle.toMillis() < 1) {
+            throw invalid(Setting.RPC_IDLE_TIMEOUT, "must be positive");
+        }
         return new ServerConfig(bind, port, data, state, exports, lease, grace, maxOps, maxRequest, maxIo, workers,
                 path(Setting.PORT_FILE), metricsPort, metricsPortFile, dataOptions, budgetPerTxn, budgetTotal,
-                sessionLimits());
+                sessionLimits(), rpcBudget, rpcIdle);
     }
 
     /** The client, session, reply cache and owner bounds; the reply cache must hold a slot for every session. */

@@ -29,6 +29,8 @@ import org.tcnfs.nfs4.state.SessionLimits;
  * @param backupBudgetPerTxn most allocated bytes of one transaction's backups
  * @param backupBudgetTotal most allocated bytes of all transactions' backups together
  * @param sessionLimits bounds of clients, sessions, reply caches and NFSv4.0 owners
+ * @param rpcBufferBudget most bytes of RPC requests held in memory at once, over all connections
+ * @param rpcIdleTimeout how long a partly received request may wait for its next byte
  */
 public record ServerConfig(
         String bind,
@@ -48,12 +50,18 @@ public record ServerConfig(
         ExportOptions dataOptions,
         long backupBudgetPerTxn,
         long backupBudgetTotal,
-        SessionLimits sessionLimits) {
+        SessionLimits sessionLimits,
+        long rpcBufferBudget,
+        Duration rpcIdleTimeout) {
 
     /** Default of {@link #backupBudgetPerTxn()} ({@link Setting#BACKUP_BUDGET_PER_TXN}): 1 GiB. */
     public static final long DEFAULT_BACKUP_BUDGET_PER_TXN = 1L << 30;
     /** Default of {@link #backupBudgetTotal()} ({@link Setting#BACKUP_BUDGET_TOTAL}): 4 GiB. */
     public static final long DEFAULT_BACKUP_BUDGET_TOTAL = 4L << 30;
+    /** Default of {@link #rpcBufferBudget()}. */
+    public static final long DEFAULT_RPC_BUFFER_BUDGET = 64L << 20;
+    /** Default of {@link #rpcIdleTimeout()}. */
+    public static final Duration DEFAULT_RPC_IDLE_TIMEOUT = Duration.ofSeconds(60);
 
     public ServerConfig {
         Objects.requireNonNull(bind, "bind");
@@ -67,6 +75,10 @@ public record ServerConfig(
         Objects.requireNonNull(metricsPortFile, "metricsPortFile");
         Objects.requireNonNull(dataOptions, "dataOptions");
         Objects.requireNonNull(sessionLimits, "sessionLimits");
+        Objects.requireNonNull(rpcIdleTimeout, "rpcIdleTimeout");
+        if (rpcBufferBudget < 1 || rpcIdleTimeout.isNegative() || rpcIdleTimeout.isZero()) {
+            throw new IllegalArgumentException("RPC buffer budget and idle timeout must be positive");
+        }
         if (metricsPort.isPresent() && (metricsPort.getAsInt() < 0 || metricsPort.getAsInt() > 65535)) {
             throw new IllegalArgumentException("metrics port out of range: " + metricsPort.getAsInt());
         }
@@ -85,13 +97,15 @@ public record ServerConfig(
 
     /**
      * A configuration whose default export has the default options ({@link ExportOptions#DEFAULT_EXPORT}) and
-     * whose other limits (backup budgets, {@link SessionLimits}) have their defaults.
+     * whose other limits (backup budgets, {@link SessionLimits}, the RPC buffer budget and idle timeout) have their
+     * defaults.
      */
     public ServerConfig(String bind, int port, Path data, Path state, Optional<Path> exports, Duration lease,
             Duration grace, int maxOps, int maxRequestBytes, int maxIoBytes, int workers, Optional<Path> portFile,
             OptionalInt metricsPort, Optional<Path> metricsPortFile) {
         this(bind, port, data, state, exports, lease, grace, maxOps, maxRequestBytes, maxIoBytes, workers, portFile,
                 metricsPort, metricsPortFile, ExportOptions.DEFAULT_EXPORT, DEFAULT_BACKUP_BUDGET_PER_TXN,
-                DEFAULT_BACKUP_BUDGET_TOTAL, SessionLimits.DEFAULTS);
+                DEFAULT_BACKUP_BUDGET_TOTAL, SessionLimits.DEFAULTS, DEFAULT_RPC_BUFFER_BUDGET,
+                DEFAULT_RPC_IDLE_TIMEOUT);
     }
 }

@@ -50,7 +50,12 @@ public enum Setting {
     METRICS_PORT("metrics-port", "9049", "TCP port of the HTTP endpoints /metrics (Prometheus text), /health and "
             + "/status, on the bind address; 0 picks a free port (see metrics-port-file), off turns them off."),
     METRICS_PORT_FILE("metrics-port-file", "", "If set, the metrics port is written to this file once the "
-            + "endpoints serve.");
+            + "endpoints serve."),
+    RPC_BUFFER_BUDGET("rpc-buffer-budget", "64MiB", "Most bytes of RPC requests held in memory at once over all "
+            + "connections (partly received or waiting to be answered); past it the server stops reading the "
+            + "connections that would hold more. At least max-request."),
+    RPC_IDLE_TIMEOUT("rpc-idle-timeout", "60s", "A connection whose partly received RPC request gets no new byte "
+            + "for this long is closed.");
 
     private final String key;
     private final String defaultValue;

@@ -127,6 +127,22 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void rpcBufferBudgetAndIdleTimeoutDefaultTo64MiBAnd60sAndTheBudgetHoldsAtLeastOneRequest() {
+        ServerConfig c = new ConfigLoader().load();
+        assertThat(c.rpcBufferBudget()).isEqualTo(64L << 20);
+        assertThat(c.rpcIdleTimeout()).isEqualTo(Duration.ofSeconds(60));
+        ServerConfig set = new ConfigLoader().flag(Setting.RPC_BUFFER_BUDGET, "256MiB")
+                .flag(Setting.RPC_IDLE_TIMEOUT, "5s").load();
+        assertThat(set.rpcBufferBudget()).isEqualTo(256L << 20);
+        assertThat(set.rpcIdleTimeout()).isEqualTo(Duration.ofSeconds(5));
+        assertThatThrownBy(() -> new ConfigLoader().flag(Setting.RPC_BUFFER_BUDGET, "1MiB").load())
+                .hasMessageContaining("'rpc-buffer-budget'")
+                .hasMessageContaining("at least max-request");
+        assertThatThrownBy(() -> new ConfigLoader().flag(Setting.RPC_IDLE_TIMEOUT, "0").load())
+                .hasMessageContaining("'rpc-idle-timeout'");
+    }
+
+    @Test
     void missingExportsFileIsRefused() {
         assertThatThrownBy(() -> new ConfigLoader().flag(Setting.EXPORTS, dir.resolve("nope").toString()).load())
                 .hasMessageContaining("'exports'")

@@ -1,0 +1,109 @@
+package org.tcnfs.nfs4.rpc;
+
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs requests on worker threads, never on the thread that read them. {@code threads} workers and as many
+ * queue slots; when those are full the request is parked with the connection it came from, which is not read
+ * until a worker takes the request, so clients that send faster than the server works are held back by TCP.
+ * NULL calls (pings) have a thread of their own and never wait behind a long request.
+ */
+final class RequestScheduler {
+    private static final Logger LOG = LoggerFactory.getLogger(RequestScheduler.class);
+    private static final int PING_QUEUE = 256;
+
+    /** A request that found the workers busy, and how to read its connection again. */
+    private record Parked(Runnable request, Runnable resumeReading) {
+    }
+
+    private final ThreadPoolExecutor workers;
+    private final ThreadPoolExecutor pings;
+    private final ConcurrentLinkedDeque<Parked> parked = new ConcurrentLinkedDeque<>();
+
+    RequestScheduler(int threads, String name) {
+        this.workers = new ThreadPoolExecutor(threads, threads, 0L, TimeUnit.MILLISECONDS,
+                new ArrayBlockingQueue<>(threads), factory(name + "-request-"), new ThreadPoolExecutor.AbortPolicy()) {
+            @Override
+            protected void beforeExecute(Thread t, Runnable r) {
+                // a queue slot was just freed: the longest parked request takes it
+                drain();
+            }
+        };
+        this.pings = new ThreadPoolExecutor(1, 1, 0L, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(PING_QUEUE),
+                factory(name + "-null-"), new ThreadPoolExecutor.AbortPolicy());
+    }
+
+    private static ThreadFactory factory(String prefix) {
+        AtomicInteger count = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, prefix + count.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    /** Hands {@code request} to a worker if one or a queue slot is free (and nothing is parked before it). */
+    boolean offer(Runnable request, boolean ping) {
+        if (ping) {
+            try {
+                pings.execute(request);
+                return true;
+            } catch (RejectedExecutionException e) {
+                // the ping queue is full: wait like any request
+            }
+        }
+        if (!parked.isEmpty()) {
+            return false;
+        }
+        try {
+            workers.execute(request);
+            return true;
+        } catch (RejectedExecutionException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Keeps {@code request} until a worker is free, then hands it over and runs {@code resumeReading}, on a
+     * worker thread or the caller of {@link #drain} (never within this call).
+     */
+    void park(Runnable request, Runnable resumeReading) {
+        parked.add(new Parked(request, resumeReading));
+    }
+
+    /** Requests parked now. */
+    int parkedCount() {
+        return parked.size();
+    }
+
+    /** Hands parked requests to workers while there is room. */
+    void drain() {
+        Parked p;
+        while ((p = parked.poll()) != null) {
+            try {
+                workers.execute(p.request());
+            } catch (RejectedExecutionException e) {
+                parked.offerFirst(p);
+                return;
+            }
+            try {
+                p.resumeReading().run();
+            } catch (RuntimeException e) {
+                LOG.error("could not resume reading a connection", e);
+            }
+        }
+    }
+
+    void shutdown() {
+        workers.shutdown();
+        pings.shutdown();
+    }
+}

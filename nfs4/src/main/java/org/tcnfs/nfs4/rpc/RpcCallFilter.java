@@ -1,0 +1,181 @@
+package org.tcnfs.nfs4.rpc;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.Executor;
+import org.dcache.oncrpc4j.grizzly.GrizzlyRpcTransport;
+import org.dcache.oncrpc4j.rpc.OncRpcProgram;
+import org.dcache.oncrpc4j.rpc.ReplyQueue;
+import org.dcache.oncrpc4j.rpc.RpcAuthError;
+import org.dcache.oncrpc4j.rpc.RpcCall;
+import org.dcache.oncrpc4j.rpc.RpcDispatchable;
+import org.dcache.oncrpc4j.rpc.RpcException;
+import org.dcache.oncrpc4j.rpc.RpcRejectStatus;
+import org.dcache.oncrpc4j.xdr.Xdr;
+import org.glassfish.grizzly.Buffer;
+import org.glassfish.grizzly.Connection;
+import org.glassfish.grizzly.WriteHandler;
+import org.glassfish.grizzly.filterchain.BaseFilter;
+import org.glassfish.grizzly.filterchain.FilterChainContext;
+import org.glassfish.grizzly.filterchain.NextAction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tcnfs.nfs4.log.RateLimitedLog;
+
+/**
+ * Turns a whole RPC record into a call and hands it to a worker: the credential is checked by
+ * {@link RpcCredentialCheck} before oncrpc4j decodes it (a refused one is answered AUTH_ERROR here, and the
+ * connection goes on), then the call header is decoded, and the request goes to the {@link RequestScheduler};
+ * when no worker is free the connection is suspended (not read) until one takes it, and likewise while the
+ * replies queued for the connection exceed Grizzly's limit (a client that does not read its replies). Replies and anything
+ * that is not a call are dropped. The record's bytes are released from the {@link RecordBudget} when the
+ * request is answered or dropped.
+ */
+final class RpcCallFilter extends BaseFilter {
+    private static final Logger LOG = LoggerFactory.getLogger(RpcCallFilter.class);
+    private static final RateLimitedLog REFUSED = RateLimitedLog.of(LOG, 10, Duration.ofSeconds(10));
+    private static final RateLimitedLog BAD_CALL = RateLimitedLog.of(LOG, 10, Duration.ofSeconds(10));
+    private static final int CALL = 0;
+    /** Enough for the call header, a credential and a verifier of at most 400 bytes each. */
+    private static final int HEADER_VIEW_BYTES = 1024;
+
+    private final Map<OncRpcProgram, RpcDispatchable> programs;
+    private final RequestScheduler scheduler;
+    private final RecordBudget budget;
+    private final RpcRecordFilter records;
+    private final ReplyQueue replies;
+    private final Executor network;
+
+    RpcCallFilter(Map<OncRpcProgram, RpcDispatchable> programs, RequestScheduler scheduler, RecordBudget budget,
+            RpcRecordFilter records, ReplyQueue replies, Executor network) {
+        this.programs = Map.copyOf(programs);
+        this.scheduler = scheduler;
+        this.budget = budget;
+        this.records = records;
+        this.replies = replies;
+        this.network = network;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public NextAction handleRead(FilterChainContext ctx) throws IOException {
+        RpcRecordFilter.RpcRecord record = ctx.getMessage();
+        boolean handedOver = false;
+        try {
+            Connection<InetSocketAddress> connection = ctx.getConnection();
+            Xdr xdr = record.xdr();
+            Buffer body = xdr.asBuffer();
+            RpcCredentialCheck.Verdict verdict = RpcCredentialCheck.check(
+                    body.toByteBuffer(body.position(), Math.min(body.limit(), body.position() + HEADER_VIEW_BYTES)));
+            xdr.beginDecoding();
+            int xid;
+            int type;
+            try {
+                xid = xdr.xdrDecodeInt();
+                type = xdr.xdrDecodeInt();
+            } catch (IOException | RuntimeException e) {
+                BAD_CALL.info("dropping an RPC message of {} bytes from {}: too short", record.bytes(),
+                        connection.getPeerAddress());
+                return ctx.getStopAction();
+            }
+            if (type != CALL) {
+                BAD_CALL.info("dropping an RPC message of type {} from {}: not a call", type,
+                        connection.getPeerAddress());
+                return ctx.getStopAction();
+            }
+            RpcCall call = new RpcCall(xid, xdr, new GrizzlyRpcTransport(connection, replies));
+            if (!verdict.passes()) {
+                REFUSED.warn("refusing an RPC call from {} with AUTH_ERROR {}: {}", connection.getPeerAddress(),
+                        verdict.authStat(), verdict.reason());
+                call.reject(RpcRejectStatus.AUTH_ERROR, new RpcAuthError(verdict.authStat()));
+                return ctx.getStopAction();
+            }
+            try {
+                call.accept();
+            } catch (RpcException e) {
+                REFUSED.warn("refusing an RPC call from {}: {}", connection.getPeerAddress(), e.getMessage());
+                call.reject(e.getStatus(), e.getRpcReply());
+                return ctx.getStopAction();
+            } catch (IOException | RuntimeException e) {
+                BAD_CALL.info("dropping an undecodable RPC call from {}: {}", connection.getPeerAddress(),
+                        e.toString());
+                return ctx.getStopAction();
+            }
+            RpcDispatchable program = programs.get(new OncRpcProgram(call.getProgram(), call.getProgramVersion()));
+            if (program == null) {
+                call.failProgramUnavailable();
+                return ctx.getStopAction();
+            }
+            Runnable request = () -> {
+                try {
+                    run(program, call);
+                } finally {
+                    budget.add(-record.bytes());
+                }
+            };
+            boolean ping = call.getProcedure() == 0;
+            handedOver = true;
+            if (!connection.canWrite()) {
+                // the client does not read its replies: read no more requests from it until they are written
+                records.parked(connection, true);
+                ctx.suspend();
+                connection.notifyCanWrite(new WriteHandler() {
+                    @Override
+                    public void onWritePossible() {
+                        network.execute(() -> dispatchSuspended(ctx, connection, request, ping));
+                    }
+
+                    @Override
+                    public void onError(Throwable t) {
+                        budget.add(-record.bytes());
+                    }
+                });
+                return ctx.getSuspendAction();
+            }
+            if (scheduler.offer(request, ping)) {
+                return ctx.getStopAction();
+            }
+            records.parked(connection, true);
+            ctx.suspend();
+            scheduler.park(request, () -> resume(ctx, connection));
+            network.execute(scheduler::drain);
+            return ctx.getSuspendAction();
+        } finally {
+            if (!handedOver) {
+                budget.add(-record.bytes());
+            }
+        }
+    }
+
+    /** Hands {@code request}, whose connection is suspended, to a worker or parks it; reading resumes after. */
+    private void dispatchSuspended(FilterChainContext ctx, Connection<?> connection, Runnable request, boolean ping) {
+        if (scheduler.offer(request, ping)) {
+            resume(ctx, connection);
+        } else {
+            scheduler.park(request, () -> resume(ctx, connection));
+            scheduler.drain();
+        }
+    }
+
+    private void resume(FilterChainContext ctx, Connection<?> connection) {
+        records.parked(connection, false);
+        ctx.resume(ctx.getStopAction());
+    }
+
+    private static void run(RpcDispatchable program, RpcCall call) {
+        try {
+            program.dispatchOncRpcCall(call);
+        } catch (RpcException e) {
+            call.reject(e.getStatus(), e.getRpcReply());
+            BAD_CALL.warn("RPC call rejected: {}", e.getMessage());
+        } catch (IOException e) {
+            call.failRpcGarbage();
+            BAD_CALL.warn("undecodable RPC call: {}", e.getMessage());
+        } catch (RuntimeException e) {
+            LOG.error("RPC call failed", e);
+            call.failRpcSystem();
+        }
+    }
+}

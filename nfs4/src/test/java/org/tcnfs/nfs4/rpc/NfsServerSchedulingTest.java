@@ -1,0 +1,140 @@
+package org.tcnfs.nfs4.rpc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.tcnfs.nfs4.compound.CompoundContext;
+import org.tcnfs.nfs4.compound.CompoundHook;
+import org.tcnfs.nfs4.vfs.memory.InMemoryFileSystem;
+import org.tcnfs.nfs4.xdr.COMPOUND4args;
+
+/**
+ * Through the wire (raw sockets, the real RPC stack): requests run on worker threads only, and a NULL ping is
+ * answered at once while every worker runs a long request and more wait (issue 14: with the network thread
+ * running what did not fit in the queue, a ping waited behind a long transaction).
+ */
+class NfsServerSchedulingTest {
+    private static final long SLOW_MILLIS = 800;
+    private final List<String> threads = Collections.synchronizedList(new ArrayList<>());
+    private NfsServer server;
+
+    @BeforeEach
+    void start() throws IOException {
+        InMemoryFileSystem fs = new InMemoryFileSystem();
+        server = NfsServer.builder().fileSystems((credential, client) -> fs).bind("127.0.0.1", 0).workerThreads(2)
+                .hook(new CompoundHook() {
+                    @Override
+                    public void beforeCompound(CompoundContext context, COMPOUND4args args) {
+                        threads.add(Thread.currentThread().getName());
+                        if ("slow".equals(args.tag)) {
+                            try {
+                                Thread.sleep(SLOW_MILLIS);
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                            }
+                        }
+                    }
+                }).build();
+        server.start();
+    }
+
+    @AfterEach
+    void stop() throws IOException {
+        server.close();
+    }
+
+    /** An RPC call to NFSv4 {@code proc} with AUTH_NONE, as one record. */
+    static byte[] record(int xid, int proc, byte[] args) {
+        ByteBuffer b = ByteBuffer.allocate(4 + 40 + args.length);
+        b.putInt(0x80000000 | (40 + args.length));
+        b.putInt(xid).putInt(0).putInt(2).putInt(100003).putInt(4).putInt(proc);
+        b.putInt(0).putInt(0).putInt(0).putInt(0);
+        b.put(args);
+        return b.array();
+    }
+
+    /** A minor version 1 COMPOUND with no operations and the given 4-byte tag. */
+    static byte[] emptyCompound(String tag) {
+        byte[] t = tag.getBytes(StandardCharsets.US_ASCII);
+        return ByteBuffer.allocate(4 + 4 + 4 + 4).putInt(4).put(t).putInt(1).putInt(0).array();
+    }
+
+    static ByteBuffer readRecord(Socket s) throws IOException {
+        DataInputStream in = new DataInputStream(s.getInputStream());
+        int marker = in.readInt();
+        byte[] body = new byte[marker & 0x7fffffff];
+        in.readFully(body);
+        return ByteBuffer.wrap(body);
+    }
+
+    private Socket connect() throws IOException {
+        Socket s = new Socket();
+        s.connect(new InetSocketAddress("127.0.0.1", server.port()), 5000);
+        s.setSoTimeout(20_000);
+        return s;
+    }
+
+    @Test
+    void aNullPingIsAnsweredAtOnceWhileEveryWorkerRunsALongRequestAndMoreWait() throws IOException {
+        try (Socket a = connect(); Socket b = connect()) {
+            for (Socket s : List.of(a, b)) {
+                ByteBuffer burst = ByteBuffer.allocate(6 * record(0, 1, emptyCompound("slow")).length);
+                for (int i = 0; i < 6; i++) {
+                    burst.put(record(100 + i, 1, emptyCompound("slow")));
+                }
+                s.getOutputStream().write(burst.array());
+            }
+            Thread.sleep(300);
+            long worst = 0;
+            for (int i = 0; i < 3; i++) {
+                try (Socket ping = connect()) {
+                    long start = System.nanoTime();
+                    ping.getOutputStream().write(record(7, 0, new byte[0]));
+                    ByteBuffer reply = readRecord(ping);
+                    worst = Math.max(worst, (System.nanoTime() - start) / 1_000_000);
+                    assertThat(reply.getInt(0)).isEqualTo(7);
+                    assertThat(reply.getInt(8)).as("MSG_ACCEPTED").isZero();
+                }
+            }
+            assertThat(worst).as("ms for a NULL ping behind %d ms requests", SLOW_MILLIS).isLessThan(SLOW_MILLIS / 2);
+            for (Socket s : List.of(a, b)) {
+                for (int i = 0; i < 6; i++) {
+                    assertThat(readRecord(s).getInt(0)).as("replies in order").isEqualTo(100 + i);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        assertThat(threads).hasSize(12).allSatisfy(name -> assertThat(name).contains("-request-"));
+    }
+
+    @Test
+    void aCallWithAHugeGidCountIsAnsweredBadCredAndTheConnectionGoesOn() throws IOException {
+        try (Socket s = connect()) {
+            ByteBuffer b = ByteBuffer.allocate(4 + 64);
+            b.putInt(0x80000000 | 64);
+            b.putInt(3).putInt(0).putInt(2).putInt(100003).putInt(4).putInt(0);
+            b.putInt(1).putInt(24).putInt(0).putInt(1).putInt(0x78000000).putInt(0).putInt(0).putInt(Integer.MAX_VALUE);
+            b.putInt(0).putInt(0);
+            s.getOutputStream().write(b.array());
+            ByteBuffer reply = readRecord(s);
+            assertThat(reply.getInt(0)).isEqualTo(3);
+            assertThat(reply.getInt(8)).as("MSG_DENIED").isEqualTo(1);
+            assertThat(reply.getInt(12)).as("AUTH_ERROR").isEqualTo(1);
+            assertThat(reply.getInt(16)).as("AUTH_BADCRED").isEqualTo(1);
+            s.getOutputStream().write(record(4, 0, new byte[0]));
+            assertThat(readRecord(s).getInt(0)).isEqualTo(4);
+        }
+    }
+}
