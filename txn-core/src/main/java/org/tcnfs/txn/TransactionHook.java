@@ -56,6 +56,7 @@ import org.tcnfs.txn.backup.BackupManager;
 import org.tcnfs.txn.handles.FsyncPool;
 import org.tcnfs.txn.handles.HandleTable;
 import org.tcnfs.txn.handles.Nfh;
+import org.tcnfs.txn.handles.Node;
 import org.tcnfs.txn.handles.SideTable;
 import org.tcnfs.txn.handles.TxnBuffer;
 import org.tcnfs.txn.lock.LockKey;
@@ -70,6 +71,7 @@ import org.tcnfs.txn.plan.ObjectPath;
 import org.tcnfs.txn.plan.ObjectRef;
 import org.tcnfs.txn.plan.PathResolver;
 import org.tcnfs.txn.plan.TxnPlan;
+import org.tcnfs.txn.plan.Unplannable;
 import org.tcnfs.txn.undo.UndoExecutor;
 
 /**
@@ -80,7 +82,8 @@ import org.tcnfs.txn.undo.UndoExecutor;
  * {@code always} also runs every plannable compound that changes something as one, {@code never} refuses
  * the flag with NFS4ERR_NOTSUPP. Compounds that are not transactions still take the plan's locks (from the
  * first operation after SEQUENCE to the reply; no backups, no record, no undo), so they never see or
- * create half of a transaction; a plain compound the planner cannot plan runs without locks. A plain
+ * create half of a transaction, whatever operation comes first or last; a plain compound the planner cannot
+ * plan, or whose first file handle is not one of an export, locks every export whole. A plain
  * compound that holds its locks also runs bound to a buffer ({@link HandleTable#plainBuffer()}): its
  * handle changes and the fsyncs of its stable WRITEs wait for its end and are made durable there, once,
  * before the reply (one LMDB commit per compound instead of one per operation). A read-only transaction
@@ -212,6 +215,10 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         if (txn.lockSet == null) {
             return;
         }
+        if (txn.conservative) {
+            txn.binding = handles.bind(txn.buffer);
+            return;
+        }
         if (index >= txn.plan.coveredOps()) {
             // The planner expected an earlier operation to fail and locked nothing beyond it; it did not
             // fail (the tree changed between planning and running): go no further unlocked, let the client retry.
@@ -299,19 +306,23 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
     // ---- begin ------------------------------------------------------------------------------------------
 
     private void begin(CompoundContext context, Txn txn) throws IOException {
-        Optional<Area> found = areaOf(txn.args);
-        if (found.isEmpty()) {
+        Reach reach = reachOf(txn.args);
+        if (reach.area() == null) {
             if (txn.transactional) {
-                throw new NotSuppException("a transactional compound starts with PUTFH of a handle of an export that "
-                        + "runs transactions" + (pseudoRoot == null ? "" : ", or with PUTROOTFH"));
+                throw new NotSuppException("a transactional compound sets its first file handle with PUTFH of a "
+                        + "handle of an export that runs transactions" + (pseudoRoot == null ? "" : ", or PUTROOTFH"));
+            }
+            if (reach.unknown()) {
+                lockConservatively(txn, "its first file handle is not one of an export");
             }
             return;
         }
-        Area area = found.get();
+        Area area = reach.area();
         TxnPolicy policy = area.export.policy().forClient(context.clientAddress());
         if (policy == TxnPolicy.NEVER && txn.transactional) {
             throw new NotSuppException("export " + area.export.exportId() + " does not run transactions (txn=never)");
         }
+        Unplannable unplannable = null;
         for (int attempt = 1; ; attempt++) {
             // The last attempt locks the whole export first and plans under that lock, where no name can
             // change: a compound is never refused because others kept renaming what it uses.
@@ -329,8 +340,8 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
                     txn.transactional = true;
                 }
                 if (plan.unplannable().isPresent() && !txn.transactional) {
-                    LOG.debug("plain compound runs without locks: {}", plan.unplannable().get());
-                    return;
+                    unplannable = plan.unplannable().get();
+                    break;
                 }
                 if (plan.unplannable().isPresent()) {
                     LOG.info("refusing transactional compound: {}", plan.unplannable().get());
@@ -364,6 +375,26 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
                 }
             }
         }
+        lockConservatively(txn, "not plannable: " + unplannable);
+    }
+
+    /**
+     * Locks every export a plain compound could reach, whole (WRITE on each export's root, which excludes
+     * every other compound there): for a compound the planner cannot follow. Nothing runs without locks.
+     */
+    private void lockConservatively(Txn txn, String why) throws IOException {
+        if (!fenced.isEmpty()) {
+            throw new DelayException("objects of a transaction whose undo failed are fenced until recovery");
+        }
+        LOG.debug("plain compound locks every export whole: {}", why);
+        List<LockRequest> all = new ArrayList<>(areas.size());
+        for (String exportId : areas.keySet()) {
+            all.add(new LockRequest(LockKey.root(exportId), LockMode.WRITE));
+        }
+        LockSet set = acquire(all);
+        txn.conservative = true;
+        txn.buffer = handles.plainBuffer();
+        txn.lockSet = set;
     }
 
     private LockSet acquire(List<LockRequest> requests) throws IOException {
@@ -375,28 +406,46 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
     }
 
     /**
-     * The export a compound works on: the export of the handle its first PUTFH puts (PUTROOTFH: the export
-     * at the root of the name space), if transactions run there.
+     * Where a compound works, from its first operation that sets the current file handle (whatever comes
+     * before it: no operation before it can touch a file-system object, as there is no current file handle):
+     * PUTFH of a handle of an export, or PUTROOTFH/PUTPUBFH when an export is at the root of the name space,
+     * names that export; a compound without such an operation reaches nothing; a PUTFH of a handle no export
+     * issued (a stale one, on a server whose single export is the root) fails, so reaches nothing either.
+     * Anything else (a pseudo directory, PUTROOTFH above several exports, a handle of an unknown form) is
+     * {@link Reach#unknown() unknown}: the compound must be locked conservatively.
      */
-    private Optional<Area> areaOf(COMPOUND4args args) {
+    private Reach reachOf(COMPOUND4args args) {
         for (nfs_argop4 op : args.argarray) {
             switch (op.argop) {
-                case nfs_opnum4.OP_SEQUENCE:
-                    continue;
                 case nfs_opnum4.OP_PUTROOTFH:
                 case nfs_opnum4.OP_PUTPUBFH:
-                    return Optional.ofNullable(pseudoRoot);
+                    return pseudoRoot != null ? Reach.of(pseudoRoot) : Reach.UNKNOWN;
                 case nfs_opnum4.OP_PUTFH:
-                    if (op.args instanceof PUTFH4args putfh && putfh.object.value != null
+                    if (op.args instanceof PUTFH4args putfh && putfh.object != null && putfh.object.value != null
                             && putfh.object.value.length == ObjectHandle.LENGTH) {
-                        return handles.node(Nfh.of(putfh.object.value)).map(n -> areas.get(n.exportId()));
+                        Optional<Node> node = handles.node(Nfh.of(putfh.object.value));
+                        if (node.isPresent()) {
+                            Area area = areas.get(node.get().exportId());
+                            return area == null ? Reach.UNKNOWN : Reach.of(area);
+                        }
+                        return pseudoRoot != null ? Reach.NOTHING : Reach.UNKNOWN;
                     }
-                    return Optional.empty();
+                    return pseudoRoot != null ? Reach.NOTHING : Reach.UNKNOWN;
                 default:
-                    return Optional.empty();
+                    continue;
             }
         }
-        return Optional.empty();
+        return Reach.NOTHING;
+    }
+
+    /** What a compound can reach: one export ({@code area}), nothing, or an unknown part of the name space. */
+    private record Reach(Area area, boolean unknown) {
+        static final Reach NOTHING = new Reach(null, false);
+        static final Reach UNKNOWN = new Reach(null, true);
+
+        static Reach of(Area area) {
+            return new Reach(area, false);
+        }
     }
 
     /**
@@ -719,6 +768,8 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         Area area;
         final Instant started = Instant.now();
         boolean begun;
+        /** A plain compound under whole-export locks, without a plan. */
+        boolean conservative;
         TxnPlan plan;
         LockSet lockSet;
         long id;
