@@ -21,6 +21,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
@@ -127,6 +129,9 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
 
     private static final int MAX_PLANS = 3;
 
+    /** How long shutdown waits for the compounds in flight, and then for the backup cleaner. */
+    public static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(20);
+
     private final Map<String, Area> areas = new HashMap<>();
     private final Area pseudoRoot;
     private final HandleTable handles;
@@ -141,6 +146,7 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
     private final AtomicLong rollbacks = new AtomicLong();
     private final AtomicLong undoFailures = new AtomicLong();
     private final Set<LockKey> fenced = ConcurrentHashMap.newKeySet();
+    private final CompoundGate gate = new CompoundGate();
 
     /**
      * @param exports the exports transactions run on (each compound on one of them)
@@ -197,7 +203,7 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
     @Override
     public void beforeCompound(CompoundContext context, COMPOUND4args args) {
         handles.unbindCurrentThread();
-        context.setExtension(new Txn(args, isTransactional(context.procedure())));
+        context.setExtension(new Txn(context, args, isTransactional(context.procedure())));
     }
 
     @Override
@@ -210,6 +216,10 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
                 return;
             }
             txn.begun = true;
+            if (!gate.enter()) {
+                throw new DelayException("the server is shutting down");
+            }
+            txn.entered = true;
             begin(context, txn);
         }
         if (txn.lockSet == null) {
@@ -229,6 +239,7 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
             txn.binding = handles.bind(txn.buffer);
             return;
         }
+        txn.transaction.running();
         if (txn.preparer != null) {
             if (!txn.upFront) {
                 prepareOp(txn, index);
@@ -257,11 +268,25 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
     @Override
     public void afterCompound(CompoundContext context, COMPOUND4res res) throws IOException {
         handles.unbindCurrentThread();
-        if (!(context.extension() instanceof Txn txn) || txn.lockSet == null) {
+        if (!(context.extension() instanceof Txn txn)) {
             return;
         }
         context.setExtension(null);
-        if (!txn.transactional) {
+        try {
+            finish(txn, res);
+        } finally {
+            if (txn.entered) {
+                gate.exit();
+            }
+        }
+    }
+
+    /** Commits or rolls back, then releases the locks; a plain compound commits its handle changes. */
+    private void finish(Txn txn, COMPOUND4res res) throws IOException {
+        if (txn.lockSet == null) {
+            return;
+        }
+        if (txn.transaction == null) {
             try {
                 commitPlain(txn);
             } finally {
@@ -269,38 +294,46 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
             }
             return;
         }
-        boolean undone = true;
-        try {
+        try (Transaction transaction = txn.transaction) {
             if (res.status == NfsStatus.OK.code()) {
                 try {
-                    commit(txn);
-                    return;
+                    transaction.commit();
                 } catch (IOException | RuntimeException e) {
-                    LOG.error("txn {}: commit failed, rolling back: {}", txn.id, e.toString());
-                    undone = rollback(context, txn);
                     throw new ServerFaultException("commit failed: " + e.getMessage(), e);
                 }
+            } else {
+                transaction.rollback();
             }
-            undone = rollback(context, txn);
-            if (!undone) {
+            if (transaction.state() == Transaction.State.UNDO_FAILED) {
                 throw new ServerFaultException("undo failed; the transaction's record stays for recovery");
             }
-        } finally {
-            if (!undone) {
-                txn.lockSet.keys().forEach((key, mode) -> {
-                    if (mode == LockMode.WRITE) {
-                        fenced.add(key);
-                    }
-                });
-            }
-            txn.lockSet.close();
         }
     }
 
-    /** Stops the background cleaner (pending deletions are dropped; the backups stay on disk). */
+    /**
+     * Stops taking new compounds (they get NFS4ERR_DELAY), waits for those in flight to commit or roll back
+     * (at most {@link #DRAIN_TIMEOUT}), then stops the background cleaner after the deletions it has queued
+     * (at most {@link #DRAIN_TIMEOUT} more; what it has not deleted stays for recovery's orphan cleanup).
+     * Harmless twice.
+     */
     @Override
     public void close() {
-        cleaner.shutdownNow();
+        int left = gate.closeAndDrain(DRAIN_TIMEOUT);
+        if (left > 0) {
+            LOG.warn("{} compounds still in flight after {}s; stopping anyway (an unfinished transaction is undone "
+                    + "by recovery at the next start)", left, DRAIN_TIMEOUT.toSeconds());
+        }
+        cleaner.shutdown();
+        try {
+            if (!cleaner.awaitTermination(DRAIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+                LOG.warn("the backup cleaner did not finish in {}s; the backups it left are removed at the next "
+                        + "start", DRAIN_TIMEOUT.toSeconds());
+                cleaner.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            cleaner.shutdownNow();
+        }
     }
 
     // ---- begin ------------------------------------------------------------------------------------------
@@ -356,13 +389,17 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
                 if (plan.assumptionsHold(area.resolver)) {
                     txn.plan = plan;
                     txn.area = area;
+                    txn.lockSet = set;
+                    hold = true;
                     if (txn.transactional) {
+                        // from here the transaction owns the locks: whatever fails rolls it back
+                        txn.transaction = new Transaction(txn::label, new Steps(txn));
+                        txn.transaction.locked(set);
                         start(txn);
+                        txn.transaction.prepared();
                     } else {
                         txn.buffer = handles.plainBuffer();
                     }
-                    txn.lockSet = set;
-                    hold = true;
                     return;
                 }
                 if (exclusive) {
@@ -580,20 +617,50 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         return ByteBuffer.allocate(Long.BYTES).putLong(id).array();
     }
 
-    private void commit(Txn txn) throws IOException {
-        syncTouched(txn);
-        crashPoints.reach("before-commit");
-        if (!txn.buffer.isEmpty() || txn.recorded) {
-            txn.buffer.commit(batch -> {
-                if (txn.recorded) {
-                    batch.delete(records, key(txn.id));
+    /** What a transactional compound does at each step of its {@link Transaction}. */
+    private final class Steps implements Transaction.Steps {
+        private final Txn txn;
+
+        Steps(Txn txn) {
+            this.txn = txn;
+        }
+
+        /** Makes the data durable, then one LMDB commit applies the buffer and deletes the record. */
+        @Override
+        public void commit() throws IOException {
+            syncTouched(txn);
+            crashPoints.reach("before-commit");
+            if (!txn.buffer.isEmpty() || txn.recorded) {
+                txn.buffer.commit(batch -> {
+                    if (txn.recorded) {
+                        batch.delete(records, key(txn.id));
+                    }
+                });
+            }
+        }
+
+        @Override
+        public void afterCommit() {
+            crashPoints.reach("after-commit");
+            commits.incrementAndGet();
+            dropKeptObjects(txn);
+            discardLater(txn);
+        }
+
+        @Override
+        public void rollback() throws IOException {
+            TransactionHook.this.rollback(txn);
+        }
+
+        /** Fences the transaction's WRITE keys until a restart recovers them. */
+        @Override
+        public void undoFailed(Exception cause) {
+            txn.lockSet.keys().forEach((key, mode) -> {
+                if (mode == LockMode.WRITE) {
+                    fenced.add(key);
                 }
             });
         }
-        crashPoints.reach("after-commit");
-        commits.incrementAndGet();
-        dropKeptObjects(txn);
-        discardLater(txn);
     }
 
     /**
@@ -629,14 +696,16 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         }
     }
 
-    /** Rolls back; whether the undo succeeded (false: the record stays and the keys get fenced). */
-    private boolean rollback(CompoundContext context, Txn txn) {
+    /** Rolls back; throws if the undo failed (the record then stays, noting the failure). */
+    private void rollback(Txn txn) throws IOException {
         rollbacks.incrementAndGet();
-        txn.buffer.discard();
-        releaseState(context, txn);
+        if (txn.buffer != null) {
+            txn.buffer.discard();
+        }
+        releaseState(txn);
         if (!txn.recorded) {
             discardLater(txn);
-            return true;
+            return;
         }
         AtomicReference<RecoveryRecord> latest = new AtomicReference<>(record(txn));
         LOG.debug("txn {}: rolling back {}", txn.id, latest.get().steps());
@@ -658,12 +727,11 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
             } catch (RuntimeException again) {
                 LOG.error("txn {}: cannot note the failed undo in its record: {}", txn.id, again.toString());
             }
-            return false;
+            throw e instanceof IOException io ? io : new IOException(e);
         }
         LOG.debug("txn {} rolled back", txn.id);
         dropKeptObjects(txn);
         discardLater(txn);
-        return true;
     }
 
     private void saveProgress(RecoveryRecord record) {
@@ -671,10 +739,11 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         handles.commitDurably(batch -> batch.put(records, key(record.txnId()), value));
     }
 
-    private void releaseState(CompoundContext context, Txn txn) {
+    private void releaseState(Txn txn) {
         if (txn.createdState.isEmpty()) {
             return;
         }
+        CompoundContext context = txn.context;
         OpenStateTable opens = context.server().state().opens();
         NfsClient client;
         try {
@@ -743,14 +812,18 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         if (manager == null || !Files.exists(manager.directory())) {
             return;
         }
-        cleaner.execute(() -> {
-            try {
-                manager.discard();
-            } catch (IOException | RuntimeException e) {
-                LOG.warn("txn {}: deleting the backups failed (recovery's orphan cleanup will retry): {}", id,
-                        e.toString());
-            }
-        });
+        try {
+            cleaner.execute(() -> {
+                try {
+                    manager.discard();
+                } catch (IOException | RuntimeException e) {
+                    LOG.warn("txn {}: deleting the backups failed (recovery's orphan cleanup will retry): {}", id,
+                            e.toString());
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            LOG.info("txn {}: the backup cleaner has stopped; its backups stay for recovery's orphan cleanup", id);
+        }
     }
 
     /** An export with what compounds on it share. */
@@ -770,6 +843,11 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         boolean begun;
         /** A plain compound under whole-export locks, without a plan. */
         boolean conservative;
+        /** Whether the compound entered the {@link CompoundGate} (and must leave it). */
+        boolean entered;
+        /** The transaction of a transactional compound, once locked; null for a plain one. */
+        Transaction transaction;
+        final CompoundContext context;
         TxnPlan plan;
         LockSet lockSet;
         long id;
@@ -782,7 +860,13 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         final List<UndoStep> steps = new ArrayList<>();
         final List<CreatedState> createdState = new ArrayList<>();
 
-        Txn(COMPOUND4args args, boolean transactional) {
+        /** How the log names the transaction: its id once it has one, else its tag. */
+        String label() {
+            return id != 0 ? Long.toString(id) : "(tag " + args.tag + ")";
+        }
+
+        Txn(CompoundContext context, COMPOUND4args args, boolean transactional) {
+            this.context = context;
             this.args = args;
             this.transactional = transactional;
         }
