@@ -30,7 +30,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tcnfs.nfs4.compound.CompoundContext;
 import org.tcnfs.nfs4.compound.CompoundHook;
-import org.tcnfs.nfs4.export.ExportOptions.TxnPolicy;
 import org.tcnfs.nfs4.state.ByteRange;
 import org.tcnfs.nfs4.state.NfsClient;
 import org.tcnfs.nfs4.state.OpenStateTable;
@@ -38,7 +37,6 @@ import org.tcnfs.nfs4.state.StateId;
 import org.tcnfs.nfs4.status.DelayException;
 import org.tcnfs.nfs4.status.NfsException;
 import org.tcnfs.nfs4.status.NfsStatus;
-import org.tcnfs.nfs4.status.NotSuppException;
 import org.tcnfs.nfs4.status.ServerFaultException;
 import org.tcnfs.nfs4.vfs.Inode;
 import org.tcnfs.nfs4.xdr.COMPOUND4args;
@@ -46,34 +44,26 @@ import org.tcnfs.nfs4.xdr.COMPOUND4res;
 import org.tcnfs.nfs4.xdr.LOCK4args;
 import org.tcnfs.nfs4.xdr.LOCK4resok;
 import org.tcnfs.nfs4.xdr.OPEN4resok;
-import org.tcnfs.nfs4.xdr.PUTFH4args;
 import org.tcnfs.nfs4.xdr.nfs_argop4;
 import org.tcnfs.nfs4.xdr.nfs_opnum4;
 import org.tcnfs.nfs4.xdr.nfs_resop4;
-import org.tcnfs.proto.ObjectHandle;
 import org.tcnfs.proto.RecoveryRecord;
 import org.tcnfs.proto.RecoveryRecords;
 import org.tcnfs.proto.UndoStep;
 import org.tcnfs.txn.backup.BackupManager;
 import org.tcnfs.txn.handles.FsyncPool;
 import org.tcnfs.txn.handles.HandleTable;
-import org.tcnfs.txn.handles.Nfh;
-import org.tcnfs.txn.handles.Node;
 import org.tcnfs.txn.handles.SideTable;
 import org.tcnfs.txn.handles.TxnBuffer;
 import org.tcnfs.txn.lock.LockKey;
 import org.tcnfs.txn.lock.LockManager;
 import org.tcnfs.txn.lock.LockMode;
-import org.tcnfs.txn.lock.LockRequest;
 import org.tcnfs.txn.lock.LockSet;
-import org.tcnfs.txn.lock.LockTimeoutException;
 import org.tcnfs.txn.plan.CompoundPlanner;
 import org.tcnfs.txn.plan.Mutation;
 import org.tcnfs.txn.plan.ObjectPath;
 import org.tcnfs.txn.plan.ObjectRef;
-import org.tcnfs.txn.plan.PathResolver;
 import org.tcnfs.txn.plan.TxnPlan;
-import org.tcnfs.txn.plan.Unplannable;
 import org.tcnfs.txn.undo.UndoExecutor;
 
 /**
@@ -127,20 +117,15 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
     /** The transaction flag in the RPC procedure number. */
     public static final int TXN_FLAG = 0x80000000;
 
-    private static final int MAX_PLANS = 3;
-
     /** How long shutdown waits for the compounds in flight, and then for the backup cleaner. */
     public static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(20);
 
     private final Map<String, Area> areas = new HashMap<>();
-    private final Area pseudoRoot;
     private final HandleTable handles;
     private final SideTable records;
-    private final LockManager locks;
-    private final Duration lockTimeout;
     private final CrashPoints crashPoints;
     private final TxnIds txnIds;
-    private final CompoundPlanner planner = new CompoundPlanner();
+    private final CompoundLocker locker;
     private final ExecutorService cleaner;
     private final AtomicLong commits = new AtomicLong();
     private final AtomicLong rollbacks = new AtomicLong();
@@ -159,19 +144,21 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
             CrashPoints crashPoints) {
         this.handles = Objects.requireNonNull(handles, "handles");
         this.records = handles.sideTable(RECORDS_TABLE);
-        this.locks = Objects.requireNonNull(locks, "locks");
-        this.lockTimeout = Objects.requireNonNull(lockTimeout, "lockTimeout");
+        Objects.requireNonNull(locks, "locks");
+        Objects.requireNonNull(lockTimeout, "lockTimeout");
         this.crashPoints = Objects.requireNonNull(crashPoints, "crashPoints");
-        Area root = null;
+        List<CompoundLocker.Export> lockerExports = new ArrayList<>();
+        String rootExportId = null;
         for (TxnExport export : exports) {
-            Area area = new Area(export, new HandleTableResolver(handles, export.exportId()),
-                    new UndoExecutor(export.root(), export.backups(), crashPoints, "mid-undo-"));
-            areas.put(export.exportId(), area);
+            areas.put(export.exportId(), new Area(export,
+                    new UndoExecutor(export.root(), export.backups(), crashPoints, "mid-undo-")));
+            lockerExports.add(new CompoundLocker.Export(export.exportId(),
+                    new HandleTableResolver(handles, export.exportId()), export.policy()));
             if (export.atPseudoRoot()) {
-                root = area;
+                rootExportId = export.exportId();
             }
         }
-        this.pseudoRoot = root;
+        this.locker = new CompoundLocker(lockerExports, rootExportId, handles, locks, lockTimeout, fenced);
         this.txnIds = new TxnIds(handles);
         this.cleaner = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "tcnfs-backup-cleaner");
@@ -339,150 +326,28 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
     // ---- begin ------------------------------------------------------------------------------------------
 
     private void begin(CompoundContext context, Txn txn) throws IOException {
-        Reach reach = reachOf(txn.args);
-        if (reach.area() == null) {
-            if (txn.transactional) {
-                throw new NotSuppException("a transactional compound sets its first file handle with PUTFH of a "
-                        + "handle of an export that runs transactions" + (pseudoRoot == null ? "" : ", or PUTROOTFH"));
-            }
-            if (reach.unknown()) {
-                lockConservatively(txn, "its first file handle is not one of an export");
-            }
+        CompoundLocker.Admission admitted = locker.admit(txn.args, txn.transactional, context.clientAddress());
+        if (admitted.locks() == null) {
             return;
         }
-        Area area = reach.area();
-        TxnPolicy policy = area.export.policy().forClient(context.clientAddress());
-        if (policy == TxnPolicy.NEVER && txn.transactional) {
-            throw new NotSuppException("export " + area.export.exportId() + " does not run transactions (txn=never)");
+        txn.lockSet = admitted.locks();
+        txn.transactional = admitted.transactional();
+        if (admitted.wholeExports()) {
+            txn.conservative = true;
+            txn.buffer = handles.plainBuffer();
+            return;
         }
-        Unplannable unplannable = null;
-        for (int attempt = 1; ; attempt++) {
-            // The last attempt locks the whole export first and plans under that lock, where no name can
-            // change: a compound is never refused because others kept renaming what it uses.
-            boolean exclusive = attempt >= MAX_PLANS;
-            LockSet set = null;
-            if (exclusive) {
-                LOG.debug("planning under an exclusive lock of export {} after {} attempts", area.export.exportId(),
-                        attempt - 1);
-                set = acquire(List.of(new LockRequest(LockKey.root(area.export.exportId()), LockMode.WRITE)));
-            }
-            boolean hold = false;
-            try {
-                TxnPlan plan = planner.plan(txn.args, area.resolver);
-                if (policy == TxnPolicy.ALWAYS && plan.unplannable().isEmpty() && plan.mutates()) {
-                    txn.transactional = true;
-                }
-                if (plan.unplannable().isPresent() && !txn.transactional) {
-                    unplannable = plan.unplannable().get();
-                    break;
-                }
-                if (plan.unplannable().isPresent()) {
-                    LOG.info("refusing transactional compound: {}", plan.unplannable().get());
-                    throw new NotSuppException("not plannable as a transaction: " + plan.unplannable().get());
-                }
-                if (!fenced.isEmpty() && plan.lockRequests().stream().anyMatch(r -> fenced.contains(r.key()))) {
-                    throw new DelayException("objects of a transaction whose undo failed are fenced until recovery");
-                }
-                if (set == null) {
-                    set = acquire(plan.lockRequests());
-                }
-                if (plan.assumptionsHold(area.resolver)) {
-                    txn.plan = plan;
-                    txn.area = area;
-                    txn.lockSet = set;
-                    hold = true;
-                    if (txn.transactional) {
-                        // from here the transaction owns the locks: whatever fails rolls it back
-                        txn.transaction = new Transaction(txn::label, new Steps(txn));
-                        txn.transaction.locked(set);
-                        start(txn);
-                        txn.transaction.prepared();
-                    } else {
-                        txn.buffer = handles.plainBuffer();
-                    }
-                    return;
-                }
-                if (exclusive) {
-                    throw new DelayException("the plan's view of the name space does not hold even under an "
-                            + "exclusive lock of the export");
-                }
-            } finally {
-                if (!hold && set != null) {
-                    set.close();
-                }
-            }
+        txn.plan = admitted.plan();
+        txn.area = areas.get(admitted.exportId().orElseThrow());
+        if (!txn.transactional) {
+            txn.buffer = handles.plainBuffer();
+            return;
         }
-        lockConservatively(txn, "not plannable: " + unplannable);
-    }
-
-    /**
-     * Locks every export a plain compound could reach, whole (WRITE on each export's root, which excludes
-     * every other compound there): for a compound the planner cannot follow. Nothing runs without locks.
-     */
-    private void lockConservatively(Txn txn, String why) throws IOException {
-        if (!fenced.isEmpty()) {
-            throw new DelayException("objects of a transaction whose undo failed are fenced until recovery");
-        }
-        LOG.debug("plain compound locks every export whole: {}", why);
-        List<LockRequest> all = new ArrayList<>(areas.size());
-        for (String exportId : areas.keySet()) {
-            all.add(new LockRequest(LockKey.root(exportId), LockMode.WRITE));
-        }
-        LockSet set = acquire(all);
-        txn.conservative = true;
-        txn.buffer = handles.plainBuffer();
-        txn.lockSet = set;
-    }
-
-    private LockSet acquire(List<LockRequest> requests) throws IOException {
-        try {
-            return locks.acquire(requests, lockTimeout);
-        } catch (LockTimeoutException e) {
-            throw new DelayException("locks busy: " + e.getMessage(), e);
-        }
-    }
-
-    /**
-     * Where a compound works, from its first operation that sets the current file handle (whatever comes
-     * before it: no operation before it can touch a file-system object, as there is no current file handle):
-     * PUTFH of a handle of an export, or PUTROOTFH/PUTPUBFH when an export is at the root of the name space,
-     * names that export; a compound without such an operation reaches nothing; a PUTFH of a handle no export
-     * issued (a stale one, on a server whose single export is the root) fails, so reaches nothing either.
-     * Anything else (a pseudo directory, PUTROOTFH above several exports, a handle of an unknown form) is
-     * {@link Reach#unknown() unknown}: the compound must be locked conservatively.
-     */
-    private Reach reachOf(COMPOUND4args args) {
-        for (nfs_argop4 op : args.argarray) {
-            switch (op.argop) {
-                case nfs_opnum4.OP_PUTROOTFH:
-                case nfs_opnum4.OP_PUTPUBFH:
-                    return pseudoRoot != null ? Reach.of(pseudoRoot) : Reach.UNKNOWN;
-                case nfs_opnum4.OP_PUTFH:
-                    if (op.args instanceof PUTFH4args putfh && putfh.object != null && putfh.object.value != null
-                            && putfh.object.value.length == ObjectHandle.LENGTH) {
-                        Optional<Node> node = handles.node(Nfh.of(putfh.object.value));
-                        if (node.isPresent()) {
-                            Area area = areas.get(node.get().exportId());
-                            return area == null ? Reach.UNKNOWN : Reach.of(area);
-                        }
-                        return pseudoRoot != null ? Reach.NOTHING : Reach.UNKNOWN;
-                    }
-                    return pseudoRoot != null ? Reach.NOTHING : Reach.UNKNOWN;
-                default:
-                    continue;
-            }
-        }
-        return Reach.NOTHING;
-    }
-
-    /** What a compound can reach: one export ({@code area}), nothing, or an unknown part of the name space. */
-    private record Reach(Area area, boolean unknown) {
-        static final Reach NOTHING = new Reach(null, false);
-        static final Reach UNKNOWN = new Reach(null, true);
-
-        static Reach of(Area area) {
-            return new Reach(area, false);
-        }
+        // from here the transaction owns the locks: whatever fails rolls it back
+        txn.transaction = new Transaction(txn::label, new Steps(txn));
+        txn.transaction.locked(txn.lockSet);
+        start(txn);
+        txn.transaction.prepared();
     }
 
     /**
@@ -827,7 +692,7 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
     }
 
     /** An export with what compounds on it share. */
-    private record Area(TxnExport export, PathResolver resolver, UndoExecutor undo) {
+    private record Area(TxnExport export, UndoExecutor undo) {
     }
 
     /** Open or lock state a transactional compound created; {@code range} is null for an open. */
