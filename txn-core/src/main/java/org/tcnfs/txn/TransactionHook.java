@@ -68,8 +68,12 @@ import org.tcnfs.txn.undo.UndoExecutor;
 
 /**
  * Runs COMPOUNDs as all-or-nothing transactions on the exports given to it (DESIGN.md, "The transaction
- * protocol"). A compound works on the export of the handle its first PUTFH puts (PUTROOTFH: the export at
- * the root of the name space, if there is one); that export's {@code txn=} policy for the client decides:
+ * protocol"); the adapter between the compound engine's hook points and the transaction classes:
+ * {@link CompoundLocker} decides what a compound locks and takes the locks, {@link Transaction} carries a
+ * transactional compound's state (PLANNED to COMMITTED or ROLLED_BACK) and owns its locks, its
+ * {@link Transaction.Steps} here prepare, commit and undo it, and a {@link CompoundGate} lets shutdown drain
+ * the compounds in flight. A compound works on the export of the handle its first PUTFH puts, wherever it
+ * stands (PUTROOTFH: the export at the root of the name space, if there is one); that export's {@code txn=} policy for the client decides:
  * {@code request} runs it as a transaction when the RPC procedure carries the flag ({@code 0x80000001}),
  * {@code always} also runs every plannable compound that changes something as one, {@code never} refuses
  * the flag with NFS4ERR_NOTSUPP. Compounds that are not transactions still take the plan's locks (from the
@@ -83,6 +87,7 @@ import org.tcnfs.txn.undo.UndoExecutor;
  *
  * <p><b>Protocol.</b> At the first operation after SEQUENCE (a replay never starts a transaction):
  * <ol>
+ *   <li>enter the {@link CompoundGate} (closed at shutdown: NFS4ERR_DELAY);</li>
  *   <li>plan ({@link CompoundPlanner}; an unplannable transactional compound is refused with
  *       NFS4ERR_NOTSUPP before anything ran), lock all keys at once (timeout: NFS4ERR_DELAY), re-check the
  *       plan's assumptions (re-plan if they changed; the third attempt plans under an exclusive lock of the
@@ -96,14 +101,18 @@ import org.tcnfs.txn.undo.UndoExecutor;
  *   <li>run the operations, the thread bound to the transaction's {@link TxnBuffer}: handle-table changes
  *       wait there, invisible to other compounds;</li>
  *   <li>NFS4_OK: fsync the touched files and directories, then one LMDB commit applies the buffer and
- *       deletes the record: the commit point. Backups are deleted by a background cleaner;</li>
+ *       deletes the record: the commit point ({@link Transaction#commit()}). What follows it (dropping kept
+ *       victims, queueing the backups for the background cleaner) never rolls back: its failures are logged
+ *       and at worst leave backups for recovery's orphan cleanup;</li>
  *   <li>any other status: the buffer is dropped, open and lock state the compound created is released, and
  *       the {@link UndoExecutor} takes the files back from the record alone (the code startup recovery
  *       runs), makes that durable, and the record is deleted. The compound keeps the failing operation's
  *       status. If the undo fails the compound answers NFS4ERR_SERVERFAULT, the record stays for recovery,
  *       and the transaction's lock keys are fenced (NFS4ERR_DELAY) until a restart recovers them.</li>
  * </ol>
- * Locks are released after commit or rollback, never before.
+ * Locks are released after commit or rollback, never before ({@link Transaction#close()}); then the
+ * compound leaves the gate. {@link #close()} closes the gate, drains the compounds in flight (bounded), then
+ * stops the cleaner.
  *
  * <p><b>Threading.</b> One instance serves all requests; each compound's state lives in its
  * {@link CompoundContext#extension()} and is used on the request's thread only.
