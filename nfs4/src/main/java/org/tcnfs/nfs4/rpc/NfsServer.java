@@ -17,6 +17,8 @@ import org.dcache.oncrpc4j.rpc.OncRpcProgram;
 import org.dcache.oncrpc4j.rpc.OncRpcSvc;
 import org.dcache.oncrpc4j.rpc.OncRpcSvcBuilder;
 import org.dcache.oncrpc4j.rpc.net.IpProtocolType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.tcnfs.nfs4.compound.CompoundEngine;
 import org.tcnfs.nfs4.compound.CompoundHook;
 import org.tcnfs.nfs4.compound.NfsLimits;
@@ -46,6 +48,9 @@ import org.tcnfs.nfs4.vfs.FileSystemProvider;
  * }</pre>
  */
 public final class NfsServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(NfsServer.class);
+    /** How long {@link #close()} waits for the requests being run. */
+    private static final long DRAIN_SECONDS = 20;
     private final OncRpcSvc rpc;
     private final StateHandler state;
     private final ServerContext context;
@@ -112,9 +117,22 @@ public final class NfsServer implements AutoCloseable {
         return context;
     }
 
-    /** Stops listening and waits briefly for requests in flight. */
+    /**
+     * Lets the requests being run finish and send their replies (at most 20 s), then stops listening and
+     * closes the connections.
+     */
     @Override
     public void close() throws IOException {
+        // the requests being run finish first, their replies sent, before the connections close; requests
+        // that arrive meanwhile are dropped (the client retries on its next connection)
+        requests.shutdown();
+        try {
+            if (!requests.awaitTermination(DRAIN_SECONDS, TimeUnit.SECONDS)) {
+                LOG.warn("requests still running after {}s; closing the connections anyway", DRAIN_SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         try {
             rpc.stop(5, TimeUnit.SECONDS);
         } finally {
