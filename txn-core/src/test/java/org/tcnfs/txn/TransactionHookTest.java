@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -33,6 +34,7 @@ import org.tcnfs.nfs4.xdr.COMPOUND4args;
 import org.tcnfs.nfs4.xdr.COMPOUND4res;
 import org.tcnfs.nfs4.xdr.PUTFH4args;
 import org.tcnfs.nfs4.xdr.SEQUENCE4args;
+import org.tcnfs.nfs4.xdr.TEST_STATEID4args;
 import org.tcnfs.nfs4.xdr.WRITE4args;
 import org.tcnfs.nfs4.xdr.nfs_argop4;
 import org.tcnfs.nfs4.xdr.nfs_fh4;
@@ -182,31 +184,33 @@ class TransactionHookTest {
     }
 
     @Test
-    void plainCompoundStartingWithTestStateidHoldsItsLocksUntilItEnds() throws Exception {
-        CompoundContext plain = context(1);
-        COMPOUND4args args = writeCompound();
-        args.argarray = new nfs_argop4[] {args.argarray[0], new nfs_argop4(nfs_opnum4.OP_TEST_STATEID,
-                new org.tcnfs.nfs4.xdr.TEST_STATEID4args()), args.argarray[1], args.argarray[2]};
-        hook.beforeCompound(plain, args);
-        runOps(plain, args, 1);
+    void plainCompoundStartingWithTestStateidWaitsForTheTransactionOnItsFile() throws Exception {
+        CompoundContext txn = context(TransactionHook.TXN_FLAG | 1);
+        COMPOUND4args write = writeCompound();
+        hook.beforeCompound(txn, write);
+        runOps(txn, write, 2);
 
-        CompletableFuture<Void> transaction = CompletableFuture.runAsync(() -> {
-            CompoundContext txn = context(TransactionHook.TXN_FLAG | 1);
-            COMPOUND4args write = writeCompound();
+        AtomicBoolean transactionEnded = new AtomicBoolean();
+        CompletableFuture<Boolean> plain = CompletableFuture.supplyAsync(() -> {
+            CompoundContext context = context(1);
+            COMPOUND4args args = writeCompound();
+            args.argarray = new nfs_argop4[] {args.argarray[0], new nfs_argop4(nfs_opnum4.OP_TEST_STATEID,
+                    new TEST_STATEID4args(new stateid4[0])), args.argarray[1], args.argarray[2]};
             try {
-                hook.beforeCompound(txn, write);
-                hook.beforeOp(txn, 0, write.argarray[0]);
-                hook.beforeOp(txn, 1, write.argarray[1]);
-                hook.afterCompound(txn, ok());
+                hook.beforeCompound(context, args);
+                hook.beforeOp(context, 0, args.argarray[0]);
+                hook.beforeOp(context, 1, args.argarray[1]);
+                boolean waited = transactionEnded.get();
+                hook.afterCompound(context, ok());
+                return waited;
             } catch (IOException e) {
                 throw new IllegalStateException(e);
             }
         });
-        Thread.sleep(200);
-        assertThat(transaction.isDone()).as("a transaction on the file waits for the plain compound's locks")
-                .isFalse();
-        runOps(plain, args, 3);
-        hook.afterCompound(plain, ok());
-        transaction.get(10, TimeUnit.SECONDS);
+        Thread.sleep(500);
+        transactionEnded.set(true);
+        hook.afterCompound(txn, ok());
+        assertThat(plain.get(10, TimeUnit.SECONDS))
+                .as("the plain compound went on only once the transaction on the file ended").isTrue();
     }
 }
