@@ -67,23 +67,21 @@ import org.tcnfs.txn.plan.TxnPlan;
 import org.tcnfs.txn.undo.UndoExecutor;
 
 /**
- * Runs COMPOUNDs as all-or-nothing transactions on the exports given to it (DESIGN.md, "The transaction
- * protocol"); the adapter between the compound engine's hook points and the transaction classes:
- * {@link CompoundLocker} decides what a compound locks and takes the locks, {@link Transaction} carries a
- * transactional compound's state (PLANNED to COMMITTED or ROLLED_BACK) and owns its locks, its
- * {@link Transaction.Steps} here prepare, commit and undo it, and a {@link CompoundGate} lets shutdown drain
- * the compounds in flight. A compound works on the export of the handle its first PUTFH puts, wherever it
- * stands (PUTROOTFH: the export at the root of the name space, if there is one); that export's {@code txn=} policy for the client decides:
- * {@code request} runs it as a transaction when the RPC procedure carries the flag ({@code 0x80000001}),
- * {@code always} also runs every plannable compound that changes something as one, {@code never} refuses
- * the flag with NFS4ERR_NOTSUPP. Compounds that are not transactions still take the plan's locks (from the
- * first operation after SEQUENCE to the reply; no backups, no record, no undo), so they never see or
- * create half of a transaction, whatever operation comes first or last; a plain compound the planner cannot
- * plan, or whose first file handle is not one of an export, locks every export whole. A plain
- * compound that holds its locks also runs bound to a buffer ({@link HandleTable#plainBuffer()}): its
- * handle changes and the fsyncs of its stable WRITEs wait for its end and are made durable there, once,
- * before the reply (one LMDB commit per compound instead of one per operation). A read-only transaction
- * gets no id, record or backups.
+ * Runs COMPOUNDs as all-or-nothing transactions on the exports given to it (DESIGN.md, "The transaction protocol"); the
+ * adapter between the compound engine's hook points and the transaction classes: {@link CompoundLocker} decides what a
+ * compound locks and takes the locks, {@link Transaction} carries a transactional compound's state (PLANNED to
+ * COMMITTED or ROLLED_BACK) and owns its locks, its {@link Transaction.Steps} here prepare, commit and undo it, and a
+ * {@link CompoundGate} lets shutdown drain the compounds in flight. A compound works on the export of the handle its
+ * first PUTFH puts, wherever it stands (PUTROOTFH: the export at the root of the name space, if there is one); that
+ * export's {@code txn=} policy for the client decides: {@code request} runs it as a transaction when the RPC procedure
+ * carries the flag ({@code 0x80000001}), {@code always} also runs every plannable compound that changes something as
+ * one, {@code never} refuses the flag with NFS4ERR_NOTSUPP. Compounds that are not transactions still take the plan's
+ * locks (from the first operation after SEQUENCE to the reply; no backups, no record, no undo), so they never see or
+ * create half of a transaction, whatever operation comes first or last; a plain compound the planner cannot plan, or
+ * whose first file handle is not one of an export, locks every export whole. A plain compound that holds its locks also
+ * runs bound to a buffer ({@link HandleTable#plainBuffer()}): its handle changes and the fsyncs of its stable WRITEs
+ * wait for its end and are made durable there, once, before the reply (one LMDB commit per compound instead of one per
+ * operation). A read-only transaction gets no id, record or backups.
  *
  * <p><b>Protocol.</b> At the first operation after SEQUENCE (a replay never starts a transaction):
  * <ol>

@@ -56,7 +56,10 @@ public final class OperationTable {
         CURRENT_WRITE,
         /** WRITE on the current directory and the name in it (the name's object key for REMOVE). */
         CURRENT_DIRECTORY_AND_NAME,
-        /** OPEN: READ on the directory and file; WRITE on the name when it may create, on the file when it truncates. */
+        /**
+         * OPEN: READ on the directory and the file; WRITE on the name when it may create, on the file when it
+         * truncates.
+         */
         OPEN,
         /** RENAME: WRITE on both directories and both names. */
         BOTH_DIRECTORIES_AND_NAMES,
@@ -92,7 +95,8 @@ public final class OperationTable {
             mutations = Set.copyOf(mutations);
             undoSteps = Set.copyOf(undoSteps);
             Objects.requireNonNull(state, "state");
-            if ((effect == Effect.CHANGES_OBJECTS) != !mutations.isEmpty() || mutations.isEmpty() != undoSteps.isEmpty()) {
+            boolean changes = effect == Effect.CHANGES_OBJECTS;
+            if (changes == mutations.isEmpty() || mutations.isEmpty() != undoSteps.isEmpty()) {
                 throw new IllegalArgumentException(nfs_opnum4.name(opcode) + ": an operation changes objects if and "
                         + "only if it names its mutations and their undo steps");
             }
