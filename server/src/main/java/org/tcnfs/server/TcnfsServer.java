@@ -426,6 +426,11 @@ public final class TcnfsServer implements AutoCloseable {
         if (http != null) {
             http.close();
         }
+        if (transactions != null) {
+            // first: refuse new compounds, drain those in flight, then stop the backup cleaner, while the
+            // state, file systems and handle table they need are still open
+            transactions.close();
+        }
         if (nfs != null) {
             try {
                 nfs.close();
@@ -434,9 +439,6 @@ public final class TcnfsServer implements AutoCloseable {
             }
         } else if (nfsState != null) {
             nfsState.close();
-        }
-        if (transactions != null) {
-            transactions.close();
         }
         fileSystems.forEach(LocalFileSystem::close);
         if (handles != null) {

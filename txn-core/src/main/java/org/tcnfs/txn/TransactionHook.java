@@ -21,6 +21,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
@@ -28,7 +30,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tcnfs.nfs4.compound.CompoundContext;
 import org.tcnfs.nfs4.compound.CompoundHook;
-import org.tcnfs.nfs4.export.ExportOptions.TxnPolicy;
 import org.tcnfs.nfs4.state.ByteRange;
 import org.tcnfs.nfs4.state.NfsClient;
 import org.tcnfs.nfs4.state.OpenStateTable;
@@ -37,7 +38,6 @@ import org.tcnfs.nfs4.status.DelayException;
 import org.tcnfs.nfs4.status.NfsException;
 import org.tcnfs.nfs4.status.NfsStatus;
 import org.tcnfs.nfs4.status.NoSpcException;
-import org.tcnfs.nfs4.status.NotSuppException;
 import org.tcnfs.nfs4.status.ServerFaultException;
 import org.tcnfs.nfs4.vfs.Inode;
 import org.tcnfs.nfs4.xdr.COMPOUND4args;
@@ -45,11 +45,9 @@ import org.tcnfs.nfs4.xdr.COMPOUND4res;
 import org.tcnfs.nfs4.xdr.LOCK4args;
 import org.tcnfs.nfs4.xdr.LOCK4resok;
 import org.tcnfs.nfs4.xdr.OPEN4resok;
-import org.tcnfs.nfs4.xdr.PUTFH4args;
 import org.tcnfs.nfs4.xdr.nfs_argop4;
 import org.tcnfs.nfs4.xdr.nfs_opnum4;
 import org.tcnfs.nfs4.xdr.nfs_resop4;
-import org.tcnfs.proto.ObjectHandle;
 import org.tcnfs.proto.RecoveryRecord;
 import org.tcnfs.proto.RecoveryRecords;
 import org.tcnfs.proto.UndoStep;
@@ -57,39 +55,39 @@ import org.tcnfs.txn.backup.BackupBudgetExceededException;
 import org.tcnfs.txn.backup.BackupManager;
 import org.tcnfs.txn.handles.FsyncPool;
 import org.tcnfs.txn.handles.HandleTable;
-import org.tcnfs.txn.handles.Nfh;
 import org.tcnfs.txn.handles.SideTable;
 import org.tcnfs.txn.handles.TxnBuffer;
 import org.tcnfs.txn.lock.LockKey;
 import org.tcnfs.txn.lock.LockManager;
 import org.tcnfs.txn.lock.LockMode;
-import org.tcnfs.txn.lock.LockRequest;
 import org.tcnfs.txn.lock.LockSet;
-import org.tcnfs.txn.lock.LockTimeoutException;
 import org.tcnfs.txn.plan.CompoundPlanner;
 import org.tcnfs.txn.plan.Mutation;
 import org.tcnfs.txn.plan.ObjectPath;
 import org.tcnfs.txn.plan.ObjectRef;
-import org.tcnfs.txn.plan.PathResolver;
 import org.tcnfs.txn.plan.TxnPlan;
 import org.tcnfs.txn.undo.UndoExecutor;
 
 /**
- * Runs COMPOUNDs as all-or-nothing transactions on the exports given to it (DESIGN.md, "The transaction
- * protocol"). A compound works on the export of the handle its first PUTFH puts (PUTROOTFH: the export at
- * the root of the name space, if there is one); that export's {@code txn=} policy for the client decides:
- * {@code request} runs it as a transaction when the RPC procedure carries the flag ({@code 0x80000001}),
- * {@code always} also runs every plannable compound that changes something as one, {@code never} refuses
- * the flag with NFS4ERR_NOTSUPP. Compounds that are not transactions still take the plan's locks (from the
- * first operation after SEQUENCE to the reply; no backups, no record, no undo), so they never see or
- * create half of a transaction; a plain compound the planner cannot plan runs without locks. A plain
- * compound that holds its locks also runs bound to a buffer ({@link HandleTable#plainBuffer()}): its
- * handle changes and the fsyncs of its stable WRITEs wait for its end and are made durable there, once,
- * before the reply (one LMDB commit per compound instead of one per operation). A read-only transaction
- * gets no id, record or backups.
+ * Runs COMPOUNDs as all-or-nothing transactions on the exports given to it (DESIGN.md, "The transaction protocol"); the
+ * adapter between the compound engine's hook points and the transaction classes: {@link CompoundLocker} decides what a
+ * compound locks and takes the locks, {@link Transaction} carries a transactional compound's state (PLANNED to
+ * COMMITTED or ROLLED_BACK) and owns its locks, its {@link Transaction.Steps} here prepare, commit and undo it, and a
+ * {@link CompoundGate} lets shutdown drain the compounds in flight. A compound works on the export of the handle its
+ * first PUTFH puts, wherever it stands (PUTROOTFH: the export at the root of the name space, if there is one); that
+ * export's {@code txn=} policy for the client decides: {@code request} runs it as a transaction when the RPC procedure
+ * carries the flag ({@code 0x80000001}), {@code always} also runs every plannable compound that changes something as
+ * one, {@code never} refuses the flag with NFS4ERR_NOTSUPP. Compounds that are not transactions still take the plan's
+ * locks (from the first operation after SEQUENCE to the reply; no backups, no record, no undo), so they never see or
+ * create half of a transaction, whatever operation comes first or last; a plain compound the planner cannot plan, or
+ * whose first file handle is not one of an export, locks every export whole. A plain compound that holds its locks also
+ * runs bound to a buffer ({@link HandleTable#plainBuffer()}): its handle changes and the fsyncs of its stable WRITEs
+ * wait for its end and are made durable there, once, before the reply (one LMDB commit per compound instead of one per
+ * operation). A read-only transaction gets no id, record or backups.
  *
  * <p><b>Protocol.</b> At the first operation after SEQUENCE (a replay never starts a transaction):
  * <ol>
+ *   <li>enter the {@link CompoundGate} (closed at shutdown: NFS4ERR_DELAY);</li>
  *   <li>plan ({@link CompoundPlanner}; an unplannable transactional compound is refused with
  *       NFS4ERR_NOTSUPP before anything ran), lock all keys at once (timeout: NFS4ERR_DELAY), re-check the
  *       plan's assumptions (re-plan if they changed; the third attempt plans under an exclusive lock of the
@@ -103,14 +101,18 @@ import org.tcnfs.txn.undo.UndoExecutor;
  *   <li>run the operations, the thread bound to the transaction's {@link TxnBuffer}: handle-table changes
  *       wait there, invisible to other compounds;</li>
  *   <li>NFS4_OK: fsync the touched files and directories, then one LMDB commit applies the buffer and
- *       deletes the record: the commit point. Backups are deleted by a background cleaner;</li>
+ *       deletes the record: the commit point ({@link Transaction#commit()}). What follows it (dropping kept
+ *       victims, queueing the backups for the background cleaner) never rolls back: its failures are logged
+ *       and at worst leave backups for recovery's orphan cleanup;</li>
  *   <li>any other status: the buffer is dropped, open and lock state the compound created is released, and
  *       the {@link UndoExecutor} takes the files back from the record alone (the code startup recovery
  *       runs), makes that durable, and the record is deleted. The compound keeps the failing operation's
  *       status. If the undo fails the compound answers NFS4ERR_SERVERFAULT, the record stays for recovery,
  *       and the transaction's lock keys are fenced (NFS4ERR_DELAY) until a restart recovers them.</li>
  * </ol>
- * Locks are released after commit or rollback, never before.
+ * Locks are released after commit or rollback, never before ({@link Transaction#close()}); then the
+ * compound leaves the gate. {@link #close()} closes the gate, drains the compounds in flight (bounded), then
+ * stops the cleaner.
  *
  * <p><b>Threading.</b> One instance serves all requests; each compound's state lives in its
  * {@link CompoundContext#extension()} and is used on the request's thread only.
@@ -124,22 +126,21 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
     /** The transaction flag in the RPC procedure number. */
     public static final int TXN_FLAG = 0x80000000;
 
-    private static final int MAX_PLANS = 3;
+    /** How long shutdown waits for the compounds in flight, and then for the backup cleaner. */
+    public static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(20);
 
     private final Map<String, Area> areas = new HashMap<>();
-    private final Area pseudoRoot;
     private final HandleTable handles;
     private final SideTable records;
-    private final LockManager locks;
-    private final Duration lockTimeout;
     private final CrashPoints crashPoints;
     private final TxnIds txnIds;
-    private final CompoundPlanner planner = new CompoundPlanner();
+    private final CompoundLocker locker;
     private final ExecutorService cleaner;
     private final AtomicLong commits = new AtomicLong();
     private final AtomicLong rollbacks = new AtomicLong();
     private final AtomicLong undoFailures = new AtomicLong();
     private final Set<LockKey> fenced = ConcurrentHashMap.newKeySet();
+    private final CompoundGate gate = new CompoundGate();
 
     /**
      * @param exports the exports transactions run on (each compound on one of them)
@@ -152,19 +153,21 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
             CrashPoints crashPoints) {
         this.handles = Objects.requireNonNull(handles, "handles");
         this.records = handles.sideTable(RECORDS_TABLE);
-        this.locks = Objects.requireNonNull(locks, "locks");
-        this.lockTimeout = Objects.requireNonNull(lockTimeout, "lockTimeout");
+        Objects.requireNonNull(locks, "locks");
+        Objects.requireNonNull(lockTimeout, "lockTimeout");
         this.crashPoints = Objects.requireNonNull(crashPoints, "crashPoints");
-        Area root = null;
+        List<CompoundLocker.Export> lockerExports = new ArrayList<>();
+        String rootExportId = null;
         for (TxnExport export : exports) {
-            Area area = new Area(export, new HandleTableResolver(handles, export.exportId()),
-                    new UndoExecutor(export.root(), export.backups(), crashPoints, "mid-undo-"));
-            areas.put(export.exportId(), area);
+            areas.put(export.exportId(), new Area(export,
+                    new UndoExecutor(export.root(), export.backups(), crashPoints, "mid-undo-")));
+            lockerExports.add(new CompoundLocker.Export(export.exportId(),
+                    new HandleTableResolver(handles, export.exportId()), export.policy()));
             if (export.atPseudoRoot()) {
-                root = area;
+                rootExportId = export.exportId();
             }
         }
-        this.pseudoRoot = root;
+        this.locker = new CompoundLocker(lockerExports, rootExportId, handles, locks, lockTimeout, fenced);
         this.txnIds = new TxnIds(handles);
         this.cleaner = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "tcnfs-backup-cleaner");
@@ -196,7 +199,7 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
     @Override
     public void beforeCompound(CompoundContext context, COMPOUND4args args) {
         handles.unbindCurrentThread();
-        context.setExtension(new Txn(args, isTransactional(context.procedure())));
+        context.setExtension(new Txn(context, args, isTransactional(context.procedure())));
     }
 
     @Override
@@ -209,6 +212,10 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
                 return;
             }
             txn.begun = true;
+            if (!gate.enter()) {
+                throw new DelayException("the server is shutting down");
+            }
+            txn.entered = true;
             try {
                 begin(context, txn);
             } catch (BackupBudgetExceededException e) {
@@ -217,6 +224,10 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
             }
         }
         if (txn.lockSet == null) {
+            return;
+        }
+        if (txn.conservative) {
+            txn.binding = handles.bind(txn.buffer);
             return;
         }
         if (index >= txn.plan.coveredOps()) {
@@ -229,6 +240,7 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
             txn.binding = handles.bind(txn.buffer);
             return;
         }
+        txn.transaction.running();
         if (txn.preparer != null) {
             if (!txn.upFront) {
                 try {
@@ -261,11 +273,25 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
     @Override
     public void afterCompound(CompoundContext context, COMPOUND4res res) throws IOException {
         handles.unbindCurrentThread();
-        if (!(context.extension() instanceof Txn txn) || txn.lockSet == null) {
+        if (!(context.extension() instanceof Txn txn)) {
             return;
         }
         context.setExtension(null);
-        if (!txn.transactional) {
+        try {
+            finish(txn, res);
+        } finally {
+            if (txn.entered) {
+                gate.exit();
+            }
+        }
+    }
+
+    /** Commits or rolls back, then releases the locks; a plain compound commits its handle changes. */
+    private void finish(Txn txn, COMPOUND4res res) throws IOException {
+        if (txn.lockSet == null) {
+            return;
+        }
+        if (txn.transaction == null) {
             try {
                 commitPlain(txn);
             } finally {
@@ -273,141 +299,73 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
             }
             return;
         }
-        boolean undone = true;
-        try {
+        try (Transaction transaction = txn.transaction) {
             if (res.status == NfsStatus.OK.code()) {
                 try {
-                    commit(txn);
-                    return;
+                    transaction.commit();
                 } catch (IOException | RuntimeException e) {
-                    LOG.error("txn {}: commit failed, rolling back: {}", txn.id, e.toString());
-                    undone = rollback(context, txn);
                     throw new ServerFaultException("commit failed: " + e.getMessage(), e);
                 }
+            } else {
+                transaction.rollback();
             }
-            undone = rollback(context, txn);
-            if (!undone) {
+            if (transaction.state() == Transaction.State.UNDO_FAILED) {
                 throw new ServerFaultException("undo failed; the transaction's record stays for recovery");
             }
-        } finally {
-            if (!undone) {
-                txn.lockSet.keys().forEach((key, mode) -> {
-                    if (mode == LockMode.WRITE) {
-                        fenced.add(key);
-                    }
-                });
-            }
-            txn.lockSet.close();
         }
     }
 
-    /** Stops the background cleaner (pending deletions are dropped; the backups stay on disk). */
+    /**
+     * Stops taking new compounds (they get NFS4ERR_DELAY), waits for those in flight to commit or roll back
+     * (at most {@link #DRAIN_TIMEOUT}), then stops the background cleaner after the deletions it has queued
+     * (at most {@link #DRAIN_TIMEOUT} more; what it has not deleted stays for recovery's orphan cleanup).
+     * Harmless twice.
+     */
     @Override
     public void close() {
-        cleaner.shutdownNow();
+        int left = gate.closeAndDrain(DRAIN_TIMEOUT);
+        if (left > 0) {
+            LOG.warn("{} compounds still in flight after {}s; stopping anyway (an unfinished transaction is undone "
+                    + "by recovery at the next start)", left, DRAIN_TIMEOUT.toSeconds());
+        }
+        cleaner.shutdown();
+        try {
+            if (!cleaner.awaitTermination(DRAIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+                LOG.warn("the backup cleaner did not finish in {}s; the backups it left are removed at the next "
+                        + "start", DRAIN_TIMEOUT.toSeconds());
+                cleaner.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            cleaner.shutdownNow();
+        }
     }
 
     // ---- begin ------------------------------------------------------------------------------------------
 
     private void begin(CompoundContext context, Txn txn) throws IOException {
-        Optional<Area> found = areaOf(txn.args);
-        if (found.isEmpty()) {
-            if (txn.transactional) {
-                throw new NotSuppException("a transactional compound starts with PUTFH of a handle of an export that "
-                        + "runs transactions" + (pseudoRoot == null ? "" : ", or with PUTROOTFH"));
-            }
+        CompoundLocker.Admission admitted = locker.admit(txn.args, txn.transactional, context.clientAddress());
+        if (admitted.locks() == null) {
             return;
         }
-        Area area = found.get();
-        TxnPolicy policy = area.export.policy().forClient(context.clientAddress());
-        if (policy == TxnPolicy.NEVER && txn.transactional) {
-            throw new NotSuppException("export " + area.export.exportId() + " does not run transactions (txn=never)");
+        txn.lockSet = admitted.locks();
+        txn.transactional = admitted.transactional();
+        if (admitted.wholeExports()) {
+            txn.conservative = true;
+            txn.buffer = handles.plainBuffer();
+            return;
         }
-        for (int attempt = 1; ; attempt++) {
-            // The last attempt locks the whole export first and plans under that lock, where no name can
-            // change: a compound is never refused because others kept renaming what it uses.
-            boolean exclusive = attempt >= MAX_PLANS;
-            LockSet set = null;
-            if (exclusive) {
-                LOG.debug("planning under an exclusive lock of export {} after {} attempts", area.export.exportId(),
-                        attempt - 1);
-                set = acquire(List.of(new LockRequest(LockKey.root(area.export.exportId()), LockMode.WRITE)));
-            }
-            boolean hold = false;
-            try {
-                TxnPlan plan = planner.plan(txn.args, area.resolver);
-                if (policy == TxnPolicy.ALWAYS && plan.unplannable().isEmpty() && plan.mutates()) {
-                    txn.transactional = true;
-                }
-                if (plan.unplannable().isPresent() && !txn.transactional) {
-                    LOG.debug("plain compound runs without locks: {}", plan.unplannable().get());
-                    return;
-                }
-                if (plan.unplannable().isPresent()) {
-                    LOG.info("refusing transactional compound: {}", plan.unplannable().get());
-                    throw new NotSuppException("not plannable as a transaction: " + plan.unplannable().get());
-                }
-                if (!fenced.isEmpty() && plan.lockRequests().stream().anyMatch(r -> fenced.contains(r.key()))) {
-                    throw new DelayException("objects of a transaction whose undo failed are fenced until recovery");
-                }
-                if (set == null) {
-                    set = acquire(plan.lockRequests());
-                }
-                if (plan.assumptionsHold(area.resolver)) {
-                    txn.plan = plan;
-                    txn.area = area;
-                    if (txn.transactional) {
-                        start(txn);
-                    } else {
-                        txn.buffer = handles.plainBuffer();
-                    }
-                    txn.lockSet = set;
-                    hold = true;
-                    return;
-                }
-                if (exclusive) {
-                    throw new DelayException("the plan's view of the name space does not hold even under an "
-                            + "exclusive lock of the export");
-                }
-            } finally {
-                if (!hold && set != null) {
-                    set.close();
-                }
-            }
+        txn.plan = admitted.plan();
+        txn.area = areas.get(admitted.exportId().orElseThrow());
+        if (!txn.transactional) {
+            txn.buffer = handles.plainBuffer();
+            return;
         }
-    }
-
-    private LockSet acquire(List<LockRequest> requests) throws IOException {
-        try {
-            return locks.acquire(requests, lockTimeout);
-        } catch (LockTimeoutException e) {
-            throw new DelayException("locks busy: " + e.getMessage(), e);
-        }
-    }
-
-    /**
-     * The export a compound works on: the export of the handle its first PUTFH puts (PUTROOTFH: the export
-     * at the root of the name space), if transactions run there.
-     */
-    private Optional<Area> areaOf(COMPOUND4args args) {
-        for (nfs_argop4 op : args.argarray) {
-            switch (op.argop) {
-                case nfs_opnum4.OP_SEQUENCE:
-                    continue;
-                case nfs_opnum4.OP_PUTROOTFH:
-                case nfs_opnum4.OP_PUTPUBFH:
-                    return Optional.ofNullable(pseudoRoot);
-                case nfs_opnum4.OP_PUTFH:
-                    if (op.args instanceof PUTFH4args putfh && putfh.object.value != null
-                            && putfh.object.value.length == ObjectHandle.LENGTH) {
-                        return handles.node(Nfh.of(putfh.object.value)).map(n -> areas.get(n.exportId()));
-                    }
-                    return Optional.empty();
-                default:
-                    return Optional.empty();
-            }
-        }
-        return Optional.empty();
+        // from here the transaction owns the locks: whatever fails rolls it back
+        txn.transaction = new Transaction(txn::label, new Steps(txn));
+        txn.transaction.locked(txn.lockSet);
+        start(txn);
+        txn.transaction.prepared();
     }
 
     /**
@@ -543,20 +501,50 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         return ByteBuffer.allocate(Long.BYTES).putLong(id).array();
     }
 
-    private void commit(Txn txn) throws IOException {
-        syncTouched(txn);
-        crashPoints.reach("before-commit");
-        if (!txn.buffer.isEmpty() || txn.recorded) {
-            txn.buffer.commit(batch -> {
-                if (txn.recorded) {
-                    batch.delete(records, key(txn.id));
+    /** What a transactional compound does at each step of its {@link Transaction}. */
+    private final class Steps implements Transaction.Steps {
+        private final Txn txn;
+
+        Steps(Txn txn) {
+            this.txn = txn;
+        }
+
+        /** Makes the data durable, then one LMDB commit applies the buffer and deletes the record. */
+        @Override
+        public void commit() throws IOException {
+            syncTouched(txn);
+            crashPoints.reach("before-commit");
+            if (!txn.buffer.isEmpty() || txn.recorded) {
+                txn.buffer.commit(batch -> {
+                    if (txn.recorded) {
+                        batch.delete(records, key(txn.id));
+                    }
+                });
+            }
+        }
+
+        @Override
+        public void afterCommit() {
+            crashPoints.reach("after-commit");
+            commits.incrementAndGet();
+            dropKeptObjects(txn);
+            discardLater(txn);
+        }
+
+        @Override
+        public void rollback() throws IOException {
+            TransactionHook.this.rollback(txn);
+        }
+
+        /** Fences the transaction's WRITE keys until a restart recovers them. */
+        @Override
+        public void undoFailed(Exception cause) {
+            txn.lockSet.keys().forEach((key, mode) -> {
+                if (mode == LockMode.WRITE) {
+                    fenced.add(key);
                 }
             });
         }
-        crashPoints.reach("after-commit");
-        commits.incrementAndGet();
-        dropKeptObjects(txn);
-        discardLater(txn);
     }
 
     /**
@@ -592,14 +580,16 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         }
     }
 
-    /** Rolls back; whether the undo succeeded (false: the record stays and the keys get fenced). */
-    private boolean rollback(CompoundContext context, Txn txn) {
+    /** Rolls back; throws if the undo failed (the record then stays, noting the failure). */
+    private void rollback(Txn txn) throws IOException {
         rollbacks.incrementAndGet();
-        txn.buffer.discard();
-        releaseState(context, txn);
+        if (txn.buffer != null) {
+            txn.buffer.discard();
+        }
+        releaseState(txn);
         if (!txn.recorded) {
             discardLater(txn);
-            return true;
+            return;
         }
         AtomicReference<RecoveryRecord> latest = new AtomicReference<>(record(txn));
         LOG.debug("txn {}: rolling back {}", txn.id, latest.get().steps());
@@ -621,12 +611,11 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
             } catch (RuntimeException again) {
                 LOG.error("txn {}: cannot note the failed undo in its record: {}", txn.id, again.toString());
             }
-            return false;
+            throw e instanceof IOException io ? io : new IOException(e);
         }
         LOG.debug("txn {} rolled back", txn.id);
         dropKeptObjects(txn);
         discardLater(txn);
-        return true;
     }
 
     private void saveProgress(RecoveryRecord record) {
@@ -634,10 +623,11 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         handles.commitDurably(batch -> batch.put(records, key(record.txnId()), value));
     }
 
-    private void releaseState(CompoundContext context, Txn txn) {
+    private void releaseState(Txn txn) {
         if (txn.createdState.isEmpty()) {
             return;
         }
+        CompoundContext context = txn.context;
         OpenStateTable opens = context.server().state().opens();
         NfsClient client;
         try {
@@ -721,18 +711,22 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         if (manager == null || !Files.exists(manager.directory())) {
             return;
         }
-        cleaner.execute(() -> {
-            try {
-                manager.discard();
-            } catch (IOException | RuntimeException e) {
-                LOG.warn("txn {}: deleting the backups failed (recovery's orphan cleanup will retry): {}", id,
-                        e.toString());
-            }
-        });
+        try {
+            cleaner.execute(() -> {
+                try {
+                    manager.discard();
+                } catch (IOException | RuntimeException e) {
+                    LOG.warn("txn {}: deleting the backups failed (recovery's orphan cleanup will retry): {}", id,
+                            e.toString());
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            LOG.info("txn {}: the backup cleaner has stopped; its backups stay for recovery's orphan cleanup", id);
+        }
     }
 
     /** An export with what compounds on it share. */
-    private record Area(TxnExport export, PathResolver resolver, UndoExecutor undo) {
+    private record Area(TxnExport export, UndoExecutor undo) {
     }
 
     /** Open or lock state a transactional compound created; {@code range} is null for an open. */
@@ -746,6 +740,13 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         Area area;
         final Instant started = Instant.now();
         boolean begun;
+        /** A plain compound under whole-export locks, without a plan. */
+        boolean conservative;
+        /** Whether the compound entered the {@link CompoundGate} (and must leave it). */
+        boolean entered;
+        /** The transaction of a transactional compound, once locked; null for a plain one. */
+        Transaction transaction;
+        final CompoundContext context;
         TxnPlan plan;
         LockSet lockSet;
         long id;
@@ -758,7 +759,13 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         final List<UndoStep> steps = new ArrayList<>();
         final List<CreatedState> createdState = new ArrayList<>();
 
-        Txn(COMPOUND4args args, boolean transactional) {
+        /** How the log names the transaction: its id once it has one, else its tag. */
+        String label() {
+            return id != 0 ? Long.toString(id) : "(tag " + args.tag + ")";
+        }
+
+        Txn(CompoundContext context, COMPOUND4args args, boolean transactional) {
+            this.context = context;
             this.args = args;
             this.transactional = transactional;
         }

@@ -166,6 +166,8 @@ final class UndoPreparer {
             p.parent().ifPresent(touchedDirs::add);
         } else if (m instanceof Mutation.Rename r) {
             prepareRename(steps, r, locate);
+        } else {
+            throw new IllegalArgumentException("mutation of a kind the undo preparer does not know: " + m);
         }
         return steps;
     }

@@ -23,6 +23,8 @@ import org.glassfish.grizzly.nio.transport.TCPNIOTransport;
 import org.glassfish.grizzly.nio.transport.TCPNIOTransportBuilder;
 import org.glassfish.grizzly.strategies.SameThreadIOStrategy;
 import org.glassfish.grizzly.threadpool.ThreadPoolConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.tcnfs.nfs4.compound.CompoundEngine;
 import org.tcnfs.nfs4.compound.CompoundHook;
 import org.tcnfs.nfs4.compound.NfsLimits;
@@ -63,6 +65,7 @@ import org.tcnfs.nfs4.vfs.FileSystemProvider;
  * }</pre>
  */
 public final class NfsServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(NfsServer.class);
     /** Bytes allowed in a record beyond the negotiable request size, for RPC headers, credential and verifier. */
     public static final int RPC_HEADER_MARGIN = 4096;
     /** Default of {@link Builder#recordBudget}. */
@@ -75,6 +78,8 @@ public final class NfsServer implements AutoCloseable {
      */
     public static final int REPLY_QUEUE_BYTES = 2 << 20;
     private static final int BACKLOG = 4096;
+    /** How long {@link #close()} waits for the requests being run. */
+    private static final long DRAIN_SECONDS = 20;
 
     private final StateHandler state;
     private final ServerContext context;
@@ -176,9 +181,22 @@ public final class NfsServer implements AutoCloseable {
         return context;
     }
 
-    /** Stops listening and waits briefly for requests in flight. */
+    /**
+     * Lets the requests being run finish and send their replies (at most 20 s), then stops listening and
+     * closes the connections.
+     */
     @Override
     public void close() throws IOException {
+        // the requests being run finish first, their replies sent, before the connections close; requests
+        // that arrive meanwhile are dropped (the client retries on its next connection)
+        requests.shutdown();
+        try {
+            if (!requests.awaitTermination(DRAIN_SECONDS, TimeUnit.SECONDS)) {
+                LOG.warn("requests still running after {}s; closing the connections anyway", DRAIN_SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         try {
             transport.shutdown(5, TimeUnit.SECONDS).get(10, TimeUnit.SECONDS);
         } catch (InterruptedException e) {

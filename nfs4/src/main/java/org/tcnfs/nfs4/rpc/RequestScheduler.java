@@ -106,4 +106,11 @@ final class RequestScheduler {
         workers.shutdown();
         pings.shutdown();
     }
+
+    /** Waits until the requests handed to workers before {@link #shutdown} have run; false on time-out. */
+    boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+        long deadline = System.nanoTime() + unit.toNanos(timeout);
+        boolean done = workers.awaitTermination(timeout, unit);
+        return pings.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS) && done;
+    }
 }

@@ -27,8 +27,8 @@ import org.tcnfs.txn.lock.LockManager;
 
 /**
  * Installs transactional compounds into an {@link NfsServer.Builder} (see the package documentation).
- * {@link #registerMetrics} exposes the transaction counters; {@link #close()} stops the hook's background
- * cleaner.
+ * {@link #registerMetrics} exposes the transaction counters; {@link #close()} drains the compounds in flight
+ * and stops the hook's background cleaner.
  */
 public final class TransactionWiring implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TransactionWiring.class);
@@ -123,7 +123,10 @@ public final class TransactionWiring implements AutoCloseable {
         FunctionCounter.builder(name, source, value).description(help).register(metrics.registry());
     }
 
-    /** Stops the background cleaner; harmless twice or when transactions are off. */
+    /**
+     * Stops taking new compounds, drains those in flight (bounded, {@link TransactionHook#DRAIN_TIMEOUT}), then
+     * stops the background cleaner; harmless twice or when transactions are off.
+     */
     @Override
     public void close() {
         if (hook != null) {

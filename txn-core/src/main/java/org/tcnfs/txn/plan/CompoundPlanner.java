@@ -37,8 +37,10 @@ import org.tcnfs.nfs4.xdr.COMPOUND4args;
  * normal error when it runs), a name {@code Names.checkComponent} refuses (the plan does not follow the
  * path past an invalid name; the operation fails with that name's error), an operation needing a current
  * or saved file handle when there is none, a change in a pseudo directory, LOOKUP of a name a pseudo
- * directory lacks, LOOKUPP above the root, a RENAME or LINK between exports, OP_ILLEGAL. An operation the
- * planner does not know makes the compound {@link Unplannable}.
+ * directory lacks, LOOKUPP above the root, a RENAME or LINK between exports, OP_ILLEGAL. An operation
+ * without a descriptor in the {@link OperationTable} makes the compound {@link Unplannable}; one with a
+ * descriptor that the planner does not follow is a server fault ({@code IllegalStateException}), never a
+ * silent skip ({@code OperationTableTest} keeps the two in step).
  *
  * <p>Cost: linear in the operations, plus path translations when the compound renames (a handful of
  * comparisons per earlier rename); no I/O besides the resolver calls. Stateless and thread-safe; a

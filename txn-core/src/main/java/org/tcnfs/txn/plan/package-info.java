@@ -19,6 +19,9 @@
  *       org.tcnfs.txn.plan.ExpectedFailure}), or why there is no plan ({@link
  *       org.tcnfs.txn.plan.Unplannable}).</li>
  * </ul>
+ * {@link org.tcnfs.txn.plan.OperationTable} is the one place per operation: what it locks, what it changes
+ * (nothing, only open/lock/session state, or objects), the kinds of mutation the planner lists for it and
+ * the kinds of undo step that take them back; the planner consults it before every operation.
  * The {@link org.tcnfs.txn.plan.PathResolver} is the only way to the outside: the server implements it over
  * the handle table and the export table. Everything else here is pure computation.
  *
@@ -27,7 +30,7 @@
  *
  * <p><b>Exceptions.</b> Bad client input never throws: a bad handle, name or argument stops the plan at
  * that operation ({@code ExpectedFailure}), and the operation reports its normal NFS error when it runs;
- * an unknown operation makes the compound {@code Unplannable}. {@code plan} throws {@link
+ * an operation without a descriptor makes the compound {@code Unplannable}. {@code plan} throws {@link
  * java.io.IOException} only when a resolver lookup fails. Value constructors throw {@link
  * java.lang.IllegalArgumentException} (or {@link java.lang.NullPointerException}) for values that cannot be.
  */

@@ -285,6 +285,8 @@ public final class UndoExecutor {
         } else if (step instanceof UndoStep.RenameBack s) {
             paths.add(s.from().path());
             paths.add(s.to().path());
+        } else {
+            throw new IllegalArgumentException("undo step of unknown kind " + step);
         }
         return paths;
     }

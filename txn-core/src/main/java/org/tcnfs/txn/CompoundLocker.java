@@ -1,0 +1,251 @@
+package org.tcnfs.txn;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tcnfs.nfs4.export.ExportOptions.TxnPolicy;
+import org.tcnfs.nfs4.status.DelayException;
+import org.tcnfs.nfs4.status.NotSuppException;
+import org.tcnfs.nfs4.xdr.COMPOUND4args;
+import org.tcnfs.nfs4.xdr.PUTFH4args;
+import org.tcnfs.nfs4.xdr.nfs_argop4;
+import org.tcnfs.nfs4.xdr.nfs_opnum4;
+import org.tcnfs.proto.ObjectHandle;
+import org.tcnfs.txn.handles.HandleTable;
+import org.tcnfs.txn.handles.Nfh;
+import org.tcnfs.txn.handles.Node;
+import org.tcnfs.txn.lock.LockKey;
+import org.tcnfs.txn.lock.LockManager;
+import org.tcnfs.txn.lock.LockMode;
+import org.tcnfs.txn.lock.LockRequest;
+import org.tcnfs.txn.lock.LockSet;
+import org.tcnfs.txn.lock.LockTimeoutException;
+import org.tcnfs.txn.plan.CompoundPlanner;
+import org.tcnfs.txn.plan.PathResolver;
+import org.tcnfs.txn.plan.TxnPlan;
+import org.tcnfs.txn.plan.Unplannable;
+
+/**
+ * Decides what a compound locks and takes those locks (DESIGN.md, "The transaction protocol", steps 2 and 3),
+ * for plain and transactional compounds alike: every compound that can touch a file-system object runs
+ * under locks, whatever operation comes first or last.
+ * <ol>
+ *   <li><b>Reach.</b> The first PUTFH, PUTROOTFH or PUTPUBFH anywhere in the compound names the export
+ *       (nothing before it can touch an object: there is no current file handle). A compound without one
+ *       reaches nothing and takes no locks; so does one whose first PUTFH carries a handle no export issued
+ *       on a server whose single export is the root (that PUTFH fails). Anything else (a pseudo directory,
+ *       PUTROOTFH above several exports) is unknown: a plain compound then locks every export whole.</li>
+ *   <li><b>Policy.</b> The export's {@code txn=} policy for the client: {@code never} refuses the
+ *       transaction flag, {@code always} makes every plannable compound that changes something a
+ *       transaction.</li>
+ *   <li><b>Plan and lock.</b> {@link CompoundPlanner}, all keys at once, the plan's assumptions checked
+ *       again under the locks, at most {@value #MAX_PLANS} attempts, the last under a WRITE lock of the whole
+ *       export. A plain compound the planner cannot plan locks every export whole; a transactional one is
+ *       refused with NFS4ERR_NOTSUPP. Keys fenced after a failed undo answer NFS4ERR_DELAY, and so does a
+ *       lock that is not free in time.</li>
+ * </ol>
+ *
+ * <p>Thread-safe: it keeps no state per compound. The caller owns the returned {@link Admission#locks()}.
+ */
+final class CompoundLocker {
+    private static final Logger LOG = LoggerFactory.getLogger(CompoundLocker.class);
+
+    /** Plans before the last attempt, which plans under an exclusive lock of the export. */
+    static final int MAX_PLANS = 3;
+
+    /** An export as the locker sees it: its resolver and its {@code txn=} policy. */
+    record Export(String exportId, PathResolver resolver, TxnExport.Policy policy) {
+        Export {
+            Objects.requireNonNull(exportId, "exportId");
+            Objects.requireNonNull(resolver, "resolver");
+            Objects.requireNonNull(policy, "policy");
+        }
+    }
+
+    /**
+     * What a compound was admitted with.
+     *
+     * @param exportId the export it works on; empty for a compound that reaches nothing or is locked whole
+     * @param plan its plan; null unless planned and locked by it
+     * @param locks the locks it holds (the caller releases them); null when it reaches nothing
+     * @param transactional whether it runs as a transaction (the flag, or {@code txn=always})
+     * @param wholeExports whether it holds WRITE locks of every export instead of a plan's keys
+     */
+    record Admission(Optional<String> exportId, TxnPlan plan, LockSet locks, boolean transactional,
+            boolean wholeExports) {
+        static final Admission UNLOCKED = new Admission(Optional.empty(), null, null, false, false);
+    }
+
+    private final Map<String, Export> exports = new LinkedHashMap<>();
+    private final Export atRoot;
+    private final HandleTable handles;
+    private final LockManager locks;
+    private final Duration lockTimeout;
+    private final Set<LockKey> fenced;
+    private final CompoundPlanner planner = new CompoundPlanner();
+
+    /**
+     * @param exports the exports compounds work on
+     * @param rootExportId the export PUTROOTFH reaches (the single export at "/"), or null above several
+     * @param handles the handle table, to find a handle's export
+     * @param locks the lock manager shared by all compounds
+     * @param lockTimeout how long a compound waits for its locks
+     * @param fenced keys fenced after a failed undo (read, never changed, here)
+     */
+    CompoundLocker(List<Export> exports, String rootExportId, HandleTable handles, LockManager locks,
+            Duration lockTimeout, Set<LockKey> fenced) {
+        for (Export e : exports) {
+            this.exports.put(e.exportId(), e);
+        }
+        this.atRoot = rootExportId == null ? null : Objects.requireNonNull(this.exports.get(rootExportId),
+                "root export " + rootExportId);
+        this.handles = Objects.requireNonNull(handles, "handles");
+        this.locks = Objects.requireNonNull(locks, "locks");
+        this.lockTimeout = Objects.requireNonNull(lockTimeout, "lockTimeout");
+        this.fenced = Objects.requireNonNull(fenced, "fenced");
+    }
+
+    /**
+     * Plans {@code args} and takes its locks.
+     *
+     * @param args the compound
+     * @param transactionFlag whether the client asked for a transaction
+     * @param client the client's address, for the export's policy
+     * @throws NotSuppException a transaction that cannot run (outside an export, {@code txn=never},
+     *     unplannable); nothing is locked
+     * @throws DelayException locks not free in time, fenced keys, a name space that kept changing
+     * @throws IOException a handle-table lookup failed
+     */
+    Admission admit(COMPOUND4args args, boolean transactionFlag, InetAddress client) throws IOException {
+        boolean transactional = transactionFlag;
+        Reach reach = reachOf(args);
+        if (reach.export() == null) {
+            if (transactional) {
+                throw new NotSuppException("a transactional compound sets its first file handle with PUTFH of a "
+                        + "handle of an export that runs transactions" + (atRoot == null ? "" : ", or PUTROOTFH"));
+            }
+            if (reach.unknown()) {
+                return wholeExports("its first file handle is not one of an export");
+            }
+            return Admission.UNLOCKED;
+        }
+        Export export = reach.export();
+        TxnPolicy policy = export.policy().forClient(client);
+        if (policy == TxnPolicy.NEVER && transactional) {
+            throw new NotSuppException("export " + export.exportId() + " does not run transactions (txn=never)");
+        }
+        Unplannable unplannable = null;
+        for (int attempt = 1; ; attempt++) {
+            // The last attempt locks the whole export first and plans under that lock, where no name can
+            // change: a compound is never refused because others kept renaming what it uses.
+            boolean exclusive = attempt >= MAX_PLANS;
+            LockSet set = null;
+            if (exclusive) {
+                LOG.debug("planning under an exclusive lock of export {} after {} attempts", export.exportId(),
+                        attempt - 1);
+                set = acquire(List.of(new LockRequest(LockKey.root(export.exportId()), LockMode.WRITE)));
+            }
+            boolean hold = false;
+            try {
+                TxnPlan plan = planner.plan(args, export.resolver());
+                if (policy == TxnPolicy.ALWAYS && plan.unplannable().isEmpty() && plan.mutates()) {
+                    transactional = true;
+                }
+                if (plan.unplannable().isPresent() && !transactional) {
+                    unplannable = plan.unplannable().get();
+                    break;
+                }
+                if (plan.unplannable().isPresent()) {
+                    LOG.info("refusing transactional compound: {}", plan.unplannable().get());
+                    throw new NotSuppException("not plannable as a transaction: " + plan.unplannable().get());
+                }
+                if (!fenced.isEmpty() && plan.lockRequests().stream().anyMatch(r -> fenced.contains(r.key()))) {
+                    throw new DelayException("objects of a transaction whose undo failed are fenced until recovery");
+                }
+                if (set == null) {
+                    set = acquire(plan.lockRequests());
+                }
+                if (plan.assumptionsHold(export.resolver())) {
+                    hold = true;
+                    return new Admission(Optional.of(export.exportId()), plan, set, transactional, false);
+                }
+                if (exclusive) {
+                    throw new DelayException("the plan's view of the name space does not hold even under an "
+                            + "exclusive lock of the export");
+                }
+            } finally {
+                if (!hold && set != null) {
+                    set.close();
+                }
+            }
+        }
+        return wholeExports("not plannable: " + unplannable);
+    }
+
+    /**
+     * WRITE locks of every export's root, which exclude every other compound there: for a plain compound the
+     * planner cannot follow. Nothing runs without locks.
+     */
+    private Admission wholeExports(String why) throws IOException {
+        if (!fenced.isEmpty()) {
+            throw new DelayException("objects of a transaction whose undo failed are fenced until recovery");
+        }
+        LOG.debug("plain compound locks every export whole: {}", why);
+        List<LockRequest> all = new ArrayList<>(exports.size());
+        for (String exportId : exports.keySet()) {
+            all.add(new LockRequest(LockKey.root(exportId), LockMode.WRITE));
+        }
+        return new Admission(Optional.empty(), null, acquire(all), false, true);
+    }
+
+    private LockSet acquire(List<LockRequest> requests) throws IOException {
+        try {
+            return locks.acquire(requests, lockTimeout);
+        } catch (LockTimeoutException e) {
+            throw new DelayException("locks busy: " + e.getMessage(), e);
+        }
+    }
+
+    /** Where a compound works (see the class comment, step 1). */
+    private Reach reachOf(COMPOUND4args args) {
+        for (nfs_argop4 op : args.argarray) {
+            switch (op.argop) {
+                case nfs_opnum4.OP_PUTROOTFH:
+                case nfs_opnum4.OP_PUTPUBFH:
+                    return atRoot != null ? Reach.of(atRoot) : Reach.UNKNOWN;
+                case nfs_opnum4.OP_PUTFH:
+                    if (op.args instanceof PUTFH4args putfh && putfh.object != null && putfh.object.value != null
+                            && putfh.object.value.length == ObjectHandle.LENGTH) {
+                        Optional<Node> node = handles.node(Nfh.of(putfh.object.value));
+                        if (node.isPresent()) {
+                            Export export = exports.get(node.get().exportId());
+                            return export == null ? Reach.UNKNOWN : Reach.of(export);
+                        }
+                    }
+                    return atRoot != null ? Reach.NOTHING : Reach.UNKNOWN;
+                default:
+                    continue;
+            }
+        }
+        return Reach.NOTHING;
+    }
+
+    /** What a compound can reach: one export, nothing, or an unknown part of the name space. */
+    private record Reach(Export export, boolean unknown) {
+        static final Reach NOTHING = new Reach(null, false);
+        static final Reach UNKNOWN = new Reach(null, true);
+
+        static Reach of(Export export) {
+            return new Reach(export, false);
+        }
+    }
+}

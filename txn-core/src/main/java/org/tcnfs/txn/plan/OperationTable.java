@@ -1,0 +1,212 @@
+package org.tcnfs.txn.plan;
+
+import static org.tcnfs.nfs4.xdr.nfs_opnum4.*;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import org.tcnfs.nfs4.xdr.nfs_opnum4;
+import org.tcnfs.proto.UndoStep;
+
+/**
+ * What the transaction layer knows of each NFSv4 operation, in one table indexed by operation number, in the
+ * manner of knfsd's {@code nfsd4_ops[]} (STYLE.md section 4): for each operation what it locks, whether it
+ * changes file-system objects, only open/lock/session state, or nothing, which {@link Mutation}s the planner
+ * lists for it (how its undo is <i>prepared</i>: {@code UndoPreparer} turns each kind of mutation into undo
+ * steps before the operation runs), which {@link UndoStep}s those become (how it is <i>recorded</i>: the
+ * recovery record in LMDB, {@code recovery.proto}) and that {@code UndoExecutor} takes back (how it is
+ * <i>executed</i>, online and by startup recovery), and what becomes of the state it creates on rollback.
+ *
+ * <p>The planner ({@link CompoundPlanner}) looks every operation up here first: an operation without a
+ * descriptor makes the compound {@link Unplannable} (a plain one is then locked whole, a transactional one
+ * refused), and an operation with a descriptor that the planner does not follow is a server fault, never a
+ * silent skip. {@code OperationTableTest} fails when an operation the server runs ({@code Operations.all()})
+ * has no descriptor, when a descriptor that changes objects does not say how they are undone, or when a kind
+ * of {@link Mutation} or {@link UndoStep} belongs to no operation. Adding an operation (NFSv4.2 ALLOCATE,
+ * CLONE) therefore means: its class in {@code nfs4.ops}, its descriptor here, its case in the planner, and,
+ * if it changes objects, the mutations and undo steps the descriptor names.
+ *
+ * <p>Immutable and thread-safe.
+ */
+public final class OperationTable {
+
+    /** What an operation changes. */
+    public enum Effect {
+        /** Nothing: it reads objects or attributes, or moves file handles. */
+        READ_ONLY,
+        /** Only open, lock, session or client state in memory; no file-system object. */
+        STATE_ONLY,
+        /** File-system objects: it has mutations and undo steps. */
+        CHANGES_OBJECTS
+    }
+
+    /** What an operation locks (the planner's keys; every key also read-locks its ancestors). */
+    public enum Locks {
+        /** No object. */
+        NONE,
+        /** READ on the place the new current file handle leads to (for LOOKUP also the directory). */
+        NEW_CURRENT_READ,
+        /** READ on the current object. */
+        CURRENT_READ,
+        /** WRITE on the current object, and its object key. */
+        CURRENT_WRITE,
+        /** WRITE on the current directory and the name in it (the name's object key for REMOVE). */
+        CURRENT_DIRECTORY_AND_NAME,
+        /**
+         * OPEN: READ on the directory and the file; WRITE on the name when it may create, on the file when it
+         * truncates.
+         */
+        OPEN,
+        /** RENAME: WRITE on both directories and both names. */
+        BOTH_DIRECTORIES_AND_NAMES,
+        /** LINK: WRITE on the target directory and new name, and on the linked object (its object key). */
+        LINK
+    }
+
+    /** What a rolled-back compound does with the open or lock state the operation created. */
+    public enum StateOnRollback {
+        /** The operation creates no state. */
+        NONE,
+        /** Released: the open is closed, the lock range unlocked (TransactionHook's releaseState). */
+        RELEASED,
+        /** Left as the operation made it (session, client and state-changing operations that are not undone). */
+        KEPT
+    }
+
+    /**
+     * One operation's descriptor.
+     *
+     * @param opcode the operation number ({@code nfs_opnum4})
+     * @param locks what it locks
+     * @param effect what it changes
+     * @param mutations the kinds of {@link Mutation} the planner lists for it (empty unless it changes objects)
+     * @param undoSteps the kinds of {@link UndoStep} its mutations are undone by (empty likewise)
+     * @param state what a rollback does with the state it creates
+     */
+    public record Descriptor(int opcode, Locks locks, Effect effect, Set<Class<? extends Mutation>> mutations,
+            Set<Class<? extends UndoStep>> undoSteps, StateOnRollback state) {
+        public Descriptor {
+            Objects.requireNonNull(locks, "locks");
+            Objects.requireNonNull(effect, "effect");
+            mutations = Set.copyOf(mutations);
+            undoSteps = Set.copyOf(undoSteps);
+            Objects.requireNonNull(state, "state");
+            boolean changes = effect == Effect.CHANGES_OBJECTS;
+            if (changes == mutations.isEmpty() || mutations.isEmpty() != undoSteps.isEmpty()) {
+                throw new IllegalArgumentException(nfs_opnum4.name(opcode) + ": an operation changes objects if and "
+                        + "only if it names its mutations and their undo steps");
+            }
+        }
+
+        /** The operation's RFC name. */
+        public String name() {
+            return nfs_opnum4.name(opcode);
+        }
+    }
+
+    private static final Map<Integer, Descriptor> TABLE;
+
+    static {
+        Map<Integer, Descriptor> t = new LinkedHashMap<>();
+        // file handles: move the current and saved handles, change nothing
+        readOnly(t, OP_PUTFH, Locks.NEW_CURRENT_READ);
+        readOnly(t, OP_PUTROOTFH, Locks.NEW_CURRENT_READ);
+        readOnly(t, OP_PUTPUBFH, Locks.NEW_CURRENT_READ);
+        readOnly(t, OP_LOOKUP, Locks.NEW_CURRENT_READ);
+        readOnly(t, OP_LOOKUPP, Locks.NEW_CURRENT_READ);
+        readOnly(t, OP_SAVEFH, Locks.NONE);
+        readOnly(t, OP_RESTOREFH, Locks.NONE);
+        readOnly(t, OP_GETFH, Locks.CURRENT_READ);
+        readOnly(t, OP_SECINFO, Locks.CURRENT_READ);
+        readOnly(t, OP_SECINFO_NO_NAME, Locks.CURRENT_READ);
+        // reads
+        readOnly(t, OP_GETATTR, Locks.CURRENT_READ);
+        readOnly(t, OP_ACCESS, Locks.CURRENT_READ);
+        readOnly(t, OP_VERIFY, Locks.CURRENT_READ);
+        readOnly(t, OP_NVERIFY, Locks.CURRENT_READ);
+        readOnly(t, OP_READ, Locks.CURRENT_READ);
+        readOnly(t, OP_READLINK, Locks.CURRENT_READ);
+        readOnly(t, OP_READDIR, Locks.CURRENT_READ);
+        readOnly(t, OP_COMMIT, Locks.CURRENT_READ);
+        readOnly(t, OP_LOCKT, Locks.NONE);
+        readOnly(t, OP_TEST_STATEID, Locks.NONE);
+        readOnly(t, OP_ILLEGAL, Locks.NONE);
+        // changes of objects
+        changes(t, OP_WRITE, Locks.CURRENT_WRITE, Set.of(Mutation.Write.class),
+                Set.of(UndoStep.RestoreRanges.class, UndoStep.RestoreSize.class, UndoStep.RestoreAttributes.class),
+                StateOnRollback.NONE);
+        changes(t, OP_SETATTR, Locks.CURRENT_WRITE, Set.of(Mutation.AttributeChange.class, Mutation.SizeChange.class),
+                Set.of(UndoStep.RestoreAttributes.class, UndoStep.RestoreRanges.class, UndoStep.RestoreSize.class),
+                StateOnRollback.NONE);
+        changes(t, OP_CREATE, Locks.CURRENT_DIRECTORY_AND_NAME, Set.of(Mutation.Creation.class),
+                Set.of(UndoStep.RemoveCreated.class), StateOnRollback.NONE);
+        changes(t, OP_REMOVE, Locks.CURRENT_DIRECTORY_AND_NAME, Set.of(Mutation.Removal.class),
+                Set.of(UndoStep.MoveBack.class), StateOnRollback.NONE);
+        changes(t, OP_RENAME, Locks.BOTH_DIRECTORIES_AND_NAMES, Set.of(Mutation.Rename.class),
+                Set.of(UndoStep.RenameBack.class), StateOnRollback.NONE);
+        changes(t, OP_LINK, Locks.LINK, Set.of(Mutation.HardLink.class), Set.of(UndoStep.UnlinkLink.class),
+                StateOnRollback.NONE);
+        changes(t, OP_OPEN, Locks.OPEN, Set.of(Mutation.Creation.class, Mutation.SizeChange.class),
+                Set.of(UndoStep.RemoveCreated.class, UndoStep.RestoreRanges.class, UndoStep.RestoreSize.class),
+                StateOnRollback.RELEASED);
+        // open and lock state
+        state(t, OP_LOCK, StateOnRollback.RELEASED);
+        state(t, OP_CLOSE, StateOnRollback.KEPT);
+        state(t, OP_OPEN_DOWNGRADE, StateOnRollback.KEPT);
+        state(t, OP_OPEN_CONFIRM, StateOnRollback.KEPT);
+        state(t, OP_LOCKU, StateOnRollback.KEPT);
+        state(t, OP_FREE_STATEID, StateOnRollback.KEPT);
+        state(t, OP_DELEGRETURN, StateOnRollback.KEPT);
+        state(t, OP_DELEGPURGE, StateOnRollback.KEPT);
+        state(t, OP_RELEASE_LOCKOWNER, StateOnRollback.KEPT);
+        // sessions and clients
+        state(t, OP_SEQUENCE, StateOnRollback.KEPT);
+        state(t, OP_EXCHANGE_ID, StateOnRollback.KEPT);
+        state(t, OP_CREATE_SESSION, StateOnRollback.KEPT);
+        state(t, OP_DESTROY_SESSION, StateOnRollback.KEPT);
+        state(t, OP_DESTROY_CLIENTID, StateOnRollback.KEPT);
+        state(t, OP_BIND_CONN_TO_SESSION, StateOnRollback.KEPT);
+        state(t, OP_BACKCHANNEL_CTL, StateOnRollback.KEPT);
+        state(t, OP_RECLAIM_COMPLETE, StateOnRollback.KEPT);
+        state(t, OP_RENEW, StateOnRollback.KEPT);
+        state(t, OP_SETCLIENTID, StateOnRollback.KEPT);
+        state(t, OP_SETCLIENTID_CONFIRM, StateOnRollback.KEPT);
+        TABLE = Collections.unmodifiableMap(t);
+    }
+
+    private OperationTable() {
+    }
+
+    private static void put(Map<Integer, Descriptor> t, Descriptor d) {
+        if (t.putIfAbsent(d.opcode(), d) != null) {
+            throw new IllegalStateException("two descriptors for " + d.name());
+        }
+    }
+
+    private static void readOnly(Map<Integer, Descriptor> t, int opcode, Locks locks) {
+        put(t, new Descriptor(opcode, locks, Effect.READ_ONLY, Set.of(), Set.of(), StateOnRollback.NONE));
+    }
+
+    private static void state(Map<Integer, Descriptor> t, int opcode, StateOnRollback state) {
+        put(t, new Descriptor(opcode, Locks.NONE, Effect.STATE_ONLY, Set.of(), Set.of(), state));
+    }
+
+    private static void changes(Map<Integer, Descriptor> t, int opcode, Locks locks,
+            Set<Class<? extends Mutation>> mutations, Set<Class<? extends UndoStep>> undo, StateOnRollback state) {
+        put(t, new Descriptor(opcode, locks, Effect.CHANGES_OBJECTS, mutations, undo, state));
+    }
+
+    /** The descriptor of operation {@code opcode}, if the transaction layer knows it. */
+    public static Optional<Descriptor> find(int opcode) {
+        return Optional.ofNullable(TABLE.get(opcode));
+    }
+
+    /** Every descriptor, in the table's order. */
+    public static List<Descriptor> all() {
+        return List.copyOf(TABLE.values());
+    }
+}

@@ -1,0 +1,264 @@
+package org.tcnfs.txn;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.tcnfs.nfs4.export.ExportOptions.TxnPolicy;
+import org.tcnfs.nfs4.status.DelayException;
+import org.tcnfs.nfs4.status.NotSuppException;
+import org.tcnfs.nfs4.vfs.FileType;
+import org.tcnfs.nfs4.xdr.COMPOUND4args;
+import org.tcnfs.nfs4.xdr.LOOKUP4args;
+import org.tcnfs.nfs4.xdr.PUTFH4args;
+import org.tcnfs.nfs4.xdr.READ4args;
+import org.tcnfs.nfs4.xdr.SEQUENCE4args;
+import org.tcnfs.nfs4.xdr.WRITE4args;
+import org.tcnfs.nfs4.xdr.nfs_argop4;
+import org.tcnfs.nfs4.xdr.nfs_fh4;
+import org.tcnfs.nfs4.xdr.nfs_opnum4;
+import org.tcnfs.nfs4.xdr.stable_how4;
+import org.tcnfs.nfs4.xdr.stateid4;
+import org.tcnfs.txn.CompoundLocker.Admission;
+import org.tcnfs.txn.handles.HandleBatch;
+import org.tcnfs.txn.handles.HandleTable;
+import org.tcnfs.txn.handles.Nfh;
+import org.tcnfs.txn.lock.LockKey;
+import org.tcnfs.txn.lock.LockManager;
+import org.tcnfs.txn.lock.LockMode;
+import org.tcnfs.txn.lock.LockRequest;
+import org.tcnfs.txn.lock.LockSet;
+
+/**
+ * What a compound locks (issue 13, item 1), without the wire: a real handle table and lock manager, compounds
+ * of every shape.
+ */
+class CompoundLockerTest {
+    private static final InetAddress CLIENT = InetAddress.getLoopbackAddress();
+
+    @TempDir
+    Path state;
+
+    private HandleTable table;
+    private final LockManager locks = new LockManager();
+    private final Set<LockKey> fenced = ConcurrentHashMap.newKeySet();
+    private final List<LockSet> held = new ArrayList<>();
+    private Nfh file;
+    private Nfh other;
+    private TxnPolicy policy = TxnPolicy.REQUEST;
+
+    @BeforeEach
+    void twoExports() {
+        table = HandleTable.open(state);
+        try (HandleBatch batch = table.write()) {
+            Nfh root = batch.ensureRoot("/", 1, 100, 0);
+            Nfh dir = batch.register(root, "d", FileType.DIRECTORY, 1, 101, 0);
+            file = batch.register(dir, "f", FileType.REGULAR, 1, 102, 0);
+            Nfh otherRoot = batch.ensureRoot("/other", 2, 200, 0);
+            other = batch.register(otherRoot, "g", FileType.REGULAR, 2, 201, 0);
+            batch.commit();
+        }
+    }
+
+    @AfterEach
+    void close() {
+        held.forEach(LockSet::close);
+        table.close();
+    }
+
+    /** A locker over both exports; {@code rootExport} is the export at "/" or null (pseudo root above both). */
+    private CompoundLocker locker(String rootExport, Duration timeout) {
+        List<CompoundLocker.Export> exports = List.of(
+                new CompoundLocker.Export("/", new HandleTableResolver(table, "/"), client -> policy),
+                new CompoundLocker.Export("/other", new HandleTableResolver(table, "/other"), client -> policy));
+        return new CompoundLocker(exports, rootExport, table, locks, timeout, fenced);
+    }
+
+    private CompoundLocker singleRoot() {
+        return locker("/", Duration.ofSeconds(5));
+    }
+
+    private Admission admit(CompoundLocker locker, COMPOUND4args args, boolean flag) throws IOException {
+        Admission a = locker.admit(args, flag, CLIENT);
+        if (a.locks() != null) {
+            held.add(a.locks());
+        }
+        return a;
+    }
+
+    private static COMPOUND4args compound(int minorVersion, nfs_argop4... ops) {
+        COMPOUND4args args = new COMPOUND4args();
+        args.minorversion = minorVersion;
+        args.tag = "test";
+        args.argarray = ops;
+        return args;
+    }
+
+    private static nfs_argop4 op(int opcode) {
+        return new nfs_argop4(opcode, null);
+    }
+
+    private static nfs_argop4 sequence() {
+        return new nfs_argop4(nfs_opnum4.OP_SEQUENCE, new SEQUENCE4args());
+    }
+
+    private static nfs_argop4 putfh(Nfh handle) {
+        return new nfs_argop4(nfs_opnum4.OP_PUTFH, new PUTFH4args(new nfs_fh4(handle.toBytes())));
+    }
+
+    private static nfs_argop4 read() {
+        return new nfs_argop4(nfs_opnum4.OP_READ, new READ4args(new stateid4(), 0, 16));
+    }
+
+    private static nfs_argop4 write() {
+        return new nfs_argop4(nfs_opnum4.OP_WRITE,
+                new WRITE4args(new stateid4(), 0, stable_how4.FILE_SYNC4, ByteBuffer.allocate(16)));
+    }
+
+    private static LockKey fileKey() {
+        return LockKey.ofPath("/", "d", "f");
+    }
+
+    @Test
+    void compoundStartingWithTestStateidLocksWhatItReads() throws IOException {
+        Admission a = admit(singleRoot(),
+                compound(1, sequence(), op(nfs_opnum4.OP_TEST_STATEID), putfh(file), read()), false);
+
+        assertThat(a.locks()).isNotNull();
+        assertThat(a.locks().holds(fileKey(), LockMode.READ)).isTrue();
+        assertThat(a.plan()).isNotNull();
+        assertThat(a.transactional()).isFalse();
+    }
+
+    @Test
+    void nfs40CompoundStartingWithRenewLocksWhatItWrites() throws IOException {
+        Admission a = admit(singleRoot(), compound(0, op(nfs_opnum4.OP_RENEW), putfh(file), write()), false);
+
+        assertThat(a.locks().holds(fileKey(), LockMode.WRITE)).isTrue();
+    }
+
+    @Test
+    void transactionStartingWithTestStateidIsPlannedOnItsExport() throws IOException {
+        Admission a = admit(singleRoot(),
+                compound(1, sequence(), op(nfs_opnum4.OP_TEST_STATEID), putfh(file), write()), true);
+
+        assertThat(a.transactional()).isTrue();
+        assertThat(a.exportId()).contains("/");
+        assertThat(a.locks().holds(fileKey(), LockMode.WRITE)).isTrue();
+    }
+
+    @Test
+    void compoundWithoutAFileHandleLocksNothing() throws IOException {
+        Admission a = admit(singleRoot(), compound(1, sequence(), op(nfs_opnum4.OP_TEST_STATEID)), false);
+
+        assertThat(a.locks()).isNull();
+        assertThat(locks.keysInUse()).isZero();
+    }
+
+    @Test
+    void unknownHandleUnderASingleRootExportLocksNothingAsItsPutfhFails() throws IOException {
+        Admission a = admit(singleRoot(), compound(1, sequence(), putfh(Nfh.random()), read()), false);
+
+        assertThat(a.locks()).isNull();
+    }
+
+    @Test
+    void pseudoRootAboveSeveralExportsLocksEveryExportWhole() throws IOException {
+        Admission a = admit(locker(null, Duration.ofSeconds(5)), compound(1, sequence(), op(nfs_opnum4.OP_PUTROOTFH),
+                new nfs_argop4(nfs_opnum4.OP_LOOKUP, new LOOKUP4args("other")), read()), false);
+
+        assertThat(a.wholeExports()).isTrue();
+        assertThat(a.locks().holds(LockKey.root("/"), LockMode.WRITE)).isTrue();
+        assertThat(a.locks().holds(LockKey.root("/other"), LockMode.WRITE)).isTrue();
+    }
+
+    @Test
+    void unplannablePlainCompoundLocksEveryExportWhole() throws IOException {
+        int allocate = 59;
+        Admission a = admit(singleRoot(), compound(1, sequence(), putfh(file), write(), op(allocate)), false);
+
+        assertThat(a.wholeExports()).isTrue();
+        assertThat(a.locks().holds(LockKey.root("/"), LockMode.WRITE)).isTrue();
+        assertThat(a.locks().holds(LockKey.root("/other"), LockMode.WRITE)).isTrue();
+    }
+
+    @Test
+    void unplannableTransactionIsRefusedWithNothingLocked() {
+        int allocate = 59;
+        assertThatThrownBy(() -> admit(singleRoot(), compound(1, sequence(), putfh(file), write(), op(allocate)), true))
+                .isInstanceOf(NotSuppException.class);
+        assertThat(locks.keysInUse()).isZero();
+    }
+
+    @Test
+    void transactionOutsideAnyExportIsRefused() {
+        assertThatThrownBy(() -> admit(locker(null, Duration.ofSeconds(5)),
+                compound(1, sequence(), op(nfs_opnum4.OP_PUTROOTFH), read()), true))
+                .isInstanceOf(NotSuppException.class);
+        assertThat(locks.keysInUse()).isZero();
+    }
+
+    @Test
+    void txnNeverRefusesTheFlagAndTxnAlwaysMakesAChangeATransaction() throws IOException {
+        policy = TxnPolicy.NEVER;
+        assertThatThrownBy(() -> admit(singleRoot(), compound(1, sequence(), putfh(file), write()), true))
+                .isInstanceOf(NotSuppException.class);
+        policy = TxnPolicy.ALWAYS;
+        assertThat(admit(singleRoot(), compound(1, sequence(), putfh(file), write()), false).transactional()).isTrue();
+        held.forEach(LockSet::close);
+        held.clear();
+        assertThat(admit(singleRoot(), compound(1, sequence(), putfh(file), read()), false).transactional())
+                .as("a compound that changes nothing stays plain").isFalse();
+    }
+
+    @Test
+    void fencedKeysAnswerDelay() {
+        fenced.add(fileKey());
+        assertThatThrownBy(() -> admit(singleRoot(), compound(1, sequence(), putfh(file), write()), false))
+                .isInstanceOf(DelayException.class);
+        assertThatThrownBy(() -> admit(singleRoot(), compound(1, sequence(), putfh(file), write(), op(59)), false))
+                .as("whole-export locking too").isInstanceOf(DelayException.class);
+    }
+
+    @Test
+    void busyLocksAnswerDelayAndReleaseWhatWasTaken() throws Exception {
+        ExecutorService other = Executors.newSingleThreadExecutor();
+        try {
+            LockSet writer = other.submit(() -> locks.acquire(List.of(new LockRequest(fileKey(), LockMode.WRITE)),
+                    Duration.ofSeconds(1))).get(5, TimeUnit.SECONDS);
+            CompoundLocker locker = locker("/", Duration.ofMillis(100));
+            assertThatThrownBy(() -> admit(locker, compound(1, sequence(), op(nfs_opnum4.OP_TEST_STATEID), putfh(file),
+                    read()), false)).isInstanceOf(DelayException.class);
+            Future<?> released = other.submit(writer::close);
+            released.get(5, TimeUnit.SECONDS);
+            assertThat(locks.keysInUse()).isZero();
+        } finally {
+            other.shutdownNow();
+        }
+    }
+
+    @Test
+    void handleOfTheOtherExportPlansOnThatExport() throws IOException {
+        Admission a = admit(singleRoot(), compound(1, sequence(), op(nfs_opnum4.OP_TEST_STATEID), putfh(other),
+                write()), false);
+
+        assertThat(a.exportId()).contains("/other");
+        assertThat(a.locks().holds(LockKey.ofPath("/other", "g"), LockMode.WRITE)).isTrue();
+    }
+}
