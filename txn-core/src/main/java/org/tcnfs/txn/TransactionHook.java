@@ -29,21 +29,14 @@ import org.slf4j.LoggerFactory;
 import org.tcnfs.nfs4.compound.CompoundContext;
 import org.tcnfs.nfs4.compound.CompoundHook;
 import org.tcnfs.nfs4.export.ExportOptions.TxnPolicy;
-import org.tcnfs.nfs4.state.ByteRange;
-import org.tcnfs.nfs4.state.NfsClient;
 import org.tcnfs.nfs4.state.OpenStateTable;
-import org.tcnfs.nfs4.state.StateId;
+import org.tcnfs.nfs4.state.StateJournal;
 import org.tcnfs.nfs4.status.DelayException;
-import org.tcnfs.nfs4.status.NfsException;
 import org.tcnfs.nfs4.status.NfsStatus;
 import org.tcnfs.nfs4.status.NotSuppException;
 import org.tcnfs.nfs4.status.ServerFaultException;
-import org.tcnfs.nfs4.vfs.Inode;
 import org.tcnfs.nfs4.xdr.COMPOUND4args;
 import org.tcnfs.nfs4.xdr.COMPOUND4res;
-import org.tcnfs.nfs4.xdr.LOCK4args;
-import org.tcnfs.nfs4.xdr.LOCK4resok;
-import org.tcnfs.nfs4.xdr.OPEN4resok;
 import org.tcnfs.nfs4.xdr.PUTFH4args;
 import org.tcnfs.nfs4.xdr.nfs_argop4;
 import org.tcnfs.nfs4.xdr.nfs_opnum4;
@@ -102,7 +95,9 @@ import org.tcnfs.txn.undo.UndoExecutor;
  *       wait there, invisible to other compounds;</li>
  *   <li>NFS4_OK: fsync the touched files and directories, then one LMDB commit applies the buffer and
  *       deletes the record: the commit point. Backups are deleted by a background cleaner;</li>
- *   <li>any other status: the buffer is dropped, open and lock state the compound created is released, and
+ *   <li>any other status: the buffer is dropped, open, share and lock state the compound changed is put
+ *       back as it was before it ({@link StateJournal}: created states released, upgrades, downgrades,
+ *       byte-range locks and seqids restored), and
  *       the {@link UndoExecutor} takes the files back from the record alone (the code startup recovery
  *       runs), makes that durable, and the record is deleted. The compound keeps the failing operation's
  *       status. If the undo fails the compound answers NFS4ERR_SERVERFAULT, the record stays for recovery,
@@ -137,6 +132,7 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
     private final AtomicLong commits = new AtomicLong();
     private final AtomicLong rollbacks = new AtomicLong();
     private final AtomicLong undoFailures = new AtomicLong();
+    private final AtomicLong stateRestoreFailures = new AtomicLong();
     private final Set<LockKey> fenced = ConcurrentHashMap.newKeySet();
 
     /**
@@ -186,6 +182,14 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         return undoFailures.get();
     }
 
+    /**
+     * Open and lock states that rollbacks could not put back as they were before the compound since the
+     * start (each also logged at ERROR).
+     */
+    public long stateRestoreFailures() {
+        return stateRestoreFailures.get();
+    }
+
     /** Whether {@code procedure} carries the transaction flag. */
     public static boolean isTransactional(int procedure) {
         return (procedure & TXN_FLAG) != 0;
@@ -230,6 +234,7 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         }
         crashPoints.reach("before-op-", index);
         txn.binding = handles.bind(txn.buffer);
+        bindStateJournal(context, txn);
     }
 
     @Override
@@ -242,9 +247,6 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
             return;
         }
         crashPoints.reach("after-op-", index);
-        if (result.status == NfsStatus.OK.code()) {
-            rememberState(context, txn, op, result);
-        }
     }
 
     @Override
@@ -254,6 +256,7 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
             return;
         }
         context.setExtension(null);
+        unbind(txn);
         if (!txn.transactional) {
             try {
                 commitPlain(txn);
@@ -484,24 +487,19 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
             txn.binding.close();
             txn.binding = null;
         }
+        if (txn.stateBinding != null) {
+            txn.stateBinding.close();
+            txn.stateBinding = null;
+        }
     }
 
-    /** Open and lock state the compound creates, to release if it rolls back. */
-    private static void rememberState(CompoundContext context, Txn txn, nfs_argop4 op, nfs_resop4 result) {
-        try {
-            if (op.argop == nfs_opnum4.OP_OPEN && result.body instanceof OPEN4resok ok) {
-                StateId id = StateId.of(ok.stateid);
-                if (id.seqid() == 1) {
-                    txn.createdState.add(new CreatedState(id, context.currentInode(), null));
-                }
-            } else if (op.argop == nfs_opnum4.OP_LOCK && result.body instanceof LOCK4resok ok
-                    && op.args instanceof LOCK4args args) {
-                txn.createdState.add(new CreatedState(StateId.of(ok.lock_stateid), context.currentInode(),
-                        ByteRange.of(args.offset, args.length)));
-            }
-        } catch (NfsException e) {
-            LOG.debug("txn {}: cannot note state of {}: {}", txn.id, op.argop, e.toString());
+    /** Records the open and lock state the operation changes, to put back if the compound rolls back. */
+    private static void bindStateJournal(CompoundContext context, Txn txn) {
+        if (txn.stateJournal == null) {
+            txn.opens = context.server().state().opens();
+            txn.stateJournal = txn.opens.journal();
         }
+        txn.stateBinding = txn.opens.bind(txn.stateJournal);
     }
 
     // ---- record, commit, rollback ------------------------------------------------------------------------
@@ -622,28 +620,19 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         handles.commitDurably(batch -> batch.put(records, key(record.txnId()), value));
     }
 
+    /**
+     * Puts open, share and lock state back as it was before the compound (see {@link StateJournal}); what
+     * cannot be put back is logged at ERROR by the state table and counted.
+     */
     private void releaseState(CompoundContext context, Txn txn) {
-        if (txn.createdState.isEmpty()) {
+        if (txn.stateJournal == null || txn.stateJournal.isEmpty()) {
             return;
         }
-        OpenStateTable opens = context.server().state().opens();
-        NfsClient client;
-        try {
-            client = OpenStateTable.clientOf(context);
-        } catch (NfsException e) {
-            return;
-        }
-        for (int i = txn.createdState.size() - 1; i >= 0; i--) {
-            CreatedState s = txn.createdState.get(i);
-            try {
-                if (s.range() == null) {
-                    opens.close(client, s.stateId(), s.file());
-                } else {
-                    opens.unlock(client, s.stateId(), s.file(), s.range());
-                }
-            } catch (IOException | RuntimeException e) {
-                LOG.debug("txn {}: releasing {} of the rolled-back compound: {}", txn.id, s.stateId(), e.toString());
-            }
+        int failed = txn.opens.restore(txn.stateJournal);
+        if (failed > 0) {
+            stateRestoreFailures.addAndGet(failed);
+            LOG.error("txn {}: {} of the {} open and lock states the rolled-back compound changed could not be put "
+                    + "back (see the errors above)", txn.id, failed, txn.stateJournal.size());
         }
     }
 
@@ -708,10 +697,6 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
     private record Area(TxnExport export, PathResolver resolver, UndoExecutor undo) {
     }
 
-    /** Open or lock state a transactional compound created; {@code range} is null for an open. */
-    private record CreatedState(StateId stateId, Inode file, ByteRange range) {
-    }
-
     /** A compound's transaction state, kept in the compound context. */
     private static final class Txn {
         final COMPOUND4args args;
@@ -729,7 +714,9 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         boolean upFront;
         boolean recorded;
         final List<UndoStep> steps = new ArrayList<>();
-        final List<CreatedState> createdState = new ArrayList<>();
+        OpenStateTable opens;
+        StateJournal stateJournal;
+        OpenStateTable.JournalBinding stateBinding;
 
         Txn(COMPOUND4args args, boolean transactional) {
             this.args = args;
