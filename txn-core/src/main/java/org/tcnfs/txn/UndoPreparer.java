@@ -64,6 +64,8 @@ final class UndoPreparer {
     private final List<Path> keptBackups = new ArrayList<>();
     private final Set<ObjectPath> touchedFiles = new java.util.LinkedHashSet<>();
     private final Set<ObjectPath> touchedDirs = new java.util.LinkedHashSet<>();
+    /** Directories whose access and modification times a step restores already, at their latest paths. */
+    private final Set<ObjectPath> timesSaved = new HashSet<>();
     private int inlineBytes;
 
     UndoPreparer(Path root, BackupManager backups) {
@@ -136,6 +138,7 @@ final class UndoPreparer {
             // A name an earlier operation of the compound made is undone by that operation's own step: a second
             // step without identity would remove what the earlier one made (a LINK's new name, say) too early.
             if (!named.contains(p) && existing(at).isEmpty()) {
+                saveDirectoryTimes(steps, op, p.parent());
                 created.add(p);
                 named.add(p);
                 steps.add(new UndoStep.RemoveCreated(op, refAt(p), kind(c.type())));
@@ -145,6 +148,7 @@ final class UndoPreparer {
         } else if (m instanceof Mutation.HardLink l) {
             ObjectPath p = l.newName().path();
             if (!named.contains(p) && existing(Optional.of(p)).isEmpty()) {
+                saveDirectoryTimes(steps, op, p.parent());
                 named.add(p);
                 Optional<Path> source = existing(locate.apply(l.source()));
                 OptionalLong id = source.isPresent() ? UndoExecutor.fileIdOf(source.get()) : OptionalLong.empty();
@@ -159,6 +163,8 @@ final class UndoPreparer {
             Optional<Path> victim = existing(locate.apply(r.object()).filter(x -> x.equals(p))
                     .filter(x -> !created.contains(x)));
             if (victim.isPresent() && !p.isRoot()) {
+                saveDirectoryTimes(steps, op, p.parent());
+                saveTimes(steps, op, p, victim.get());
                 steps.add(keep(op, p, victim.get(), "rm-" + op));
             }
             created.remove(p);
@@ -182,8 +188,11 @@ final class UndoPreparer {
         }
         Optional<Path> target = existing(locate.apply(r.target()));
         Optional<RelativePath> kept = Optional.empty();
+        saveDirectoryTimes(steps, r.opIndex(), from.parent());
+        saveDirectoryTimes(steps, r.opIndex(), to.parent());
         if (target.isPresent()
                 && !UndoExecutor.fileIdOf(source.get()).equals(UndoExecutor.fileIdOf(target.get()))) {
+            saveTimes(steps, r.opIndex(), to, target.get());
             UndoStep.MoveBack keep = keep(r.opIndex(), to, target.get(), "mv-" + r.opIndex());
             kept = Optional.of(keep.backup());
         }
@@ -194,6 +203,37 @@ final class UndoPreparer {
         rebase(named, from, to);
         rebase(touchedFiles, from, to);
         rebase(touchedDirs, from, to);
+        rebase(timesSaved, from, to);
+    }
+
+    /**
+     * Before the first step that changes the entries of directory {@code dir}: a step that puts back its
+     * access and modification times. Undo runs the steps last to first, so this one runs after every
+     * other undo step of the compound in that directory, whose own moves and removals change those times
+     * again. Nothing for a directory the compound created (its undo removes it).
+     */
+    private void saveDirectoryTimes(List<UndoStep> steps, int op, Optional<ObjectPath> dir) throws IOException {
+        if (dir.isEmpty() || created.contains(dir.get()) || timesSaved.contains(dir.get())) {
+            return;
+        }
+        Path local = local(dir.get());
+        if (Files.isDirectory(local, LinkOption.NOFOLLOW_LINKS)) {
+            timesSaved.add(dir.get());
+            saveTimes(steps, op, dir.get(), local);
+        }
+    }
+
+    /**
+     * A step that puts back the access and modification times {@code object} has now (not for a symbolic
+     * link, whose own times Java cannot set portably).
+     */
+    private static void saveTimes(List<UndoStep> steps, int op, ObjectPath p, Path object) throws IOException {
+        if (Files.isSymbolicLink(object)) {
+            return;
+        }
+        PosixFileAttributes a = attributes(object);
+        steps.add(new UndoStep.RestoreAttributes(op, ref(p, object), Attributes.NONE
+                .withAtime(a.lastAccessTime().toInstant()).withMtime(a.lastModifiedTime().toInstant())));
     }
 
     /**
