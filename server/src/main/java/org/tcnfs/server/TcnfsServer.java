@@ -145,6 +145,9 @@ public final class TcnfsServer implements AutoCloseable {
         Path records = config.state().resolve("clients");
         Files.createDirectories(records);
         nfsState = new StateHandler(limits, Clock.systemUTC(), records);
+        // a file kept usable after losing its last name while open goes with its last open (CLOSE, lease expiry)
+        List<LocalFileSystem> kept = List.copyOf(fileSystems);
+        nfsState.opens().onLastClose(inode -> kept.forEach(fs -> fs.releaseOpen(inode)));
         NfsServer.Builder nfsBuilder = NfsServer.builder()
                 .fileSystems(new ExportTable(exports))
                 .limits(limits)

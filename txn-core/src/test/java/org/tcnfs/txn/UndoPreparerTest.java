@@ -45,7 +45,7 @@ class UndoPreparerTest {
     @BeforeEach
     void setUp() throws IOException {
         root = Files.createDirectories(base.resolve("export"));
-        store = BackupStore.open(base.resolve("backups"));
+        store = BackupStore.open(root.resolve(".tcnfs").resolve("txn"));
         preparer = new UndoPreparer(root, store.forTransaction("7"));
     }
 
@@ -130,6 +130,7 @@ class UndoPreparerTest {
 
     @Test
     void noTimesAreSavedForADirectoryTheCompoundCreated() throws IOException {
+        aged(root);
         prepare(new Mutation.Creation(0, ObjectRef.created(path("n")), FileType.DIRECTORY,
                 Mutation.Creation.How.CREATE));
         Files.createDirectory(root.resolve("n"));
@@ -138,5 +139,21 @@ class UndoPreparerTest {
 
         assertThat(steps).filteredOn(s -> s instanceof UndoStep.RestoreAttributes).hasSize(1)
                 .allMatch(s -> ((UndoStep.RestoreAttributes) s).target().path().components().isEmpty());
+    }
+
+    @Test
+    void writeThroughTheHandleOfAFileTheCompoundRemovedIsUndoneBeforeTheFileIsMovedBack() throws IOException {
+        Path d = Files.createDirectories(root.resolve("d"));
+        Path f = Files.write(d.resolve("f"), "0123456789".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        Path kept = Files.createDirectories(base.resolve("kept")).resolve("open-fd");
+        Files.createLink(kept, f); // what a client's open holds: the inode outlives its name
+
+        prepare(new Mutation.Removal(0, ObjectRef.unchanged(path("d", "f"))));
+        Files.delete(f);
+        prepare(new Mutation.Write(1, ObjectRef.unchanged(path("d", "f")), 0, 15));
+        Files.write(kept, "XXXXXXXXXXXXXXX".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        undo();
+
+        assertThat(Files.readString(f)).isEqualTo("0123456789");
     }
 }

@@ -96,6 +96,9 @@ public class OpenStateTable {
     private final ConcurrentMap<Long, ClientState> clients = new ConcurrentHashMap<>();
     private final RecentlyClosed recentlyClosed;
     private final Clock clock;
+    /** Told of each file whose last open ended (see {@link #onLastClose}). */
+    private final List<java.util.function.Consumer<Inode>> lastCloseListeners =
+            new java.util.concurrent.CopyOnWriteArrayList<>();
     /** The journal of the compound the current thread runs, if it is a transaction. */
     private final ThreadLocal<StateJournal> journals = new ThreadLocal<>();
     /** NFSv4.0: the open each open owner closed last, so that a retransmitted CLOSE finds its owner. */
@@ -239,6 +242,21 @@ public class OpenStateTable {
         synchronized (state) {
             return !state.retired && !state.opens.isEmpty();
         }
+    }
+
+    /** Whether any file is open now (a cheap test before asking {@link #isOpen} about a file). */
+    public boolean hasOpenFiles() {
+        return !files.isEmpty();
+    }
+
+    /**
+     * Calls {@code listener} with each file whose last open ended (CLOSE, OPEN of an unconfirmed NFSv4.0
+     * owner, the client's lease expired or the client was destroyed, a rolled-back OPEN), under that
+     * file's monitor: it must be quick and must not call back into this table. It may also be called for
+     * files that were never open.
+     */
+    public void onLastClose(java.util.function.Consumer<Inode> listener) {
+        lastCloseListeners.add(Objects.requireNonNull(listener, "listener"));
     }
 
     /**
@@ -1061,6 +1079,13 @@ public class OpenStateTable {
         if (!fs.retired && fs.isEmpty()) {
             fs.retired = true;
             files.remove(fs.inode, fs);
+            for (java.util.function.Consumer<Inode> listener : lastCloseListeners) {
+                try {
+                    listener.accept(fs.inode);
+                } catch (RuntimeException e) {
+                    LOG.error("releasing what was kept for the closed file {} failed: {}", fs.inode, e.toString(), e);
+                }
+            }
         }
     }
 
