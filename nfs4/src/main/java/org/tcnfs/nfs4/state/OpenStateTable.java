@@ -44,6 +44,11 @@ import org.tcnfs.nfs4.vfs.Inode;
  * client takes the write lock, so no state of a released client survives. Lock order: client lock, then
  * file monitor. The {@code OpenAction} of an OPEN runs under the file monitor.
  *
+ * <p>Transactions: a {@link StateJournal} bound to the thread of a transactional compound ({@link #bind})
+ * records every state the compound changes as it was before, and {@link #restore} puts it back when the
+ * compound rolls back. {@link #onLastClose} listeners hear of every file whose last open ended, so that a
+ * file kept usable after losing its last name while open can go.
+ *
  * <h2>NFSv4.0 (RFC 7530)</h2>
  * States of a client of minor version 0 differ in these ways: their stateids carry the client (see
  * {@link StateIdGenerator#next(long)}), so a stateid of a client whose state was released is

@@ -30,6 +30,10 @@
  * an earlier server instance NFS4ERR_STALE_STATEID (see {@link org.tcnfs.nfs4.state.OpenStateTable}). Lock
  * order: owner sequence (open owner before lock owner), client, file.
  *
+ * <p>Rollback: a {@link org.tcnfs.nfs4.state.StateJournal} records, for one transactional compound, the
+ * opens and lock states it changed as they were before, and the open state table puts them back exactly
+ * (share modes, seqids, byte-range locks, existence) when the compound rolls back.
+ *
  * <p>Exceptions: operations of the state handler throw the {@link org.tcnfs.nfs4.status.NfsException} of
  * the protocol status (BADSESSION, SEQ_MISORDERED, STALE_CLIENTID, ...); a client record directory that cannot
  * be used at start is an {@link java.io.UncheckedIOException}.
