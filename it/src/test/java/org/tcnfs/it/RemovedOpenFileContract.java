@@ -191,4 +191,24 @@ abstract class RemovedOpenFileContract extends SharedServerTest {
             assertThat(read(f).status()).isIn(NfsStatus.STALE, NfsStatus.BAD_STATEID, NfsStatus.EXPIRED);
         }
     }
+
+    @Test
+    void nfs40FileRemovedWhileOpenStaysReadableAndWritableUntilClose() throws IOException {
+        try (org.tcnfs.client.rpc.NfsConnection connection = server.connect()) {
+            org.tcnfs.client.Nfs40Client c40 = org.tcnfs.client.Nfs40Client.create(connection, "removed-open-40");
+            org.tcnfs.client.Nfs40Client.Opened f = c40.openCreate(dir, "f");
+            assertThat(c40.execute(new CompoundBuilder().putfh(dir).remove("f")).status()).isEqualTo(NfsStatus.OK);
+
+            CompoundResult r = c40.execute(new CompoundBuilder().putfh(f.fileHandle()).read(f.stateid(), 0, 100));
+            assertThat(r.status()).as("%s", r).isEqualTo(NfsStatus.OK);
+            assertThat(bytesOf(r)).isEqualTo(BEFORE);
+            CompoundResult w = c40.execute(new CompoundBuilder().putfh(f.fileHandle())
+                    .write(f.stateid(), 0, "ABC".getBytes(StandardCharsets.UTF_8)));
+            assertThat(w.status()).as("%s", w).isEqualTo(NfsStatus.OK);
+            assertThat(new String(bytesOf(c40.execute(new CompoundBuilder().putfh(f.fileHandle())
+                    .read(f.stateid(), 0, 100))), StandardCharsets.UTF_8)).isEqualTo("ABC3456789");
+            assertThat(c40.close(f).status()).isEqualTo(NfsStatus.OK);
+            assertThat(deletedFilesHeld()).isEmpty();
+        }
+    }
 }

@@ -177,4 +177,16 @@ abstract class RollbackRestoresStateContract extends SharedServerTest {
             assertThat(read.status()).as("the open stateid of before reads: %s", read).isEqualTo(NfsStatus.OK);
         }
     }
+
+    @Test
+    void stateRestoreFailuresAreAMeterThatCleanRollbacksLeaveAtZero() throws IOException, InterruptedException {
+        openUpgradeToDenyWriteIsUndoneByRollback();
+
+        java.net.http.HttpResponse<String> scraped = java.net.http.HttpClient.newHttpClient().send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + server.metricsPort()
+                        + "/metrics")).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        String line = scraped.body().lines().filter(l -> l.startsWith("tcnfs_txn_state_restore_failures_total "))
+                .findFirst().orElse("missing");
+        assertThat(line).as("in %s", scraped.body()).isEqualTo("tcnfs_txn_state_restore_failures_total 0.0");
+    }
 }
