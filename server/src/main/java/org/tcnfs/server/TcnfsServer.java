@@ -152,6 +152,9 @@ public final class TcnfsServer implements AutoCloseable {
         Files.createDirectories(records);
         nfsState = StateHandler.builder(limits, Clock.systemUTC()).recordDirectory(records)
                 .sessionLimits(config.sessionLimits()).build();
+        // a file kept usable after losing its last name while open goes with its last open (CLOSE, lease expiry)
+        List<LocalFileSystem> kept = List.copyOf(fileSystems);
+        nfsState.opens().onLastClose(inode -> kept.forEach(fs -> fs.releaseOpen(inode)));
         NfsServer.Builder nfsBuilder = NfsServer.builder()
                 .fileSystems(new ExportTable(exports))
                 .limits(limits)

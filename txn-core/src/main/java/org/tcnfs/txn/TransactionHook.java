@@ -30,21 +30,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tcnfs.nfs4.compound.CompoundContext;
 import org.tcnfs.nfs4.compound.CompoundHook;
-import org.tcnfs.nfs4.state.ByteRange;
-import org.tcnfs.nfs4.state.NfsClient;
 import org.tcnfs.nfs4.state.OpenStateTable;
-import org.tcnfs.nfs4.state.StateId;
+import org.tcnfs.nfs4.state.StateJournal;
 import org.tcnfs.nfs4.status.DelayException;
-import org.tcnfs.nfs4.status.NfsException;
 import org.tcnfs.nfs4.status.NfsStatus;
 import org.tcnfs.nfs4.status.NoSpcException;
 import org.tcnfs.nfs4.status.ServerFaultException;
-import org.tcnfs.nfs4.vfs.Inode;
 import org.tcnfs.nfs4.xdr.COMPOUND4args;
 import org.tcnfs.nfs4.xdr.COMPOUND4res;
-import org.tcnfs.nfs4.xdr.LOCK4args;
-import org.tcnfs.nfs4.xdr.LOCK4resok;
-import org.tcnfs.nfs4.xdr.OPEN4resok;
 import org.tcnfs.nfs4.xdr.nfs_argop4;
 import org.tcnfs.nfs4.xdr.nfs_opnum4;
 import org.tcnfs.nfs4.xdr.nfs_resop4;
@@ -104,7 +97,9 @@ import org.tcnfs.txn.undo.UndoExecutor;
  *       deletes the record: the commit point ({@link Transaction#commit()}). What follows it (dropping kept
  *       victims, queueing the backups for the background cleaner) never rolls back: its failures are logged
  *       and at worst leave backups for recovery's orphan cleanup;</li>
- *   <li>any other status: the buffer is dropped, open and lock state the compound created is released, and
+ *   <li>any other status: the buffer is dropped, open, share and lock state the compound changed is put
+ *       back as it was before it ({@link StateJournal}: created states released, upgrades, downgrades,
+ *       byte-range locks and seqids restored), and
  *       the {@link UndoExecutor} takes the files back from the record alone (the code startup recovery
  *       runs), makes that durable, and the record is deleted. The compound keeps the failing operation's
  *       status. If the undo fails the compound answers NFS4ERR_SERVERFAULT, the record stays for recovery,
@@ -139,6 +134,7 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
     private final AtomicLong commits = new AtomicLong();
     private final AtomicLong rollbacks = new AtomicLong();
     private final AtomicLong undoFailures = new AtomicLong();
+    private final AtomicLong stateRestoreFailures = new AtomicLong();
     private final Set<LockKey> fenced = ConcurrentHashMap.newKeySet();
     private final CompoundGate gate = new CompoundGate();
 
@@ -189,6 +185,14 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
     /** Rollbacks whose undo failed (their records stay) since the start. */
     public long undoFailures() {
         return undoFailures.get();
+    }
+
+    /**
+     * Open and lock states that rollbacks could not put back as they were before the compound since the
+     * start (each also logged at ERROR).
+     */
+    public long stateRestoreFailures() {
+        return stateRestoreFailures.get();
     }
 
     /** Whether {@code procedure} carries the transaction flag. */
@@ -253,6 +257,7 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         }
         crashPoints.reach("before-op-", index);
         txn.binding = handles.bind(txn.buffer);
+        bindStateJournal(context, txn);
     }
 
     @Override
@@ -265,9 +270,6 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
             return;
         }
         crashPoints.reach("after-op-", index);
-        if (result.status == NfsStatus.OK.code()) {
-            rememberState(context, txn, op, result);
-        }
     }
 
     @Override
@@ -291,6 +293,7 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         if (txn.lockSet == null) {
             return;
         }
+        unbind(txn);
         if (txn.transaction == null) {
             try {
                 commitPlain(txn);
@@ -454,24 +457,19 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
             txn.binding.close();
             txn.binding = null;
         }
+        if (txn.stateBinding != null) {
+            txn.stateBinding.close();
+            txn.stateBinding = null;
+        }
     }
 
-    /** Open and lock state the compound creates, to release if it rolls back. */
-    private static void rememberState(CompoundContext context, Txn txn, nfs_argop4 op, nfs_resop4 result) {
-        try {
-            if (op.argop == nfs_opnum4.OP_OPEN && result.body instanceof OPEN4resok ok) {
-                StateId id = StateId.of(ok.stateid);
-                if (id.seqid() == 1) {
-                    txn.createdState.add(new CreatedState(id, context.currentInode(), null));
-                }
-            } else if (op.argop == nfs_opnum4.OP_LOCK && result.body instanceof LOCK4resok ok
-                    && op.args instanceof LOCK4args args) {
-                txn.createdState.add(new CreatedState(StateId.of(ok.lock_stateid), context.currentInode(),
-                        ByteRange.of(args.offset, args.length)));
-            }
-        } catch (NfsException e) {
-            LOG.debug("txn {}: cannot note state of {}: {}", txn.id, op.argop, e.toString());
+    /** Records the open and lock state the operation changes, to put back if the compound rolls back. */
+    private static void bindStateJournal(CompoundContext context, Txn txn) {
+        if (txn.stateJournal == null) {
+            txn.opens = context.server().state().opens();
+            txn.stateJournal = txn.opens.journal();
         }
+        txn.stateBinding = txn.opens.bind(txn.stateJournal);
     }
 
     // ---- record, commit, rollback ------------------------------------------------------------------------
@@ -623,29 +621,19 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         handles.commitDurably(batch -> batch.put(records, key(record.txnId()), value));
     }
 
+    /**
+     * Puts open, share and lock state back as it was before the compound (see {@link StateJournal}); what
+     * cannot be put back is logged at ERROR by the state table and counted.
+     */
     private void releaseState(Txn txn) {
-        if (txn.createdState.isEmpty()) {
+        if (txn.stateJournal == null || txn.stateJournal.isEmpty()) {
             return;
         }
-        CompoundContext context = txn.context;
-        OpenStateTable opens = context.server().state().opens();
-        NfsClient client;
-        try {
-            client = OpenStateTable.clientOf(context);
-        } catch (NfsException e) {
-            return;
-        }
-        for (int i = txn.createdState.size() - 1; i >= 0; i--) {
-            CreatedState s = txn.createdState.get(i);
-            try {
-                if (s.range() == null) {
-                    opens.close(client, s.stateId(), s.file());
-                } else {
-                    opens.unlock(client, s.stateId(), s.file(), s.range());
-                }
-            } catch (IOException | RuntimeException e) {
-                LOG.debug("txn {}: releasing {} of the rolled-back compound: {}", txn.id, s.stateId(), e.toString());
-            }
+        int failed = txn.opens.restore(txn.stateJournal);
+        if (failed > 0) {
+            stateRestoreFailures.addAndGet(failed);
+            LOG.error("txn {}: {} of the {} open and lock states the rolled-back compound changed could not be put "
+                    + "back (see the errors above)", txn.id, failed, txn.stateJournal.size());
         }
     }
 
@@ -729,10 +717,6 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
     private record Area(TxnExport export, UndoExecutor undo) {
     }
 
-    /** Open or lock state a transactional compound created; {@code range} is null for an open. */
-    private record CreatedState(StateId stateId, Inode file, ByteRange range) {
-    }
-
     /** A compound's transaction state, kept in the compound context. */
     private static final class Txn {
         final COMPOUND4args args;
@@ -757,7 +741,9 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         boolean upFront;
         boolean recorded;
         final List<UndoStep> steps = new ArrayList<>();
-        final List<CreatedState> createdState = new ArrayList<>();
+        OpenStateTable opens;
+        StateJournal stateJournal;
+        OpenStateTable.JournalBinding stateBinding;
 
         /** How the log names the transaction: its id once it has one, else its tag. */
         String label() {

@@ -64,6 +64,14 @@ final class UndoPreparer {
     private final List<Path> keptBackups = new ArrayList<>();
     private final Set<ObjectPath> touchedFiles = new java.util.LinkedHashSet<>();
     private final Set<ObjectPath> touchedDirs = new java.util.LinkedHashSet<>();
+    /** Directories whose access and modification times a step restores already, at their latest paths. */
+    private final Set<ObjectPath> timesSaved = new HashSet<>();
+    /**
+     * Files an earlier REMOVE of the compound took away, by the name they had: they stay reachable by handle
+     * while a client holds them open, and undo finds them at their kept link in the backup directory (the
+     * REMOVE's own undo moves them back only after the later steps are undone).
+     */
+    private final java.util.Map<ObjectPath, KeptVictim> keptVictims = new java.util.HashMap<>();
     private int inlineBytes;
 
     UndoPreparer(Path root, BackupManager backups) {
@@ -93,18 +101,23 @@ final class UndoPreparer {
         int op = m.opIndex();
         if (m instanceof Mutation.Write w) {
             touchedFiles.add(w.file().path());
-            Optional<Path> file = existingFile(locate.apply(w.file()));
+            KeptVictim kept = keptVictims.get(w.file().path());
+            Optional<Path> file = kept != null ? kept.file() : existingFile(locate.apply(w.file()));
             if (file.isPresent()) {
-                saveBytes(steps, op, w.file().path(), file.get(), w.offset(), w.end());
+                saveBytes(steps, op, kept != null ? kept.relative() : relative(w.file().path()), file.get(),
+                        w.offset(), w.end());
             }
         } else if (m instanceof Mutation.SizeChange s) {
             touchedFiles.add(s.file().path());
-            Optional<Path> file = existingFile(locate.apply(s.file()));
+            KeptVictim kept = keptVictims.get(s.file().path());
+            Optional<Path> file = kept != null ? kept.file() : existingFile(locate.apply(s.file()));
             if (file.isPresent()) {
-                saveBytes(steps, op, s.file().path(), file.get(), s.newSize(), Long.MAX_VALUE);
+                saveBytes(steps, op, kept != null ? kept.relative() : relative(s.file().path()), file.get(),
+                        s.newSize(), Long.MAX_VALUE);
             }
         } else if (m instanceof Mutation.AttributeChange a) {
-            Optional<Path> object = existing(locate.apply(a.object()));
+            KeptVictim kept = keptVictims.get(a.object().path());
+            Optional<Path> object = kept != null ? kept.file() : existing(locate.apply(a.object()));
             if (object.isPresent()) {
                 PosixFileAttributes now = attributes(object.get());
                 Attributes old = Attributes.NONE;
@@ -126,7 +139,8 @@ final class UndoPreparer {
                     old = old.withMtime(now.lastModifiedTime().toInstant());
                 }
                 if (!old.isEmpty()) {
-                    steps.add(new UndoStep.RestoreAttributes(op, ref(a.object().path(), object.get()), old));
+                    steps.add(new UndoStep.RestoreAttributes(op, ref(kept != null ? kept.relative()
+                            : relative(a.object().path()), object.get()), old));
                 }
             }
             touchedFiles.add(a.object().path());
@@ -136,6 +150,8 @@ final class UndoPreparer {
             // A name an earlier operation of the compound made is undone by that operation's own step: a second
             // step without identity would remove what the earlier one made (a LINK's new name, say) too early.
             if (!named.contains(p) && existing(at).isEmpty()) {
+                saveDirectoryTimes(steps, op, p.parent());
+                keptVictims.remove(p);
                 created.add(p);
                 named.add(p);
                 steps.add(new UndoStep.RemoveCreated(op, refAt(p), kind(c.type())));
@@ -145,6 +161,8 @@ final class UndoPreparer {
         } else if (m instanceof Mutation.HardLink l) {
             ObjectPath p = l.newName().path();
             if (!named.contains(p) && existing(Optional.of(p)).isEmpty()) {
+                saveDirectoryTimes(steps, op, p.parent());
+                keptVictims.remove(p);
                 named.add(p);
                 Optional<Path> source = existing(locate.apply(l.source()));
                 OptionalLong id = source.isPresent() ? UndoExecutor.fileIdOf(source.get()) : OptionalLong.empty();
@@ -159,7 +177,19 @@ final class UndoPreparer {
             Optional<Path> victim = existing(locate.apply(r.object()).filter(x -> x.equals(p))
                     .filter(x -> !created.contains(x)));
             if (victim.isPresent() && !p.isRoot()) {
-                steps.add(keep(op, p, victim.get(), "rm-" + op));
+                saveDirectoryTimes(steps, op, p.parent());
+                saveTimes(steps, op, p, victim.get());
+                UndoStep.MoveBack kept = keep(op, p, victim.get(), "rm-" + op);
+                steps.add(kept);
+                if (kept.kind() == ObjectKind.REGULAR) {
+                    Path link = backups.directory().resolve(kept.backup().components().get(0));
+                    Path relative = root.toAbsolutePath().relativize(link.toAbsolutePath());
+                    if (!relative.startsWith("..")) {
+                        List<String> names = new ArrayList<>();
+                        relative.forEach(n -> names.add(n.toString()));
+                        keptVictims.put(p, new KeptVictim(new RelativePath(names), link));
+                    }
+                }
             }
             created.remove(p);
             named.remove(p);
@@ -184,8 +214,11 @@ final class UndoPreparer {
         }
         Optional<Path> target = existing(locate.apply(r.target()));
         Optional<RelativePath> kept = Optional.empty();
+        saveDirectoryTimes(steps, r.opIndex(), from.parent());
+        saveDirectoryTimes(steps, r.opIndex(), to.parent());
         if (target.isPresent()
                 && !UndoExecutor.fileIdOf(source.get()).equals(UndoExecutor.fileIdOf(target.get()))) {
+            saveTimes(steps, r.opIndex(), to, target.get());
             UndoStep.MoveBack keep = keep(r.opIndex(), to, target.get(), "mv-" + r.opIndex());
             kept = Optional.of(keep.backup());
         }
@@ -196,6 +229,45 @@ final class UndoPreparer {
         rebase(named, from, to);
         rebase(touchedFiles, from, to);
         rebase(touchedDirs, from, to);
+        rebase(timesSaved, from, to);
+        keptVictims.keySet().removeIf(p -> p.isWithin(from) || p.isWithin(to));
+    }
+
+    /** A file an earlier REMOVE took away: its kept link, relative to the export root and local. */
+    private record KeptVictim(RelativePath relative, Path link) {
+        Optional<Path> file() {
+            return Optional.of(link).filter(x -> Files.isRegularFile(x, LinkOption.NOFOLLOW_LINKS));
+        }
+    }
+
+    /**
+     * Before the first step that changes the entries of directory {@code dir}: a step that puts back its
+     * access and modification times. Undo runs the steps last to first, so this one runs after every
+     * other undo step of the compound in that directory, whose own moves and removals change those times
+     * again. Nothing for a directory the compound created (its undo removes it).
+     */
+    private void saveDirectoryTimes(List<UndoStep> steps, int op, Optional<ObjectPath> dir) throws IOException {
+        if (dir.isEmpty() || created.contains(dir.get()) || timesSaved.contains(dir.get())) {
+            return;
+        }
+        Path local = local(dir.get());
+        if (Files.isDirectory(local, LinkOption.NOFOLLOW_LINKS)) {
+            timesSaved.add(dir.get());
+            saveTimes(steps, op, dir.get(), local);
+        }
+    }
+
+    /**
+     * A step that puts back the access and modification times {@code object} has now (not for a symbolic
+     * link, whose own times Java cannot set portably).
+     */
+    private static void saveTimes(List<UndoStep> steps, int op, ObjectPath p, Path object) throws IOException {
+        if (Files.isSymbolicLink(object)) {
+            return;
+        }
+        PosixFileAttributes a = attributes(object);
+        steps.add(new UndoStep.RestoreAttributes(op, ref(p, object), Attributes.NONE
+                .withAtime(a.lastAccessTime().toInstant()).withMtime(a.lastModifiedTime().toInstant())));
     }
 
     /**
@@ -274,7 +346,7 @@ final class UndoPreparer {
     }
 
     /** Saves bytes {@code [from, to)} of a file (clamped to its size) as a RestoreRanges or RestoreSize step. */
-    private void saveBytes(List<UndoStep> steps, int op, ObjectPath p, Path file, long from, long to)
+    private void saveBytes(List<UndoStep> steps, int op, RelativePath p, Path file, long from, long to)
             throws IOException {
         long oldSize = Files.size(file);
         org.tcnfs.proto.ObjectRef ref = ref(p, file);
@@ -347,8 +419,12 @@ final class UndoPreparer {
     }
 
     private static org.tcnfs.proto.ObjectRef ref(ObjectPath p, Path local) throws IOException {
+        return ref(relative(p), local);
+    }
+
+    private static org.tcnfs.proto.ObjectRef ref(RelativePath p, Path local) throws IOException {
         OptionalLong id = UndoExecutor.fileIdOf(local);
-        return new org.tcnfs.proto.ObjectRef(relative(p), Optional.empty(), id);
+        return new org.tcnfs.proto.ObjectRef(p, Optional.empty(), id);
     }
 
     private static org.tcnfs.proto.ObjectRef refAt(ObjectPath p) {

@@ -360,6 +360,20 @@ public final class PseudoFs implements VirtualFileSystem {
         fs.rename(fromParent, fromName, toParent, toName);
     }
 
+    @Override
+    public void keepWhileOpen(Inode inode) throws IOException {
+        if (!pseudoByHandle.containsKey(inode)) {
+            view(inode).fs().keepWhileOpen(inode);
+        }
+    }
+
+    @Override
+    public void releaseOpen(Inode inode) {
+        for (Mount mount : table.routingOrder()) {
+            mount.export().fs().releaseOpen(inode);
+        }
+    }
+
     // ---- data ----
 
     @Override

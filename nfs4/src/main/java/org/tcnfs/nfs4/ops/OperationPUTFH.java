@@ -26,7 +26,8 @@ import org.tcnfs.nfs4.xdr.nfs_resop4;
  * <p>A stale handle of a file that some client still holds open (the file was removed, or renamed over,
  * while open) is accepted, so that its open and lock state can still be closed and unlocked (RFC 8881
  * 18.26.4: a file replaced by RENAME is treated like one removed; an open file's state outlives its name).
- * Operations that need the file itself then fail with NFS4ERR_STALE.
+ * READ, WRITE, GETATTR and the like then work if the file system kept the file when its last name went
+ * ({@code VirtualFileSystem.keepWhileOpen}, asked by REMOVE and RENAME), and fail with NFS4ERR_STALE if not.
  */
 public final class OperationPUTFH implements NfsOperation {
     private static final Logger LOG = LoggerFactory.getLogger(OperationPUTFH.class);

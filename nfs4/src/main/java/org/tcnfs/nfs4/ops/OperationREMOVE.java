@@ -25,6 +25,7 @@ public final class OperationREMOVE implements NfsOperation {
         Directories.requireDirectory(fs, dir);
         String name = Names.checkComponent(args.target);
         long before = Directories.change(fs, dir);
+        OpenUnlinked.keepIfOpen(context, fs, dir, name);
         fs.remove(dir, name);
         long after = Directories.change(fs, dir);
         result.body = new REMOVE4resok(new change_info4(false, before, after));

@@ -37,6 +37,7 @@ public final class OperationRENAME implements NfsOperation {
 
         long sourceBefore = Directories.change(fs, fromDir);
         long targetBefore = Directories.change(fs, toDir);
+        OpenUnlinked.keepIfOpen(context, fs, toDir, newName);
         fs.rename(fromDir, oldName, toDir, newName);
         long sourceAfter = Directories.change(fs, fromDir);
         long targetAfter = Directories.change(fs, toDir);

@@ -77,6 +77,40 @@ public final class ByteRangeLockSet {
         return false;
     }
 
+    /** The locks {@code owner} holds here, by start offset. */
+    public List<ByteRangeLock> locksOf(StateOwner owner) {
+        List<ByteRangeLock> mine = new ArrayList<>();
+        for (ByteRangeLock l : locks) {
+            if (l.owner().equals(owner)) {
+                mine.add(l);
+            }
+        }
+        mine.sort(BY_START);
+        return List.copyOf(mine);
+    }
+
+    /**
+     * Makes {@code held} exactly the locks of {@code owner} (a rollback putting back what the owner held
+     * before), unless a lock of another owner now overlaps one of them in conflict; then nothing changes.
+     *
+     * @param held locks of {@code owner} that do not overlap each other
+     * @return the conflicting lock of another owner, if any
+     */
+    public Optional<ByteRangeLock> replaceOwner(StateOwner owner, List<ByteRangeLock> held) {
+        for (ByteRangeLock l : held) {
+            if (!l.owner().equals(owner)) {
+                throw new IllegalArgumentException(l + " is not a lock of " + owner);
+            }
+            Optional<ByteRangeLock> conflict = conflict(owner, l.type(), l.range());
+            if (conflict.isPresent()) {
+                return conflict;
+            }
+        }
+        removeOwner(owner);
+        locks.addAll(held);
+        return Optional.empty();
+    }
+
     /** Releases every lock of {@code owner}. */
     public void removeOwner(StateOwner owner) {
         locks.removeIf(l -> l.owner().equals(owner));

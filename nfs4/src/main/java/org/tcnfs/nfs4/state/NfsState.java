@@ -35,6 +35,16 @@ abstract sealed class NfsState permits OpenState, LockState {
         return new StateId(seqid, other);
     }
 
+    /** The current seqid. */
+    int seqid() {
+        return seqid;
+    }
+
+    /** A rollback puts the seqid back to what it was before the rolled-back compound. */
+    void restoreSeqid(int saved) {
+        seqid = saved;
+    }
+
     /** Records a change: the seqid grows, wrapping from 0xffffffff to 1 (0 means "current" on the wire). */
     void bump() {
         seqid = seqid == -1 ? 1 : seqid + 1;
@@ -64,5 +74,10 @@ abstract sealed class NfsState permits OpenState, LockState {
 
     void markClosed() {
         closed = true;
+    }
+
+    /** A rollback brings back a state the rolled-back compound closed. */
+    void reopen() {
+        closed = false;
     }
 }

@@ -69,6 +69,17 @@ final class OpenState extends NfsState {
         share = target;
     }
 
+    /** The asked-for share modes, as bits (see {@link #requested}), for a journal. */
+    int requestedBits() {
+        return requested;
+    }
+
+    /** A rollback puts back the reservation and asked-for modes of before the rolled-back compound. */
+    void restore(ShareMode savedShare, int savedRequested) {
+        share = savedShare;
+        requested = savedRequested;
+    }
+
     private static int bit(ShareMode mode) {
         return 1 << (mode.access() * 4 + mode.deny());
     }

@@ -45,6 +45,11 @@ import org.tcnfs.nfs4.vfs.Inode;
  * client takes the write lock, so no state of a released client survives. Lock order: client lock, then
  * file monitor. The {@code OpenAction} of an OPEN runs under the file monitor.
  *
+ * <p>Transactions: a {@link StateJournal} bound to the thread of a transactional compound ({@link #bind})
+ * records every state the compound changes as it was before, and {@link #restore} puts it back when the
+ * compound rolls back. {@link #onLastClose} listeners hear of every file whose last open ended, so that a
+ * file kept usable after losing its last name while open can go.
+ *
  * <h2>NFSv4.0 (RFC 7530)</h2>
  * States of a client of minor version 0 differ in these ways: their stateids carry the client (see
  * {@link StateIdGenerator#next(long)}), so a stateid of a client whose state was released is
@@ -82,6 +87,12 @@ public class OpenStateTable {
         T run(FileState file) throws IOException;
     }
 
+    /** Ends a {@link #bind}: the thread's changes are no longer recorded in the journal. */
+    public interface JournalBinding extends AutoCloseable {
+        @Override
+        void close();
+    }
+
     /** How many released NFSv4.0 clients are remembered for NFS4ERR_EXPIRED. */
     private static final int RELEASED_CLIENTS_REMEMBERED = 4096;
 
@@ -91,6 +102,11 @@ public class OpenStateTable {
     private final ConcurrentMap<Long, ClientState> clients = new ConcurrentHashMap<>();
     private final RecentlyClosed recentlyClosed;
     private final Clock clock;
+    /** Told of each file whose last open ended (see {@link #onLastClose}). */
+    private final List<java.util.function.Consumer<Inode>> lastCloseListeners =
+            new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** The journal of the compound the current thread runs, if it is a transaction. */
+    private final ThreadLocal<StateJournal> journals = new ThreadLocal<>();
     /** NFSv4.0: the open each open owner closed last, so that a retransmitted CLOSE finds its owner. */
     private final ConcurrentMap<StateKey, OpenState> closed40 = new ConcurrentHashMap<>();
     /** NFSv4.0 open and lock owners kept per client ({@link SessionLimits#maxOwnersPerClient()}). */
@@ -205,6 +221,7 @@ public class OpenStateTable {
                 }
                 beforeGrant.run();
                 if (existing != null) {
+                    save(existing);
                     existing.upgrade(share);
                     existing.bump();
                     return existing.stateId();
@@ -212,6 +229,7 @@ public class OpenStateTable {
                 OpenState open = new OpenState(newOther(cs), cs, fs, openOwner, share, sequence);
                 fs.opens.put(openOwner, open);
                 register(open);
+                created(open);
                 return open.stateId();
             });
         } finally {
@@ -234,6 +252,21 @@ public class OpenStateTable {
         }
     }
 
+    /** Whether any file is open now (a cheap test before asking {@link #isOpen} about a file). */
+    public boolean hasOpenFiles() {
+        return !files.isEmpty();
+    }
+
+    /**
+     * Calls {@code listener} with each file whose last open ended (CLOSE, OPEN of an unconfirmed NFSv4.0
+     * owner, the client's lease expired or the client was destroyed, a rolled-back OPEN), under that
+     * file's monitor: it must be quick and must not call back into this table. It may also be called for
+     * files that were never open.
+     */
+    public void onLastClose(java.util.function.Consumer<Inode> listener) {
+        lastCloseListeners.add(Objects.requireNonNull(listener, "listener"));
+    }
+
     /**
      * CLOSE: ends the open named by {@code openStateId} on {@code file}, releasing its share reservation and
      * the lock states (and byte-range locks) opened through it, as RFC 8881 18.2.4 allows.
@@ -246,6 +279,7 @@ public class OpenStateTable {
             OpenState open = lookupOpen(cs, openStateId);
             synchronized (open.file) {
                 checkCurrent(open, openStateId, file);
+                save(open);
                 open.bump();
                 dropOpen(open);
                 recentlyClosed.remember(open.key, cs.clientId, file);
@@ -281,6 +315,7 @@ public class OpenStateTable {
                 if (!open.canDowngradeTo(target)) {
                     throw new InvalException("cannot downgrade " + open.share() + " to " + target);
                 }
+                save(open);
                 open.downgrade(target);
                 open.bump();
                 return open.stateId();
@@ -319,6 +354,10 @@ public class OpenStateTable {
                 checkCurrent(open, openStateId, file);
                 checkLockMode(open, type);
                 FileState fs = open.file;
+                LockState prior = fs.lockStates.get(owner);
+                if (prior != null) {
+                    save(prior);
+                }
                 Optional<ByteRangeLock> conflict = takeInTurn(fs, owner, type, range, wait);
                 if (conflict.isPresent()) {
                     return new LockResult.Denied(conflict.get());
@@ -330,6 +369,7 @@ public class OpenStateTable {
                     fs.lockStates.put(owner, lock);
                     open.lockStates.add(lock);
                     register(lock);
+                    created(lock);
                 } else {
                     lock.bump();
                 }
@@ -363,6 +403,7 @@ public class OpenStateTable {
             synchronized (lock.file) {
                 checkCurrent(lock, lockStateId, file);
                 checkLockMode(lock.open, type);
+                save(lock);
                 Optional<ByteRangeLock> conflict = takeInTurn(lock.file, lock.owner, type, range, wait);
                 if (conflict.isPresent()) {
                     return new LockResult.Denied(conflict.get());
@@ -426,6 +467,7 @@ public class OpenStateTable {
             LockState lock = lookupLock(cs, lockStateId);
             synchronized (lock.file) {
                 checkCurrent(lock, lockStateId, file);
+                save(lock);
                 lock.file.locks.unlock(lock.owner, range);
                 lock.bump();
                 return lock.stateId();
@@ -671,6 +713,7 @@ public class OpenStateTable {
                 if (!open.file.inode.equals(file)) {
                     throw new BadStateIdException("stateid " + openStateId + " is for another file");
                 }
+                save(open);
                 open.bump();
                 open.sequence.confirm();
                 return open.stateId();
@@ -709,6 +752,17 @@ public class OpenStateTable {
             cs.forgetLockOwner(id);
         } finally {
             cs.lock.readLock().unlock();
+        }
+    }
+
+    /** The byte-range locks held on {@code file} now, by start offset (for tests and diagnostics). */
+    List<ByteRangeLock> locksHeld(Inode file) {
+        FileState fs = files.get(file);
+        if (fs == null) {
+            return List.of();
+        }
+        synchronized (fs) {
+            return fs.locks.locks();
         }
     }
 
@@ -793,6 +847,218 @@ public class OpenStateTable {
         return cs.minorVersion == 0 ? ids.next(cs.clientId) : ids.next();
     }
 
+    // ---------------------------------------------------------------- transactions: journal and restore
+
+    /** A new, empty journal for one transactional compound (see {@link StateJournal}). */
+    public StateJournal journal() {
+        return new StateJournal(this);
+    }
+
+    /**
+     * Records in {@code journal} every change the current thread makes to open and lock state until the
+     * binding is closed. One journal per thread at a time.
+     */
+    public JournalBinding bind(StateJournal journal) {
+        if (journal.table() != this) {
+            throw new IllegalArgumentException("a journal of another table");
+        }
+        StateJournal previous = journals.get();
+        journals.set(journal);
+        return () -> {
+            if (previous == null) {
+                journals.remove();
+            } else {
+                journals.set(previous);
+            }
+        };
+    }
+
+    /**
+     * Puts the open and lock state {@code journal} recorded back as it was before the compound (a rollback):
+     * opens and lock states the compound created are released; the ones it changed get back their share
+     * reservation, asked-for share modes, seqid, byte-range locks and, if it closed or freed them,
+     * their existence. States of other owners are not touched. What cannot be put back (another owner took
+     * a conflicting open or lock meanwhile, the client's state was released) is logged at ERROR and counted
+     * in the result; the rest is still restored.
+     *
+     * @return how many states could not be restored
+     */
+    public int restore(StateJournal journal) {
+        if (journal.table() != this) {
+            throw new IllegalArgumentException("a journal of another table");
+        }
+        List<StateJournal.Saved> entries = journal.entries();
+        if (entries.isEmpty()) {
+            return 0;
+        }
+        StateJournal bound = journals.get();
+        journals.remove();
+        try {
+            int failures = 0;
+            for (int i = entries.size() - 1; i >= 0; i--) {
+                StateJournal.Saved s = entries.get(i);
+                if (s.created() && !release(s.state())) {
+                    failures++;
+                }
+            }
+            for (StateJournal.Saved s : entries) {
+                if (!s.created() && s.state() instanceof OpenState && !putBack(s)) {
+                    failures++;
+                }
+            }
+            for (StateJournal.Saved s : entries) {
+                if (!s.created() && s.state() instanceof LockState && !putBack(s)) {
+                    failures++;
+                }
+            }
+            return failures;
+        } finally {
+            if (bound != null) {
+                journals.set(bound);
+            }
+        }
+    }
+
+    /** Releases a state a rolled-back compound created; whether that worked (or it was gone already). */
+    private boolean release(NfsState state) {
+        ClientState cs = state.client;
+        cs.lock.readLock().lock();
+        try {
+            if (cs.released) {
+                return true;
+            }
+            synchronized (state.file) {
+                if (!state.isClosed()) {
+                    if (state instanceof LockState lock) {
+                        dropLock(lock);
+                    } else {
+                        dropOpen((OpenState) state);
+                    }
+                    retireIfEmpty(state.file);
+                }
+            }
+            return true;
+        } catch (RuntimeException e) {
+            LOG.error("rollback: releasing {} {} created by the rolled-back compound failed: {}", kind(state),
+                    state.stateId(), e.toString(), e);
+            return false;
+        } finally {
+            cs.lock.readLock().unlock();
+        }
+    }
+
+    /** Puts a state a rolled-back compound changed back as {@code saved}; whether that worked. */
+    private boolean putBack(StateJournal.Saved saved) {
+        NfsState state = saved.state();
+        ClientState cs = state.client;
+        cs.lock.readLock().lock();
+        try {
+            if (cs.released) {
+                LOG.error("rollback: cannot restore {} {} of client {}: the client's state was released meanwhile",
+                        kind(state), state.stateId(), Long.toHexString(cs.clientId));
+                return false;
+            }
+            synchronized (state.file) {
+                String problem = putBackLocked(saved);
+                if (problem != null) {
+                    LOG.error("rollback: cannot restore {} {} of owner {} on {} as it was before the compound: {}",
+                            kind(state), state.stateId(), state.owner, state.file.inode, problem);
+                    return false;
+                }
+                return true;
+            }
+        } catch (RuntimeException e) {
+            LOG.error("rollback: restoring {} {} failed: {}", kind(state), state.stateId(), e.toString(), e);
+            return false;
+        } finally {
+            cs.lock.readLock().unlock();
+        }
+    }
+
+    /** Under the state's file monitor: {@link #putBack}; null, or why it cannot be done. */
+    private String putBackLocked(StateJournal.Saved saved) {
+        NfsState state = saved.state();
+        FileState fs = state.file;
+        if (saved.closed()) {
+            return null;
+        }
+        if (state instanceof OpenState open) {
+            for (OpenState other : fs.opens.values()) {
+                if (other != open && other.share().conflictsWith(saved.share())) {
+                    return "its " + saved.share() + " conflicts with " + other.share() + " of " + other.owner;
+                }
+            }
+            if (open.isClosed()) {
+                String problem = revive(open);
+                if (problem != null) {
+                    return problem;
+                }
+            }
+            open.restore(saved.share(), saved.requested());
+            open.restoreSeqid(saved.seqid());
+            return null;
+        }
+        LockState lock = (LockState) state;
+        if (lock.isClosed()) {
+            String problem = revive(lock);
+            if (problem != null) {
+                return problem;
+            }
+        }
+        lock.restoreSeqid(saved.seqid());
+        Optional<ByteRangeLock> conflict = fs.locks.replaceOwner(lock.owner, saved.locks());
+        return conflict.map(c -> "the lock " + c + " of another owner overlaps " + saved.locks()).orElse(null);
+    }
+
+    /** Under the file monitor: a state the rolled-back compound ended exists again; null, or why not. */
+    private String revive(NfsState state) {
+        FileState fs = state.file;
+        if (state instanceof LockState lock && lock.open.isClosed()) {
+            return "the open it was made through is gone";
+        }
+        Map<StateOwner, ? extends NfsState> byOwner = state instanceof OpenState ? fs.opens : fs.lockStates;
+        if (byOwner.containsKey(state.owner)) {
+            return "the owner has another " + kind(state) + " of the file now";
+        }
+        if (fs.retired) {
+            if (files.putIfAbsent(fs.inode, fs) != null) {
+                return "another client's state of the file was made meanwhile";
+            }
+            fs.retired = false;
+        }
+        state.reopen();
+        if (state instanceof OpenState open) {
+            fs.opens.put(open.owner, open);
+            closed40.remove(open.key, open);
+        } else {
+            LockState lock = (LockState) state;
+            fs.lockStates.put(lock.owner, lock);
+            lock.open.lockStates.add(lock);
+        }
+        register(state);
+        return null;
+    }
+
+    private static String kind(NfsState state) {
+        return state instanceof OpenState ? "open" : "lock state";
+    }
+
+    /** Under the state's file monitor, before a change: the bound journal, if any, saves the state. */
+    private void save(NfsState state) {
+        StateJournal journal = journals.get();
+        if (journal != null) {
+            journal.save(state);
+        }
+    }
+
+    /** Under the state's file monitor, right after creating it: the bound journal, if any, notes it. */
+    private void created(NfsState state) {
+        StateJournal journal = journals.get();
+        if (journal != null) {
+            journal.created(state);
+        }
+    }
+
     // ---------------------------------------------------------------- internals
 
     /** The client's state with its read lock held; the caller unlocks. */
@@ -829,6 +1095,13 @@ public class OpenStateTable {
         if (!fs.retired && fs.isEmpty()) {
             fs.retired = true;
             files.remove(fs.inode, fs);
+            for (java.util.function.Consumer<Inode> listener : lastCloseListeners) {
+                try {
+                    listener.accept(fs.inode);
+                } catch (RuntimeException e) {
+                    LOG.error("releasing what was kept for the closed file {} failed: {}", fs.inode, e.toString(), e);
+                }
+            }
         }
     }
 
@@ -839,6 +1112,7 @@ public class OpenStateTable {
 
     /** Under the monitor of the lock's file: ends the lock state and its byte-range locks. */
     private void dropLock(LockState lock) {
+        save(lock);
         lock.file.locks.removeOwner(lock.owner);
         lock.file.lockStates.remove(lock.owner, lock);
         lock.open.lockStates.remove(lock);
@@ -847,6 +1121,7 @@ public class OpenStateTable {
 
     /** Under the monitor of the open's file: ends the open and the lock states opened through it. */
     private void dropOpen(OpenState open) {
+        save(open);
         for (LockState lock : List.copyOf(open.lockStates)) {
             dropLock(lock);
         }

@@ -35,6 +35,10 @@
  * {@code ReplyCacheBudget}), and the NFSv4.0 owners one client keeps. Past a bound, new clients and sessions
  * are refused with a status the RFCs allow for the operation, or records without state are forgotten.
  *
+ * <p>Rollback: a {@link org.tcnfs.nfs4.state.StateJournal} records, for one transactional compound, the
+ * opens and lock states it changed as they were before, and the open state table puts them back exactly
+ * (share modes, seqids, byte-range locks, existence) when the compound rolls back.
+ *
  * <p>Exceptions: operations of the state handler throw the {@link org.tcnfs.nfs4.status.NfsException} of
  * the protocol status (BADSESSION, SEQ_MISORDERED, STALE_CLIENTID, ...); a client record directory that cannot
  * be used at start is an {@link java.io.UncheckedIOException}.

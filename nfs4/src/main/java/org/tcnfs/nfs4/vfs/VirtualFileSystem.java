@@ -170,6 +170,24 @@ public interface VirtualFileSystem {
     }
 
     /**
+     * {@code inode}, which some client holds open, is about to lose a name (REMOVE, or RENAME over it):
+     * should that be its last name, keep the object reachable by its handle for READ, WRITE, COMMIT,
+     * GETATTR and SETATTR until {@link #releaseOpen} (POSIX and knfsd keep an unlinked open file usable
+     * until it is closed). What is kept must be bounded; beyond the bound the handle goes stale with the
+     * last name, as by default.
+     */
+    default void keepWhileOpen(Inode inode) throws IOException {
+    }
+
+    /**
+     * The last open of {@code inode} ended (CLOSE, the client's lease expired): what {@link #keepWhileOpen}
+     * kept for it may go. Called for every file whose last open ended, also ones nothing was kept for;
+     * never throws.
+     */
+    default void releaseOpen(Inode inode) {
+    }
+
+    /**
      * The file system {@code inode} belongs to ({@code fsid}). Views that join several exports give each
      * its own; a single file system may keep the default.
      */

@@ -262,4 +262,22 @@ class OpenStateTableTest {
         now.addAndGet(RecentlyClosed.WINDOW.toMillis() + 1);
         assertStatus(() -> t.checkIo(context(a, 1), open, F, IoMode.READ), NfsStatus.BAD_STATEID);
     }
+
+    @Test
+    void lastCloseListenerHearsTheLastCloseAndTheReleaseOfAClient() throws Exception {
+        List<Inode> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
+        table.onLastClose(heard::add);
+        StateId mine = table.open(a, owner("o"), F, READ, OpenStateTable.NOTHING);
+        StateId theirs = table.open(b, owner("o"), F, READ, OpenStateTable.NOTHING);
+        table.open(b, owner("o"), G, READ, OpenStateTable.NOTHING);
+
+        table.close(a, mine, F);
+        assertThat(heard).as("F is still open by b").isEmpty();
+        assertThat(table.hasOpenFiles()).isTrue();
+        table.releaseClient(b);
+
+        assertThat(heard).containsExactlyInAnyOrder(F, G);
+        assertThat(table.hasOpenFiles()).isFalse();
+        assertThat(theirs).isNotNull();
+    }
 }

@@ -133,6 +133,8 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
     public static final String RESERVED_NAME = ".tcnfs";
     /** Default number of files kept open for READ and WRITE. */
     public static final int DEFAULT_MAX_OPEN_FILES = 256;
+    /** Most files kept usable by handle after losing their last name while open (see {@link #keepWhileOpen}). */
+    public static final int MAX_KEPT_OPEN_FILES = 512;
 
     private static final int MAX_NAME_BYTES = 255;
     private static final int MAX_LINK_BYTES = 4095;
@@ -153,6 +155,7 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
     private final FileStore store;
     private final ChangeTracker changes = new ChangeTracker();
     private final ChannelCache channels;
+    private final KeptOpenFiles keptOpen;
     private final LinkedHashMap<Nfh, CachedIndex> listings = new LinkedHashMap<>(16, 0.75f, true);
 
     private LocalFileSystem(Builder builder, Path root, Posix posix, PosixStat rootStat, Nfh rootHandle)
@@ -166,6 +169,7 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         this.runsAsRoot = posix.isRoot();
         this.store = Files.getFileStore(root);
         this.channels = new ChannelCache(builder.maxOpenFiles);
+        this.keptOpen = new KeptOpenFiles(posix, MAX_KEPT_OPEN_FILES);
     }
 
     /**
@@ -234,7 +238,9 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
             return false;
         }
         try {
-            return handles.node(Nfh.of(inode.toBytes())).map(n -> n.exportId().equals(exportId)).orElse(false);
+            Nfh handle = Nfh.of(inode.toBytes());
+            return handles.node(handle).map(n -> n.exportId().equals(exportId)).orElse(false)
+                    || keptOpen.contains(handle);
         } catch (HandleTableException e) {
             throw FsErrors.of(e, "recognizing " + inode);
         }
@@ -475,6 +481,19 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
 
     /** A sync of {@code file} at the end of its compound, holding the file open until then. */
     private TxnBuffer.PendingSync syncLater(Resolved file) throws IOException {
+        if (file.kept() != null) {
+            FileChannel channel = file.kept().channel();
+            return new TxnBuffer.PendingSync() {
+                @Override
+                public void sync() throws IOException {
+                    channel.force(true);
+                }
+
+                @Override
+                public void close() {
+                }
+            };
+        }
         ChannelCache.Lease lease = lease(file, ChannelCache.Use.WRITE);
         return new TxnBuffer.PendingSync() {
             @Override
@@ -584,9 +603,40 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         }
     }
 
-    /** Closes the files this file system keeps open (not the handle table); calling it again is harmless. */
+    /**
+     * Keeps the regular file {@code inode}, which a client holds open, usable by its handle should its
+     * name about to go be its last one (see {@link KeptOpenFiles}); nothing for other objects or when the
+     * handle table knows other names of it (links only the server made, such as a transaction's backup of
+     * the victim, do not count: they go when the transaction ends).
+     */
+    @Override
+    public void keepWhileOpen(Inode inode) throws IOException {
+        Resolved file = resolve(inode);
+        if (file.kept() != null || file.node().type() != FileType.REGULAR || file.node().links().size() > 1) {
+            return;
+        }
+        keptOpen.keep(file.handle(), file.node(), file.path());
+    }
+
+    @Override
+    public void releaseOpen(Inode inode) {
+        if (inode.length() == Nfh.LENGTH && keptOpen.release(Nfh.of(inode.toBytes()))) {
+            channels.invalidate(Nfh.of(inode.toBytes()));
+        }
+    }
+
+    /** How many files are kept usable by handle after losing their last name while open. */
+    public int keptOpenFiles() {
+        return keptOpen.size();
+    }
+
+    /**
+     * Closes the files this file system keeps open, also those kept for their opens after their last name
+     * went (not the handle table); calling it again is harmless.
+     */
     @Override
     public void close() {
+        keptOpen.close();
         channels.close();
     }
 
@@ -598,10 +648,28 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
     // ---- resolution -------------------------------------------------------------------------------------
 
     /** A handle checked against the disk: its node, where it is, and what {@code lstat} said. */
-    private record Resolved(Nfh handle, Node node, Path path, PosixStat stat) {
+    private record Resolved(Nfh handle, Node node, Path path, PosixStat stat, KeptOpenFiles.Kept kept) {
+        Resolved(Nfh handle, Node node, Path path, PosixStat stat) {
+            this(handle, node, path, stat, null);
+        }
     }
 
     private Resolved resolve(Inode inode) throws IOException {
+        try {
+            return resolveByName(inode);
+        } catch (StaleException e) {
+            Optional<KeptOpenFiles.Kept> kept = keptOpen.get(handleOf(inode));
+            if (kept.isPresent()) {
+                PosixStat stat = posix.statOrNull(kept.get().path());
+                if (stat != null && matches(kept.get().node(), stat)) {
+                    return new Resolved(handleOf(inode), kept.get().node(), kept.get().path(), stat, kept.get());
+                }
+            }
+            throw e;
+        }
+    }
+
+    private Resolved resolveByName(Inode inode) throws IOException {
         Nfh handle = handleOf(inode);
         Node node;
         List<Path> candidates = new ArrayList<>(1);
@@ -954,6 +1022,13 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
      */
     private <T> T withChannel(Resolved file, ChannelCache.Use use, String what, Runnable reset,
             ChannelAction<T> action) throws IOException {
+        if (file.kept() != null) {
+            try {
+                return action.run(file.kept().channel());
+            } catch (IOException e) {
+                throw FsErrors.of(e, what + " of the open, removed file " + file.node().ino());
+            }
+        }
         for (int attempt = 0; ; attempt++) {
             try (ChannelCache.Lease lease = lease(file, use)) {
                 try {

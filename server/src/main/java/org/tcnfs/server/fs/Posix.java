@@ -38,6 +38,9 @@ import org.tcnfs.nfs4.vfs.TimeChange;
 final class Posix {
     private static final int AT_FDCWD = -100;
     private static final int AT_SYMLINK_NOFOLLOW = 0x100;
+    private static final int O_RDONLY = 0;
+    private static final int O_NOFOLLOW = 0400000;
+    private static final int O_CLOEXEC = 02000000;
     private static final long UTIME_NOW = (1L << 30) - 1;
     private static final long UTIME_OMIT = (1L << 30) - 2;
     private static final int STATVFS_SIZE = 112;
@@ -156,14 +159,23 @@ final class Posix {
      * {@code statx} where the kernel has it (for the birth time), else {@code lstat}.
      */
     PosixStat lstatOrNull(Path path) throws NfsException {
+        return statOrNull(path, false);
+    }
+
+    /** {@code stat}: as {@link #lstatOrNull}, following a final symbolic link (or a /proc magic link). */
+    PosixStat statOrNull(Path path) throws NfsException {
+        return statOrNull(path, true);
+    }
+
+    private PosixStat statOrNull(Path path, boolean follow) throws NfsException {
         if (statx) {
             byte[] buffer = new byte[STATX_SIZE];
             int result;
             try {
-                result = extra.statx(AT_FDCWD, path.toString(), AT_SYMLINK_NOFOLLOW, STATX_MASK, buffer);
+                result = extra.statx(AT_FDCWD, path.toString(), follow ? 0 : AT_SYMLINK_NOFOLLOW, STATX_MASK, buffer);
             } catch (UnsatisfiedLinkError e) {
                 statx = false;
-                return lstatOrNull(path);
+                return statOrNull(path, follow);
             }
             if (result == 0) {
                 return fromStatx(buffer);
@@ -171,7 +183,7 @@ final class Posix {
             int errno = LastError.getLastError(extraRuntime);
             if (errno == Errno.ENOSYS.intValue() || errno == Errno.EPERM.intValue() && statxForbidden()) {
                 statx = false;
-                return lstatOrNull(path);
+                return statOrNull(path, follow);
             }
             if (errno == Errno.ENOENT.intValue() || errno == Errno.ENOTDIR.intValue()) {
                 return null;
@@ -179,7 +191,7 @@ final class Posix {
             throw FsErrors.of(errno, "statx", path);
         }
         FileStat st = posix.allocateStat();
-        if (posix.lstat(path.toString(), st) < 0) {
+        if ((follow ? posix.stat(path.toString(), st) : posix.lstat(path.toString(), st)) < 0) {
             int errno = posix.errno();
             if (errno == Errno.ENOENT.intValue() || errno == Errno.ENOTDIR.intValue()) {
                 return null;
@@ -230,6 +242,23 @@ final class Posix {
         byte[] buffer = new byte[STATX_SIZE];
         return extra.statx(AT_FDCWD, "/", AT_SYMLINK_NOFOLLOW, STATX_MASK, buffer) < 0
                 && LastError.getLastError(extraRuntime) == Errno.EPERM.intValue();
+    }
+
+    /**
+     * A read-only descriptor of the regular file at {@code path} (not following a symbolic link), which
+     * keeps the file alive after its last name is gone; {@link #close(int)} it.
+     */
+    int openToKeep(Path path) throws NfsException {
+        int fd = posix.open(path.toString(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC, 0);
+        if (fd < 0) {
+            throw FsErrors.of(posix.errno(), "open", path);
+        }
+        return fd;
+    }
+
+    /** Closes a descriptor of {@link #openToKeep}. */
+    void close(int fd) {
+        posix.close(fd);
     }
 
     void mkdir(Path path, int mode) throws NfsException {

@@ -91,7 +91,7 @@ public final class TransactionWiring implements AutoCloseable {
 
     /**
      * Registers the counters of the transaction layer (nothing when transactions are off): commits,
-     * rollbacks, undo failures, lock wait time, backup bytes cloned and copied.
+     * rollbacks, undo failures, open and lock states not restored, lock wait time, backup bytes cloned and copied.
      */
     public void registerMetrics(TcnfsMetrics metrics) {
         if (hook == null) {
@@ -101,6 +101,9 @@ public final class TransactionWiring implements AutoCloseable {
         count(metrics, "tcnfs.txn.rollbacks", "Transactional compounds rolled back", hook, TransactionHook::rollbacks);
         count(metrics, "tcnfs.txn.undo.failures", "Rollbacks whose undo failed (record kept)", hook,
                 TransactionHook::undoFailures);
+        count(metrics, "tcnfs.txn.state.restore.failures",
+                "Open and lock states a rollback could not put back as they were (each logged at ERROR)", hook,
+                TransactionHook::stateRestoreFailures);
         count(metrics, "tcnfs.txn.lock.wait.seconds", "Time compounds waited for their locks", locks,
                 l -> l.waitNanos() / 1e9);
         count(metrics, "tcnfs.txn.lock.timeouts", "Lock acquisitions that timed out", locks, LockManager::timeouts);

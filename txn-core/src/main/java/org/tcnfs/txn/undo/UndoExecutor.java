@@ -255,10 +255,17 @@ public final class UndoExecutor {
                 || step instanceof UndoStep.MoveBack || step instanceof UndoStep.RenameBack;
     }
 
-    /** Whether a path of {@code step} is also a path of one of {@code earlier}. */
+    /**
+     * Whether a path of {@code step} is also a path of one of {@code earlier}. Restored attributes do not
+     * count: they check the object's identity, so replaying them is harmless (a removed file's restored
+     * times would otherwise cost every undone REMOVE a durable progress record).
+     */
     private static boolean sharesAName(UndoStep step, List<UndoStep> earlier) {
         Set<RelativePath> mine = new HashSet<>(pathsOf(step));
         for (UndoStep other : earlier) {
+            if (other instanceof UndoStep.RestoreAttributes) {
+                continue;
+            }
             for (RelativePath p : pathsOf(other)) {
                 if (mine.contains(p)) {
                     return true;

@@ -1,0 +1,12 @@
+package org.tcnfs.it;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+/** {@link RollbackRestoresTimesContract} with the server's directories on a reflink XFS loop mount (clones). */
+class RollbackRestoresTimesXfsIT extends RollbackRestoresTimesContract {
+    @Override
+    Path workDirectory() throws IOException {
+        return TestMounts.directoryOn("TCNFS_XFS_DIR", "xfs");
+    }
+}
