@@ -39,7 +39,7 @@ final class RpcCallFilter extends BaseFilter {
     private static final RateLimitedLog BAD_CALL = RateLimitedLog.of(LOG, 10, Duration.ofSeconds(10));
     private static final int CALL = 0;
     /** Enough for the call header, a credential and a verifier of at most 400 bytes each. */
-    private static final int HEADER_VIEW_BYTES = 1024;
+    static final int HEADER_VIEW_BYTES = 1024;
 
     private final Map<OncRpcProgram, RpcDispatchable> programs;
     private final RequestScheduler scheduler;

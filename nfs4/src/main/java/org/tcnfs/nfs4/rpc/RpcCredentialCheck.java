@@ -10,9 +10,17 @@ import java.nio.ByteOrder;
  * bytes, more than {@value #MAX_GIDS} gids or a body whose fields do not add up to its length, are refused
  * with AUTH_BADCRED (AUTH_BADVERF for the verifier), as knfsd and Ganesha do.
  *
+ * <p>Only the flavors this server serves, AUTH_NONE and AUTH_SYS, go on; any other (RPCSEC_GSS, AUTH_TLS, an
+ * unknown number) is refused with AUTH_BADCRED as soon as its flavor can be read. RFC 5531 has no auth_stat
+ * of its own for a flavor the server does not implement: AUTH_REJECTEDCRED asks the client to begin a new
+ * session of a flavor the server does serve, and AUTH_TOOWEAK refuses a flavor the server knows as too weak
+ * for the request; a credential the server cannot read at all is a bad one, which is what knfsd answers for
+ * an unknown flavor. It also keeps oncrpc4j from decoding them: it decodes RPCSEC_GSS by its fields
+ * (allocating the handle length it claims) and calls {@code startTLS} on the AUTH_TLS flavor alone.
+ *
  * <p>{@link #check} reads only the bytes it is given (a whole RPC message, from the xid on), allocates
  * nothing proportional to them and never throws: anything it cannot refuse (not a call, too short to hold a
- * credential) is {@link Verdict#PASS}ed on to the RPC decoder, which rejects it within its bounds.
+ * flavor) is {@link Verdict#PASS}ed on to the RPC decoder, which rejects it within its bounds.
  */
 public final class RpcCredentialCheck {
     /** Most bytes in the body of a credential or verifier ({@code opaque body<400>} of RFC 5531). */
@@ -28,10 +36,18 @@ public final class RpcCredentialCheck {
     /** AUTH_BADVERF: bad verifier (seal broken). */
     public static final int AUTH_BADVERF = 3;
 
+    /** AUTH_NONE (RFC 5531), served. */
+    public static final int AUTH_NONE = 0;
+    /** AUTH_SYS (RFC 5531), served. */
+    public static final int AUTH_SYS = 1;
+    /** RPCSEC_GSS (RFC 2203), not served. */
+    public static final int RPCSEC_GSS = 6;
+    /** AUTH_TLS (RFC 9289), not served: this server has no RPC-with-TLS. */
+    public static final int AUTH_TLS = 7;
+
     private static final int CALL = 0;
-    private static final int AUTH_SYS = 1;
-    /** xid, msg_type, rpcvers, prog, vers, proc, then the credential's flavor and length. */
-    private static final int HEADER_BYTES = 8 * Integer.BYTES;
+    /** xid, msg_type, rpcvers, prog, vers, proc, then the credential's flavor. */
+    private static final int FLAVOR_END = 7 * Integer.BYTES;
 
     /**
      * What {@link #check} found.
@@ -57,7 +73,7 @@ public final class RpcCredentialCheck {
      */
     public static Verdict check(ByteBuffer message) {
         ByteBuffer b = message.slice().order(ByteOrder.BIG_ENDIAN);
-        if (b.remaining() < HEADER_BYTES) {
+        if (b.remaining() < FLAVOR_END) {
             return Verdict.PASS;
         }
         b.getInt(); // xid
@@ -66,6 +82,13 @@ public final class RpcCredentialCheck {
         }
         b.position(b.position() + 4 * Integer.BYTES); // rpcvers, prog, vers, proc
         int flavor = b.getInt();
+        if (flavor != AUTH_NONE && flavor != AUTH_SYS) {
+            return bad(AUTH_BADCRED, "credential flavor " + Integer.toUnsignedString(flavor) + " ("
+                    + flavorName(flavor) + ") not served; only AUTH_NONE and AUTH_SYS are");
+        }
+        if (b.remaining() < Integer.BYTES) {
+            return bad(AUTH_BADCRED, "credential length missing");
+        }
         int length = b.getInt();
         if (length < 0 || length > MAX_AUTH_BYTES) {
             return bad(AUTH_BADCRED, "credential body of " + Integer.toUnsignedString(length) + " bytes (at most "
@@ -123,6 +146,16 @@ public final class RpcCredentialCheck {
             return bad(AUTH_BADCRED, "AUTH_SYS body length does not match its " + gids + " gids");
         }
         return Verdict.PASS;
+    }
+
+    private static String flavorName(int flavor) {
+        return switch (flavor) {
+            case RPCSEC_GSS -> "RPCSEC_GSS";
+            case AUTH_TLS -> "AUTH_TLS";
+            case 2 -> "AUTH_SHORT";
+            case 3 -> "AUTH_DH";
+            default -> "unknown";
+        };
     }
 
     private static int padded(int length) {

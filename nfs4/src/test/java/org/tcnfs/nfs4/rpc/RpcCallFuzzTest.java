@@ -7,65 +7,103 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
+import java.util.NoSuchElementException;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.tcnfs.nfs4.rpc.RpcRecordHarness.Outcome;
 
 /**
- * Fuzzes an RPC record as the server receives it: call header and credential (oncrpc4j), then the NFS
- * program ({@link NfsRpcService}: credential, COMPOUND decoding, reply). Run with a small heap, so that an
- * allocation sized by a claimed length fails as OutOfMemoryError.
+ * Fuzzes an RPC record as the server receives it ({@link RpcRecordHarness#asTheServerRuns()}): the server's
+ * {@link RpcCredentialCheck}, then call header and credential (oncrpc4j), then the NFS program
+ * ({@link NfsRpcService}: credential, COMPOUND decoding, reply). Run with a small heap, so that an allocation
+ * sized by a claimed length fails as OutOfMemoryError.
  *
- * <p>Property: every record ends refused by the check in front of oncrpc4j, dropped without a reply (a
- * header oncrpc4j cannot read), or with exactly one well-formed reply to its xid; nothing throws.
- *
- * <p>The check in front is {@link AuthSysLimitsStandIn} until the server's own credential check exists; a
- * second target with that check then replaces this one's stand-in (one fuzz test per class: Jazzer fuzzes
- * one per JVM).
+ * <p>Property: every record is refused by the credential check with one AUTH_ERROR reply to its xid, dropped
+ * without a reply (a header oncrpc4j cannot read), or answered with exactly one reply to its xid; nothing
+ * throws.
  */
 class RpcCallFuzzTest {
     /** The heap of the fuzz executions (tcnfs.fuzz.heap) is at most this; a larger one may hold a claim. */
     private static final long SMALL_HEAP = 256L << 20;
-    private final RpcRecordHarness harness = new RpcRecordHarness(new AuthSysLimitsStandIn());
+    private static final int MSG_DENIED = 1;
+    private static final int AUTH_ERROR = 1;
+    private final RpcRecordHarness harness = RpcRecordHarness.asTheServerRuns();
 
     @FuzzTest(maxDuration = "20s")
     void everyRecordIsRefusedDroppedOrAnsweredOnce(byte[] record) throws IOException {
         int before = harness.replies().size();
         Outcome outcome = harness.receive(record);
         int sent = harness.replies().size() - before;
-        if (outcome == Outcome.REPLIED) {
+        if (outcome == Outcome.DROPPED) {
+            assertThat(sent).as("replies to a record that was not answered").isZero();
+        } else {
             assertThat(sent).as("replies to one call").isEqualTo(1);
             ByteBuffer reply = ByteBuffer.wrap(harness.replies().get(before));
             assertThat(reply.getInt()).as("xid").isEqualTo(ByteBuffer.wrap(record).getInt());
             assertThat(reply.getInt()).as("message type REPLY").isEqualTo(1);
-        } else {
-            assertThat(sent).as("replies to a record that was not answered").isZero();
+            if (outcome == Outcome.REFUSED_IN_FRONT) {
+                assertThat(reply.getInt()).as("MSG_DENIED").isEqualTo(MSG_DENIED);
+                assertThat(reply.getInt()).as("AUTH_ERROR").isEqualTo(AUTH_ERROR);
+                assertThat(reply.getInt()).as("auth_stat").isEqualTo(harness.lastVerdict().authStat())
+                        .isIn(RpcCredentialCheck.AUTH_BADCRED, RpcCredentialCheck.AUTH_BADVERF);
+            }
         }
         harness.replies().clear();
+    }
+
+    private static byte[] keptInput(String name) throws IOException {
+        try (InputStream in = RpcCallFuzzTest.class.getResourceAsStream(
+                "RpcCallFuzzTestInputs/everyRecordIsRefusedDroppedOrAnsweredOnce/" + name)) {
+            assertThat(in).as(name).isNotNull();
+            return in.readAllBytes();
+        }
     }
 
     /**
      * The records this target found, kept with its inputs ({@code found-*}): each makes oncrpc4j allocate a
      * claimed length (OutOfMemoryError in this JVM's small heap) or fail unchecked when nothing stands in
-     * front of it.
+     * front of it, and the server's credential check refuses each with AUTH_BADCRED before oncrpc4j reads
+     * its credential.
      */
     @ParameterizedTest
     @ValueSource(strings = {"found-auth-sys-body-shorter-than-its-length-then-huge-verifier",
             "found-rpcsec-gss-credential-claiming-a-huge-handle", "found-auth-tls-call-on-a-server-without-tls",
             "found-auth-tls-flavor-then-end-of-record"})
-    void everyRecordTheFuzzerFoundBreaksOncrpc4jAloneAndIsRefusedInFront(String name) throws IOException {
-        byte[] record;
-        try (InputStream in = getClass().getResourceAsStream(
-                "RpcCallFuzzTestInputs/everyRecordIsRefusedDroppedOrAnsweredOnce/" + name)) {
-            assertThat(in).as(name).isNotNull();
-            record = in.readAllBytes();
-        }
+    void everyRecordTheFuzzerFoundBreaksOncrpc4jAloneAndIsRefusedByTheCredentialCheck(String name)
+            throws IOException {
+        byte[] record = keptInput(name);
         if (Runtime.getRuntime().maxMemory() <= SMALL_HEAP) {
-            RpcRecordHarness unchecked = new RpcRecordHarness(r -> true);
+            RpcRecordHarness unchecked = RpcRecordHarness.withoutTheCheck();
             assertThatThrownBy(() -> unchecked.receive(record))
-                    .isInstanceOfAny(OutOfMemoryError.class, java.util.NoSuchElementException.class);
+                    .isInstanceOfAny(OutOfMemoryError.class, NoSuchElementException.class);
         }
-        assertThat(new RpcRecordHarness(new AuthSysLimitsStandIn()).receive(record))
-                .isEqualTo(Outcome.REFUSED_IN_FRONT);
+        RpcRecordHarness checked = RpcRecordHarness.asTheServerRuns();
+        assertThat(checked.receive(record)).isEqualTo(Outcome.REFUSED_IN_FRONT);
+        assertThat(checked.lastVerdict().authStat()).as(checked.lastVerdict().reason())
+                .isEqualTo(RpcCredentialCheck.AUTH_BADCRED);
+        assertThat(checked.replies()).hasSize(1);
+    }
+
+    /** A COMPOUND call whose AUTH_SYS credential claims {@code gids} gids and carries none. */
+    private static byte[] callClaimingGids(int gids) {
+        ByteBuffer b = ByteBuffer.allocate(60);
+        b.putInt(1).putInt(0).putInt(2).putInt(NfsRpcService.NFS_PROGRAM).putInt(4).putInt(1);
+        b.putInt(1).putInt(20).putInt(0).putInt(0).putInt(0).putInt(0).putInt(gids); // stamp, "", uid, gid
+        b.putInt(0).putInt(0); // verifier AUTH_NONE
+        return b.array();
+    }
+
+    /** Issue 14, item 1, where this target started: oncrpc4j allocates the gid array a credential claims. */
+    @Test
+    void aCredentialClaimingTwoToTheThirtyOneGidsMakesOncrpc4jAloneAllocateAndIsRefusedByTheCheck()
+            throws IOException {
+        assertThatThrownBy(() -> RpcRecordHarness.withoutTheCheck().receive(callClaimingGids(Integer.MAX_VALUE)))
+                .isInstanceOf(OutOfMemoryError.class);
+        RpcRecordHarness checked = RpcRecordHarness.asTheServerRuns();
+        for (int gids : new int[] {Integer.MAX_VALUE, 17, -1}) {
+            assertThat(checked.receive(callClaimingGids(gids))).as("%d gids", gids)
+                    .isEqualTo(Outcome.REFUSED_IN_FRONT);
+        }
     }
 }

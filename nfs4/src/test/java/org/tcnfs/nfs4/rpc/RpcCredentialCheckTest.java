@@ -90,4 +90,57 @@ class RpcCredentialCheckTest {
             RpcCredentialCheck.check(full.duplicate().limit(n));
         }
     }
+
+    /** An RPC call to NFSv4 NULL with a credential of {@code flavor} and an empty body, and an AUTH_NONE verifier. */
+    static ByteBuffer callWithFlavor(int flavor) {
+        ByteBuffer b = ByteBuffer.allocate(6 * 4 + 8 + 8);
+        b.putInt(7).putInt(0).putInt(2).putInt(100003).putInt(4).putInt(0);
+        b.putInt(flavor).putInt(0).putInt(0).putInt(0);
+        return b.flip();
+    }
+
+    @Test
+    void everyFlavorButAuthNoneAndAuthSysIsABadCredential() {
+        assertThat(RpcCredentialCheck.check(callWithFlavor(RpcCredentialCheck.AUTH_NONE)).passes()).isTrue();
+        for (int flavor : new int[] {2, 3, RpcCredentialCheck.RPCSEC_GSS, RpcCredentialCheck.AUTH_TLS, 390003, -1}) {
+            RpcCredentialCheck.Verdict v = RpcCredentialCheck.check(callWithFlavor(flavor));
+            assertThat(v.authStat()).as("flavor %d", flavor).isEqualTo(RpcCredentialCheck.AUTH_BADCRED);
+            assertThat(v.reason()).contains("not served");
+        }
+        assertThat(RpcCredentialCheck.check(callWithFlavor(RpcCredentialCheck.AUTH_TLS)).reason())
+                .contains("flavor 7 (AUTH_TLS)");
+    }
+
+    @Test
+    void anRpcsecGssCredentialClaimingAHugeHandleIsABadCredentialBeforeItsFieldsAreRead() {
+        // gss_proc DATA, seq 1, service none, then a handle claiming 2^31-1 bytes, inside a 20-byte body
+        ByteBuffer b = ByteBuffer.allocate(6 * 4 + 8 + 20 + 8);
+        b.putInt(7).putInt(0).putInt(2).putInt(100003).putInt(4).putInt(1);
+        b.putInt(RpcCredentialCheck.RPCSEC_GSS).putInt(20).putInt(1).putInt(0).putInt(1).putInt(1)
+                .putInt(Integer.MAX_VALUE);
+        b.putInt(0).putInt(0);
+        assertThat(RpcCredentialCheck.check(b.flip()).authStat()).isEqualTo(RpcCredentialCheck.AUTH_BADCRED);
+    }
+
+    @Test
+    void anAuthTlsFlavorThatEndsTheRecordIsABadCredential() {
+        ByteBuffer b = callWithFlavor(RpcCredentialCheck.AUTH_TLS).limit(7 * 4);
+        assertThat(RpcCredentialCheck.check(b).authStat()).isEqualTo(RpcCredentialCheck.AUTH_BADCRED);
+        ByteBuffer sys = callWithFlavor(RpcCredentialCheck.AUTH_SYS).limit(7 * 4 + 3);
+        assertThat(RpcCredentialCheck.check(sys).reason()).contains("length missing");
+    }
+
+    @Test
+    void anAuthSysBodyLongerThanItsFieldsCannotHideAVerifierLength() {
+        // fields of 28 bytes in a body claiming 36: oncrpc4j would read the verifier from the last 8 bytes of
+        // the body (flavor 0x35535353, length 0x53535353, 1.4 GB) and allocate its length
+        ByteBuffer b = ByteBuffer.allocate(6 * 4 + 8 + 36 + 8);
+        b.putInt(7).putInt(0).putInt(2).putInt(100003).putInt(4).putInt(0x80000001);
+        b.putInt(1).putInt(36).putInt(0x1234).putInt(6).put("client\0\0".getBytes(StandardCharsets.US_ASCII))
+                .putInt(1000).putInt(1000).putInt(0).putInt(0x35535353).putInt(0x53535353);
+        b.putInt(0).putInt(0);
+        RpcCredentialCheck.Verdict v = RpcCredentialCheck.check(b.flip());
+        assertThat(v.authStat()).isEqualTo(RpcCredentialCheck.AUTH_BADCRED);
+        assertThat(v.reason()).contains("does not match its 0 gids");
+    }
 }

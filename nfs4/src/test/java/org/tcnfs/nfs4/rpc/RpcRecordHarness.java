@@ -2,6 +2,7 @@ package org.tcnfs.nfs4.rpc;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.nio.channels.CompletionHandler;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -10,8 +11,10 @@ import java.util.Map;
 import java.util.Set;
 import org.dcache.oncrpc4j.rpc.OncRpcException;
 import org.dcache.oncrpc4j.rpc.ReplyQueue;
+import org.dcache.oncrpc4j.rpc.RpcAuthError;
 import org.dcache.oncrpc4j.rpc.RpcCall;
 import org.dcache.oncrpc4j.rpc.RpcException;
+import org.dcache.oncrpc4j.rpc.RpcRejectStatus;
 import org.dcache.oncrpc4j.rpc.RpcTransport;
 import org.dcache.oncrpc4j.xdr.BadXdrOncRpcException;
 import org.dcache.oncrpc4j.xdr.Xdr;
@@ -23,11 +26,13 @@ import org.tcnfs.nfs4.state.StateHandler;
 import org.tcnfs.nfs4.vfs.memory.InMemoryFileSystem;
 
 /**
- * Test harness: hands one RPC record (the bytes after the record marker) to oncrpc4j and {@link NfsRpcService}
- * the way the server's filter chain does (oncrpc4j's {@code RpcProtocolFilter}: xid, message type,
- * {@link RpcCall#accept()}, a reject for an {@link RpcException}, no reply for a header that does not
- * decode; then
- * {@code RpcDispatcher}: program and version, then the service), and records what goes back on the wire.
+ * Test harness: hands one RPC record (the bytes after the record marker) to the server's code the way its
+ * filter chain does ({@link RpcCallFilter}: {@link RpcCredentialCheck} on the first
+ * {@link RpcCallFilter#HEADER_VIEW_BYTES} bytes, xid and message type, an AUTH_ERROR reject for a refused
+ * credential, then oncrpc4j's {@link RpcCall#accept()}, a reject for an {@link RpcException}, no reply for a
+ * header that does not decode; then the program and version, then the service), and records what goes back
+ * on the wire. Unlike the filter it lets any other exception out of oncrpc4j's decoding through (the filter
+ * logs it and drops the call), so that a fuzz target sees it.
  *
  * <p>The service runs over an engine without operations (every operation answers NFS4ERR_NOTSUPP), so that
  * nothing a record does stays behind for the next one; what is exercised is the call header, the
@@ -35,16 +40,9 @@ import org.tcnfs.nfs4.vfs.memory.InMemoryFileSystem;
  */
 final class RpcRecordHarness {
 
-    /** A check that sees a record before oncrpc4j parses it and may refuse it (then oncrpc4j never sees it). */
-    @FunctionalInterface
-    interface FrontCheck {
-        /** Whether {@code record} may go on to oncrpc4j. */
-        boolean admits(byte[] record);
-    }
-
     /** What became of a record. */
     enum Outcome {
-        /** Refused by the {@link FrontCheck}. */
+        /** Refused by {@link RpcCredentialCheck} (answered AUTH_ERROR; oncrpc4j decoded no credential). */
         REFUSED_IN_FRONT,
         /** Not an RPC call oncrpc4j could read: dropped without a reply (oncrpc4j logs it). */
         DROPPED,
@@ -57,12 +55,28 @@ final class RpcRecordHarness {
     private static final CompoundEngine ENGINE =
             new CompoundEngine(OperationExecutor.of(Map.of()), List.of(), Set.of(0, 1));
 
-    private final FrontCheck front;
+    private final boolean checked;
     private final NfsRpcService service = new NfsRpcService(SERVER, ENGINE, () -> true);
     private final CapturingTransport transport = new CapturingTransport();
+    private RpcCredentialCheck.Verdict lastVerdict = RpcCredentialCheck.Verdict.PASS;
 
-    RpcRecordHarness(FrontCheck front) {
-        this.front = front;
+    private RpcRecordHarness(boolean checked) {
+        this.checked = checked;
+    }
+
+    /** As the server runs: the credential check in front of oncrpc4j. */
+    static RpcRecordHarness asTheServerRuns() {
+        return new RpcRecordHarness(true);
+    }
+
+    /** oncrpc4j alone, without the check in front: to show what the check keeps from it. */
+    static RpcRecordHarness withoutTheCheck() {
+        return new RpcRecordHarness(false);
+    }
+
+    /** The check's verdict on the last record (PASS without the check). */
+    RpcCredentialCheck.Verdict lastVerdict() {
+        return lastVerdict;
     }
 
     /** The replies sent so far, each the bytes of one RPC reply message. */
@@ -76,9 +90,10 @@ final class RpcRecordHarness {
      * @throws IOException only if the service itself failed in a way the server does not handle
      */
     Outcome receive(byte[] record) throws IOException {
-        if (!front.admits(record)) {
-            return Outcome.REFUSED_IN_FRONT;
-        }
+        lastVerdict = checked
+                ? RpcCredentialCheck.check(
+                        ByteBuffer.wrap(record, 0, Math.min(record.length, RpcCallFilter.HEADER_VIEW_BYTES)))
+                : RpcCredentialCheck.Verdict.PASS;
         Xdr xdr = new Xdr(record);
         RpcCall call;
         try {
@@ -89,6 +104,10 @@ final class RpcRecordHarness {
                 return Outcome.DROPPED; // a reply to a call this server never made, or no message at all
             }
             call = new RpcCall(xid, xdr, transport);
+            if (!lastVerdict.passes()) {
+                call.reject(RpcRejectStatus.AUTH_ERROR, new RpcAuthError(lastVerdict.authStat()));
+                return Outcome.REFUSED_IN_FRONT;
+            }
             try {
                 call.accept();
             } catch (RpcException e) {
