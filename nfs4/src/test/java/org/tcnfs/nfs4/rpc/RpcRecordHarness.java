@@ -12,6 +12,7 @@ import java.util.Set;
 import org.dcache.oncrpc4j.rpc.OncRpcException;
 import org.dcache.oncrpc4j.rpc.ReplyQueue;
 import org.dcache.oncrpc4j.rpc.RpcAuthError;
+import org.dcache.oncrpc4j.rpc.RpcAuthException;
 import org.dcache.oncrpc4j.rpc.RpcCall;
 import org.dcache.oncrpc4j.rpc.RpcException;
 import org.dcache.oncrpc4j.rpc.RpcRejectStatus;
@@ -50,6 +51,8 @@ final class RpcRecordHarness {
         REPLIED
     }
 
+    /** {@code auth_stat} AUTH_FAILED (RFC 5531: reason unknown). */
+    static final int AUTH_FAILED = 7;
     private static final ServerContext SERVER = new ServerContext((credential, client) -> new InMemoryFileSystem(),
             new StateHandler(NfsLimits.DEFAULTS, Clock.systemUTC()), NfsLimits.DEFAULTS, Clock.systemUTC());
     private static final CompoundEngine ENGINE =
@@ -94,7 +97,7 @@ final class RpcRecordHarness {
                 ? RpcCredentialCheck.check(
                         ByteBuffer.wrap(record, 0, Math.min(record.length, RpcCallFilter.HEADER_VIEW_BYTES)))
                 : RpcCredentialCheck.Verdict.PASS;
-        Xdr xdr = new Xdr(record);
+        Xdr xdr = new Xdr(record.clone()); // oncrpc4j may write the reply over the bytes of the call
         RpcCall call;
         try {
             xdr.beginDecoding();
@@ -168,9 +171,10 @@ final class RpcRecordHarness {
         }
 
         @Override
-        public void startTLS() {
-            // what oncrpc4j's GrizzlyRpcTransport does on a server built without TLS (no StartTlsFilter)
-            throw new java.util.NoSuchElementException("No value present");
+        public void startTLS() throws RpcAuthException {
+            // what oncrpc4j 3.4.2's GrizzlyRpcTransport does on a server without TLS (no StartTlsFilter): the
+            // call is then rejected with AUTH_ERROR/AUTH_FAILED, as the server answers it on the wire
+            throw new RpcAuthException("SSL is not configured", new RpcAuthError(AUTH_FAILED));
         }
 
         @Override
