@@ -19,16 +19,19 @@ import org.tcnfs.proto.UndoStep;
  * lists for it (how its undo is <i>prepared</i>: {@code UndoPreparer} turns each kind of mutation into undo
  * steps before the operation runs), which {@link UndoStep}s those become (how it is <i>recorded</i>: the
  * recovery record in LMDB, {@code recovery.proto}) and that {@code UndoExecutor} takes back (how it is
- * <i>executed</i>, online and by startup recovery), and what becomes of the open and lock state it creates or changes on rollback.
+ * <i>executed</i>, online and by startup recovery), and what becomes of the open and lock state it creates
+ * or changes on rollback.
  *
  * <p>The planner ({@link CompoundPlanner}) looks every operation up here first: an operation without a
  * descriptor makes the compound {@link Unplannable} (a plain one is then locked whole, a transactional one
  * refused), and an operation with a descriptor that the planner does not follow is a server fault, never a
  * silent skip. {@code OperationTableTest} fails when an operation the server runs ({@code Operations.all()})
  * has no descriptor, when a descriptor that changes objects does not say how they are undone, or when a kind
- * of {@link Mutation} or {@link UndoStep} belongs to no operation. Adding an operation (NFSv4.2 ALLOCATE,
- * CLONE) therefore means: its class in {@code nfs4.ops}, its descriptor here, its case in the planner, and,
- * if it changes objects, the mutations and undo steps the descriptor names.
+ * of {@link Mutation} or {@link UndoStep} belongs to no operation; {@code OperationUndoCoverageTest} fails when
+ * a kind of mutation a descriptor names is not prepared, recorded and undone into the undo steps it names.
+ * Adding an operation (NFSv4.2 ALLOCATE, CLONE) therefore means: its class in {@code nfs4.ops}, its
+ * descriptor here, its case in the planner, and, if it changes objects, the mutations and undo steps the
+ * descriptor names (and a sample of each new kind of mutation in {@code OperationUndoCoverageTest}).
  *
  * <p>Immutable and thread-safe.
  */
@@ -152,15 +155,18 @@ public final class OperationTable {
                 Set.of(UndoStep.RestoreAttributes.class, UndoStep.RestoreRanges.class, UndoStep.RestoreSize.class),
                 StateOnRollback.NONE);
         changes(t, OP_CREATE, Locks.CURRENT_DIRECTORY_AND_NAME, Set.of(Mutation.Creation.class),
-                Set.of(UndoStep.RemoveCreated.class), StateOnRollback.NONE);
+                Set.of(UndoStep.RemoveCreated.class, UndoStep.RestoreAttributes.class), StateOnRollback.NONE);
         changes(t, OP_REMOVE, Locks.CURRENT_DIRECTORY_AND_NAME, Set.of(Mutation.Removal.class),
-                Set.of(UndoStep.MoveBack.class), StateOnRollback.NONE);
+                Set.of(UndoStep.MoveBack.class, UndoStep.RestoreAttributes.class), StateOnRollback.NONE);
         changes(t, OP_RENAME, Locks.BOTH_DIRECTORIES_AND_NAMES, Set.of(Mutation.Rename.class),
-                Set.of(UndoStep.RenameBack.class), StateOnRollback.NONE);
-        changes(t, OP_LINK, Locks.LINK, Set.of(Mutation.HardLink.class), Set.of(UndoStep.UnlinkLink.class),
+                Set.of(UndoStep.RenameBack.class, UndoStep.MoveBack.class, UndoStep.RestoreAttributes.class),
+                StateOnRollback.NONE);
+        changes(t, OP_LINK, Locks.LINK, Set.of(Mutation.HardLink.class),
+                Set.of(UndoStep.UnlinkLink.class, UndoStep.RestoreAttributes.class),
                 StateOnRollback.NONE);
         changes(t, OP_OPEN, Locks.OPEN, Set.of(Mutation.Creation.class, Mutation.SizeChange.class),
-                Set.of(UndoStep.RemoveCreated.class, UndoStep.RestoreRanges.class, UndoStep.RestoreSize.class),
+                Set.of(UndoStep.RemoveCreated.class, UndoStep.RestoreRanges.class, UndoStep.RestoreSize.class,
+                        UndoStep.RestoreAttributes.class),
                 StateOnRollback.RESTORED);
         // open and lock state: recorded by the compound's StateJournal, put back by the rollback
         state(t, OP_LOCK, StateOnRollback.RESTORED);
