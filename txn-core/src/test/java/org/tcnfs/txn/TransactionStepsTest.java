@@ -17,8 +17,15 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tcnfs.nfs4.export.ExportOptions.TxnPolicy;
+import org.tcnfs.nfs4.state.NfsClient;
+import org.tcnfs.nfs4.state.OpenStateTable;
+import org.tcnfs.nfs4.state.ShareMode;
+import org.tcnfs.nfs4.state.StateId;
+import org.tcnfs.nfs4.status.NfsStatus;
+import org.tcnfs.nfs4.vfs.Inode;
 import org.tcnfs.nfs4.vfs.FileType;
 import org.tcnfs.nfs4.vfs.VirtualFileSystem;
+import org.tcnfs.nfs4.xdr.CLOSE4args;
 import org.tcnfs.nfs4.xdr.COMPOUND4args;
 import org.tcnfs.nfs4.xdr.PUTFH4args;
 import org.tcnfs.nfs4.xdr.READ4args;
@@ -184,5 +191,43 @@ class TransactionStepsTest {
         t.close();
         assertThat(t.state()).isEqualTo(State.ROLLED_BACK);
         assertThat(Files.readAllBytes(file)).isEqualTo(BEFORE);
+    }
+
+    /** Runs a compound PUTFH f, CLOSE of an open held before it; returns that open's stateid. */
+    private StateId closeInTransaction(Transaction t, TransactionSteps steps, OpenStateTable opens, NfsClient client,
+            StateId open) throws IOException {
+        t.running();
+        steps.beforeOp(1);
+        steps.afterOp(1);
+        steps.beforeOp(2);
+        steps.bindStateJournal(opens);
+        opens.close(client, open, Inode.of(fileHandle.toBytes()));
+        steps.unbindStateJournal();
+        steps.afterOp(2);
+        return open;
+    }
+
+    @Test
+    void theRollbackOfACloseReopensTheOpenHeldBeforeAndACommittedCloseStaysClosed() throws IOException {
+        OpenStateTable opens = new OpenStateTable();
+        NfsClient client = new NfsClient(1);
+        Inode f = Inode.of(fileHandle.toBytes());
+        COMPOUND4args close = compound(new nfs_argop4(nfs_opnum4.OP_CLOSE, new CLOSE4args(0, new stateid4())));
+        StateId open = opens.open(client, "o".getBytes(StandardCharsets.US_ASCII), f,
+                new ShareMode(ShareMode.READ, 0), OpenStateTable.NOTHING);
+
+        TransactionSteps[] steps = new TransactionSteps[1];
+        Transaction rolledBack = prepared(close, steps);
+        closeInTransaction(rolledBack, steps[0], opens, client, open);
+        assertThat(opens.test(client, open)).as("closed inside the transaction").isNotEqualTo(NfsStatus.OK);
+        rolledBack.close();
+        assertThat(opens.test(client, open)).as("the open is back after the rollback").isEqualTo(NfsStatus.OK);
+        assertThat(opens.isOpen(f)).isTrue();
+
+        Transaction committed = prepared(close, steps);
+        closeInTransaction(committed, steps[0], opens, client, open);
+        committed.commit();
+        committed.close();
+        assertThat(opens.isOpen(f)).as("a committed CLOSE is never undone").isFalse();
     }
 }
