@@ -2,35 +2,18 @@ package org.tcnfs.txn;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tcnfs.nfs4.compound.CompoundContext;
 import org.tcnfs.nfs4.compound.CompoundHook;
-import org.tcnfs.nfs4.state.OpenStateTable;
 import org.tcnfs.nfs4.state.StateJournal;
 import org.tcnfs.nfs4.status.DelayException;
 import org.tcnfs.nfs4.status.NfsStatus;
@@ -41,23 +24,13 @@ import org.tcnfs.nfs4.xdr.COMPOUND4res;
 import org.tcnfs.nfs4.xdr.nfs_argop4;
 import org.tcnfs.nfs4.xdr.nfs_opnum4;
 import org.tcnfs.nfs4.xdr.nfs_resop4;
-import org.tcnfs.proto.RecoveryRecord;
-import org.tcnfs.proto.RecoveryRecords;
-import org.tcnfs.proto.UndoStep;
 import org.tcnfs.txn.backup.BackupBudgetExceededException;
-import org.tcnfs.txn.backup.BackupManager;
-import org.tcnfs.txn.handles.FsyncPool;
 import org.tcnfs.txn.handles.HandleTable;
-import org.tcnfs.txn.handles.SideTable;
 import org.tcnfs.txn.handles.TxnBuffer;
 import org.tcnfs.txn.lock.LockKey;
 import org.tcnfs.txn.lock.LockManager;
-import org.tcnfs.txn.lock.LockMode;
 import org.tcnfs.txn.lock.LockSet;
 import org.tcnfs.txn.plan.CompoundPlanner;
-import org.tcnfs.txn.plan.Mutation;
-import org.tcnfs.txn.plan.ObjectPath;
-import org.tcnfs.txn.plan.ObjectRef;
 import org.tcnfs.txn.plan.TxnPlan;
 import org.tcnfs.txn.undo.UndoExecutor;
 
@@ -65,7 +38,7 @@ import org.tcnfs.txn.undo.UndoExecutor;
  * Runs COMPOUNDs as all-or-nothing transactions on the exports given to it (DESIGN.md, "The transaction protocol"); the
  * adapter between the compound engine's hook points and the transaction classes: {@link CompoundLocker} decides what a
  * compound locks and takes the locks, {@link Transaction} carries a transactional compound's state (PLANNED to
- * COMMITTED or ROLLED_BACK) and owns its locks, its {@link Transaction.Steps} here prepare, commit and undo it, and a
+ * COMMITTED or ROLLED_BACK) and owns its locks, its {@link TransactionSteps} prepare, commit and undo it, and a
  * {@link CompoundGate} lets shutdown drain the compounds in flight. A compound works on the export of the handle its
  * first PUTFH puts, wherever it stands (PUTROOTFH: the export at the root of the name space, if there is one); that
  * export's {@code txn=} policy for the client decides: {@code request} runs it as a transaction when the RPC procedure
@@ -126,16 +99,8 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
 
     private final Map<String, Area> areas = new HashMap<>();
     private final HandleTable handles;
-    private final SideTable records;
-    private final CrashPoints crashPoints;
-    private final TxnIds txnIds;
     private final CompoundLocker locker;
-    private final ExecutorService cleaner;
-    private final AtomicLong commits = new AtomicLong();
-    private final AtomicLong rollbacks = new AtomicLong();
-    private final AtomicLong undoFailures = new AtomicLong();
-    private final AtomicLong stateRestoreFailures = new AtomicLong();
-    private final Set<LockKey> fenced = ConcurrentHashMap.newKeySet();
+    private final TransactionServices services;
     private final CompoundGate gate = new CompoundGate();
 
     /**
@@ -148,10 +113,10 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
     public TransactionHook(List<TxnExport> exports, HandleTable handles, LockManager locks, Duration lockTimeout,
             CrashPoints crashPoints) {
         this.handles = Objects.requireNonNull(handles, "handles");
-        this.records = handles.sideTable(RECORDS_TABLE);
         Objects.requireNonNull(locks, "locks");
         Objects.requireNonNull(lockTimeout, "lockTimeout");
-        this.crashPoints = Objects.requireNonNull(crashPoints, "crashPoints");
+        Objects.requireNonNull(crashPoints, "crashPoints");
+        Set<LockKey> fenced = ConcurrentHashMap.newKeySet();
         List<CompoundLocker.Export> lockerExports = new ArrayList<>();
         String rootExportId = null;
         for (TxnExport export : exports) {
@@ -164,27 +129,22 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
             }
         }
         this.locker = new CompoundLocker(lockerExports, rootExportId, handles, locks, lockTimeout, fenced);
-        this.txnIds = new TxnIds(handles);
-        this.cleaner = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "tcnfs-backup-cleaner");
-            t.setDaemon(true);
-            return t;
-        });
+        this.services = new TransactionServices(handles, crashPoints, fenced);
     }
 
     /** Transactions committed since the start. */
     public long commits() {
-        return commits.get();
+        return services.commits.get();
     }
 
     /** Transactions rolled back since the start. */
     public long rollbacks() {
-        return rollbacks.get();
+        return services.rollbacks.get();
     }
 
     /** Rollbacks whose undo failed (their records stay) since the start. */
     public long undoFailures() {
-        return undoFailures.get();
+        return services.undoFailures.get();
     }
 
     /**
@@ -192,7 +152,7 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
      * start (each also logged at ERROR).
      */
     public long stateRestoreFailures() {
-        return stateRestoreFailures.get();
+        return services.stateRestoreFailures.get();
     }
 
     /** Whether {@code procedure} carries the transaction flag. */
@@ -200,10 +160,15 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         return (procedure & TXN_FLAG) != 0;
     }
 
+    /** The key of transaction {@code id}'s record. */
+    public static byte[] key(long id) {
+        return ByteBuffer.allocate(Long.BYTES).putLong(id).array();
+    }
+
     @Override
     public void beforeCompound(CompoundContext context, COMPOUND4args args) {
         handles.unbindCurrentThread();
-        context.setExtension(new Txn(context, args, isTransactional(context.procedure())));
+        context.setExtension(new Txn(args, isTransactional(context.procedure())));
     }
 
     @Override
@@ -223,7 +188,6 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
             try {
                 begin(context, txn);
             } catch (BackupBudgetExceededException e) {
-                discardUnstarted(txn, e);
                 throw new NoSpcException(e.getMessage(), e);
             }
         }
@@ -240,24 +204,18 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
             LOG.debug("operation {} runs past the plan's end {}: NFS4ERR_DELAY", index, txn.plan.coveredOps());
             throw new DelayException("operation " + index + " runs past the plan's end " + txn.plan.coveredOps());
         }
-        if (!txn.transactional) {
+        if (txn.transaction == null) {
             txn.binding = handles.bind(txn.buffer);
             return;
         }
         txn.transaction.running();
-        if (txn.preparer != null) {
-            if (!txn.upFront) {
-                try {
-                    prepareOp(txn, index);
-                } catch (BackupBudgetExceededException e) {
-                    throw new NoSpcException(e.getMessage(), e);
-                }
-            }
-            txn.preparer.swapBefore(index);
+        try {
+            txn.steps.beforeOp(index);
+        } catch (BackupBudgetExceededException e) {
+            throw new NoSpcException(e.getMessage(), e);
         }
-        crashPoints.reach("before-op-", index);
         txn.binding = handles.bind(txn.buffer);
-        bindStateJournal(context, txn);
+        txn.steps.bindStateJournal(context.server().state().opens());
     }
 
     @Override
@@ -266,10 +224,10 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
             return;
         }
         unbind(txn);
-        if (!txn.transactional) {
+        if (txn.transaction == null) {
             return;
         }
-        crashPoints.reach("after-op-", index);
+        txn.steps.afterOp(index);
     }
 
     @Override
@@ -331,17 +289,7 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
             LOG.warn("{} compounds still in flight after {}s; stopping anyway (an unfinished transaction is undone "
                     + "by recovery at the next start)", left, DRAIN_TIMEOUT.toSeconds());
         }
-        cleaner.shutdown();
-        try {
-            if (!cleaner.awaitTermination(DRAIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-                LOG.warn("the backup cleaner did not finish in {}s; the backups it left are removed at the next "
-                        + "start", DRAIN_TIMEOUT.toSeconds());
-                cleaner.shutdownNow();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            cleaner.shutdownNow();
-        }
+        services.stopCleaner(DRAIN_TIMEOUT);
     }
 
     // ---- begin ------------------------------------------------------------------------------------------
@@ -359,97 +307,20 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
             return;
         }
         txn.plan = admitted.plan();
-        txn.area = areas.get(admitted.exportId().orElseThrow());
         if (!txn.transactional) {
             txn.buffer = handles.plainBuffer();
             return;
         }
         // from here the transaction owns the locks: whatever fails rolls it back
-        txn.transaction = new Transaction(txn::label, new Steps(txn));
+        Area area = areas.get(admitted.exportId().orElseThrow());
+        TransactionSteps steps = new TransactionSteps(services, area.export(), area.undo(), txn.args, txn.plan,
+                txn.lockSet);
+        txn.steps = steps;
+        txn.transaction = new Transaction(steps::label, steps);
         txn.transaction.locked(txn.lockSet);
-        start(txn);
+        steps.prepare();
+        txn.buffer = steps.buffer();
         txn.transaction.prepared();
-    }
-
-    /**
-     * Gives the transaction its buffer, and, if it changes anything, its id and backups, and prepares all of
-     * its undo if that can be done now. A read-only transaction needs no id, record or backups: its locks
-     * isolate it, and its rollback only releases the open and lock state it created.
-     */
-    private void start(Txn txn) throws IOException {
-        Area area = txn.area;
-        txn.buffer = handles.buffer();
-        if (!txn.plan.mutates()) {
-            return;
-        }
-        txn.id = txnIds.next();
-        txn.backups = area.export.backups().forTransaction(Long.toString(txn.id));
-        txn.preparer = new UndoPreparer(area.export.root(), txn.backups);
-        txn.backups.checkBudget(txn.plan.mutations(), txn.preparer::local); // NFS4ERR_NOSPC before anything changes
-        txn.upFront = preparableUpFront(txn.plan);
-        if (txn.upFront && txn.plan.mutates()) {
-            Function<ObjectRef, Optional<ObjectPath>> atOrigin = ObjectRef::origin;
-            for (Mutation m : txn.plan.mutations()) {
-                txn.steps.addAll(txn.preparer.stepsFor(m, atOrigin));
-            }
-            makeBackupsDurable(txn);
-            writeRecord(txn);
-        }
-    }
-
-    /**
-     * Whether every undo step can be prepared before the compound runs: each name then means the same
-     * object from the first operation to the last. Not so once the compound renames, creates a name that an
-     * earlier operation of it vacated, or removes a name an earlier LINK of it made.
-     */
-    static boolean preparableUpFront(TxnPlan plan) {
-        if (!plan.renames().isEmpty()) {
-            return false;
-        }
-        Set<ObjectPath> vacated = new HashSet<>();
-        for (Mutation m : plan.mutations()) {
-            if (m instanceof Mutation.Removal r) {
-                if (r.object().origin().isPresent() && !r.object().origin().get().equals(r.object().path())) {
-                    // removes a name an earlier LINK of the compound gave an existing object: undo must put
-                    // that name back before it undoes what was done through it, so prepare op by op
-                    return false;
-                }
-                vacated.add(r.object().path());
-            } else if (m instanceof Mutation.Creation c && vacated.contains(c.object().path())) {
-                return false;
-            } else if (m instanceof Mutation.HardLink l && vacated.contains(l.newName().path())) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    // ---- operation by operation ----------------------------------------------------------------------------
-
-    private void prepareOp(Txn txn, int index) throws IOException {
-        List<UndoStep> added = new ArrayList<>();
-        Function<ObjectRef, Optional<ObjectPath>> whereNow = ref -> Optional.of(ref.path());
-        try (HandleTable.Binding bound = handles.bind(txn.buffer)) {
-            for (Mutation m : txn.plan.mutations()) {
-                if (m.opIndex() == index) {
-                    added.addAll(txn.preparer.stepsFor(m, whereNow));
-                }
-            }
-        }
-        if (!added.isEmpty()) {
-            txn.steps.addAll(added);
-            makeBackupsDurable(txn);
-            writeRecord(txn);
-        }
-    }
-
-    private void makeBackupsDurable(Txn txn) throws IOException {
-        txn.backups.makeDurable();
-        Path dir = txn.backups.directory();
-        if (Files.isDirectory(dir)) {
-            force(dir);
-            force(dir.getParent());
-        }
     }
 
     private void unbind(Txn txn) {
@@ -457,93 +328,12 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
             txn.binding.close();
             txn.binding = null;
         }
-        if (txn.stateBinding != null) {
-            txn.stateBinding.close();
-            txn.stateBinding = null;
+        if (txn.steps != null) {
+            txn.steps.unbindStateJournal();
         }
     }
 
-    /** Records the open and lock state the operation changes, to put back if the compound rolls back. */
-    private static void bindStateJournal(CompoundContext context, Txn txn) {
-        if (txn.stateJournal == null) {
-            txn.opens = context.server().state().opens();
-            txn.stateJournal = txn.opens.journal();
-        }
-        txn.stateBinding = txn.opens.bind(txn.stateJournal);
-    }
-
-    // ---- record, commit, rollback ------------------------------------------------------------------------
-
-    private RecoveryRecord record(Txn txn) {
-        Path root = txn.area.export.root();
-        RecoveryRecord.Builder b = RecoveryRecord.builder(txn.id, txn.area.export.exportId(), txn.started)
-                .backupDirectory(root.relativize(txn.backups.directory().toAbsolutePath()).toString())
-                .opCount(txn.args.argarray.length)
-                .tag(txn.args.tag == null ? "" : txn.args.tag);
-        txn.steps.forEach(b::step);
-        return b.build();
-    }
-
-    private void writeRecord(Txn txn) {
-        byte[] value = RecoveryRecords.encode(record(txn));
-        handles.commitDurably(batch -> batch.put(records, key(txn.id), value));
-        boolean first = !txn.recorded;
-        txn.recorded = true;
-        if (first) {
-            crashPoints.reach("after-record-durable");
-        }
-    }
-
-    /** The key of transaction {@code id}'s record. */
-    public static byte[] key(long id) {
-        return ByteBuffer.allocate(Long.BYTES).putLong(id).array();
-    }
-
-    /** What a transactional compound does at each step of its {@link Transaction}. */
-    private final class Steps implements Transaction.Steps {
-        private final Txn txn;
-
-        Steps(Txn txn) {
-            this.txn = txn;
-        }
-
-        /** Makes the data durable, then one LMDB commit applies the buffer and deletes the record. */
-        @Override
-        public void commit() throws IOException {
-            syncTouched(txn);
-            crashPoints.reach("before-commit");
-            if (!txn.buffer.isEmpty() || txn.recorded) {
-                txn.buffer.commit(batch -> {
-                    if (txn.recorded) {
-                        batch.delete(records, key(txn.id));
-                    }
-                });
-            }
-        }
-
-        @Override
-        public void afterCommit() {
-            crashPoints.reach("after-commit");
-            commits.incrementAndGet();
-            dropKeptObjects(txn);
-            discardLater(txn);
-        }
-
-        @Override
-        public void rollback() throws IOException {
-            TransactionHook.this.rollback(txn);
-        }
-
-        /** Fences the transaction's WRITE keys until a restart recovers them. */
-        @Override
-        public void undoFailed(Exception cause) {
-            txn.lockSet.keys().forEach((key, mode) -> {
-                if (mode == LockMode.WRITE) {
-                    fenced.add(key);
-                }
-            });
-        }
-    }
+    // ---- plain compounds -----------------------------------------------------------------------------------
 
     /**
      * Syncs the files a plain compound wrote with stable WRITEs and makes its handle changes durable in one
@@ -578,151 +368,14 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         }
     }
 
-    /** Rolls back; throws if the undo failed (the record then stays, noting the failure). */
-    private void rollback(Txn txn) throws IOException {
-        rollbacks.incrementAndGet();
-        if (txn.buffer != null) {
-            txn.buffer.discard();
-        }
-        releaseState(txn);
-        if (!txn.recorded) {
-            discardLater(txn);
-            return;
-        }
-        AtomicReference<RecoveryRecord> latest = new AtomicReference<>(record(txn));
-        LOG.debug("txn {}: rolling back {}", txn.id, latest.get().steps());
-        try {
-            txn.area.undo.undo(latest.get(), progress -> {
-                saveProgress(progress);
-                latest.set(progress);
-            });
-            handles.commitDurably(batch -> batch.delete(records, key(txn.id)));
-        } catch (IOException | RuntimeException e) {
-            undoFailures.incrementAndGet();
-            LOG.error("txn {}: undo failed; its record stays for recovery at the next start and its objects answer "
-                    + "NFS4ERR_DELAY until then: {}", txn.id, e.toString(), e);
-            LOG.error("txn {}: the record whose undo failed ({} of its steps undone, {} mode): {}", txn.id,
-                    latest.get().undoneSteps(), txn.upFront ? "prepared up front" : "prepared per operation",
-                    latest.get().steps());
-            try {
-                saveProgress(latest.get().withFailedUndo(e.toString()));
-            } catch (RuntimeException again) {
-                LOG.error("txn {}: cannot note the failed undo in its record: {}", txn.id, again.toString());
-            }
-            throw e instanceof IOException io ? io : new IOException(e);
-        }
-        LOG.debug("txn {} rolled back", txn.id);
-        dropKeptObjects(txn);
-        discardLater(txn);
-    }
-
-    private void saveProgress(RecoveryRecord record) {
-        byte[] value = RecoveryRecords.encode(record);
-        handles.commitDurably(batch -> batch.put(records, key(record.txnId()), value));
-    }
-
-    /**
-     * Puts open, share and lock state back as it was before the compound (see {@link StateJournal}); what
-     * cannot be put back is logged at ERROR by the state table and counted.
-     */
-    private void releaseState(Txn txn) {
-        if (txn.stateJournal == null || txn.stateJournal.isEmpty()) {
-            return;
-        }
-        int failed = txn.opens.restore(txn.stateJournal);
-        if (failed > 0) {
-            stateRestoreFailures.addAndGet(failed);
-            LOG.error("txn {}: {} of the {} open and lock states the rolled-back compound changed could not be put "
-                    + "back (see the errors above)", txn.id, failed, txn.stateJournal.size());
-        }
-    }
-
-    private void syncTouched(Txn txn) throws IOException {
-        if (txn.preparer == null) {
-            return;
-        }
-        List<FsyncPool.Sync> syncs = new ArrayList<>();
-        for (ObjectPath p : txn.preparer.touchedFiles()) {
-            Path file = txn.preparer.local(p);
-            if (Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
-                syncs.add(() -> force(file));
-            }
-        }
-        for (ObjectPath p : txn.preparer.touchedDirs()) {
-            Path dir = txn.preparer.local(p);
-            if (Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
-                syncs.add(() -> force(dir));
-            }
-        }
-        FsyncPool.runAll(syncs);
-    }
-
-    private static void force(Path path) throws IOException {
-        try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
-            ch.force(true);
-        } catch (NoSuchFileException e) {
-            // gone since: nothing to make durable
-        }
-    }
-
-    /** Deletes the kept victims of REMOVE and RENAME before the reply, so that link counts are right. */
-    private static void dropKeptObjects(Txn txn) {
-        if (txn.preparer == null) {
-            return;
-        }
-        try {
-            txn.preparer.dropKeptObjects();
-        } catch (IOException e) {
-            LOG.warn("txn {}: deleting the kept victims failed (the cleaner deletes them later): {}", txn.id,
-                    e.toString());
-        }
-    }
-
-    /**
-     * Deletes the backups a transaction refused before its record was written made (and gives their bytes
-     * back to the budget): nothing changed, so nothing will undo them.
-     */
-    private static void discardUnstarted(Txn txn, Exception refusal) {
-        if (txn.lockSet != null || txn.backups == null || txn.recorded) {
-            return;
-        }
-        try {
-            txn.backups.discard();
-        } catch (IOException | RuntimeException e) {
-            refusal.addSuppressed(e);
-        }
-    }
-
-    private void discardLater(Txn txn) {
-        BackupManager manager = txn.backups;
-        long id = txn.id;
-        if (manager == null || !Files.exists(manager.directory())) {
-            return;
-        }
-        try {
-            cleaner.execute(() -> {
-                try {
-                    manager.discard();
-                } catch (IOException | RuntimeException e) {
-                    LOG.warn("txn {}: deleting the backups failed (recovery's orphan cleanup will retry): {}", id,
-                            e.toString());
-                }
-            });
-        } catch (RejectedExecutionException e) {
-            LOG.info("txn {}: the backup cleaner has stopped; its backups stay for recovery's orphan cleanup", id);
-        }
-    }
-
     /** An export with what compounds on it share. */
     private record Area(TxnExport export, UndoExecutor undo) {
     }
 
-    /** A compound's transaction state, kept in the compound context. */
+    /** A compound's place in the hook's protocol, kept in the compound context. */
     private static final class Txn {
         final COMPOUND4args args;
         boolean transactional;
-        Area area;
-        final Instant started = Instant.now();
         boolean begun;
         /** A plain compound under whole-export locks, without a plan. */
         boolean conservative;
@@ -730,28 +383,14 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         boolean entered;
         /** The transaction of a transactional compound, once locked; null for a plain one. */
         Transaction transaction;
-        final CompoundContext context;
+        /** What the transaction does at each step; null for a plain compound. */
+        TransactionSteps steps;
         TxnPlan plan;
         LockSet lockSet;
-        long id;
-        BackupManager backups;
         TxnBuffer buffer;
         HandleTable.Binding binding;
-        UndoPreparer preparer;
-        boolean upFront;
-        boolean recorded;
-        final List<UndoStep> steps = new ArrayList<>();
-        OpenStateTable opens;
-        StateJournal stateJournal;
-        OpenStateTable.JournalBinding stateBinding;
 
-        /** How the log names the transaction: its id once it has one, else its tag. */
-        String label() {
-            return id != 0 ? Long.toString(id) : "(tag " + args.tag + ")";
-        }
-
-        Txn(CompoundContext context, COMPOUND4args args, boolean transactional) {
-            this.context = context;
+        Txn(COMPOUND4args args, boolean transactional) {
             this.args = args;
             this.transactional = transactional;
         }

@@ -113,7 +113,7 @@ class PreparableUpFrontTest {
         assertThat(plan.writes()).hasSize(2);
         assertThat(plan.creations()).hasSize(2);
         assertThat(plan.removals()).hasSize(2);
-        assertThat(TransactionHook.preparableUpFront(plan)).isTrue();
+        assertThat(TransactionSteps.preparableUpFront(plan)).isTrue();
     }
 
     @Test
@@ -121,14 +121,14 @@ class PreparableUpFrontTest {
         TxnPlan plan = plan(putrootfh(), savefh(), rename("f", "n"));
 
         assertThat(plan.renames()).hasSize(1);
-        assertThat(TransactionHook.preparableUpFront(plan)).isFalse();
+        assertThat(TransactionSteps.preparableUpFront(plan)).isFalse();
     }
 
     @Test
     void aRenameAmongDistinctWritesIsStillNotPreparableUpFront() throws IOException {
         TxnPlan plan = plan(putrootfh(), lookup("g"), write(0, 1), putrootfh(), savefh(), rename("f", "n"));
 
-        assertThat(TransactionHook.preparableUpFront(plan)).isFalse();
+        assertThat(TransactionSteps.preparableUpFront(plan)).isFalse();
     }
 
     @Test
@@ -137,7 +137,7 @@ class PreparableUpFrontTest {
 
         assertThat(plan.removals()).hasSize(1);
         assertThat(plan.creations()).hasSize(1);
-        assertThat(TransactionHook.preparableUpFront(plan)).isFalse();
+        assertThat(TransactionSteps.preparableUpFront(plan)).isFalse();
     }
 
     @Test
@@ -145,7 +145,7 @@ class PreparableUpFrontTest {
         TxnPlan plan = plan(putrootfh(), lookup("f"), savefh(), putrootfh(), remove("a"), link("a"));
 
         assertThat(plan.links()).hasSize(1);
-        assertThat(TransactionHook.preparableUpFront(plan)).isFalse();
+        assertThat(TransactionSteps.preparableUpFront(plan)).isFalse();
     }
 
     @Test
@@ -153,7 +153,7 @@ class PreparableUpFrontTest {
         TxnPlan plan = plan(putrootfh(), remove("a"), mkdir("b"));
 
         assertThat(plan.creations()).hasSize(1);
-        assertThat(TransactionHook.preparableUpFront(plan)).isTrue();
+        assertThat(TransactionSteps.preparableUpFront(plan)).isTrue();
     }
 
     @Test
@@ -161,7 +161,7 @@ class PreparableUpFrontTest {
         TxnPlan plan = plan(putrootfh(), lookup("f"));
 
         assertThat(plan.mutates()).isFalse();
-        assertThat(TransactionHook.preparableUpFront(plan)).isTrue();
+        assertThat(TransactionSteps.preparableUpFront(plan)).isTrue();
     }
 
     @Test

@@ -19,16 +19,19 @@ import org.tcnfs.proto.UndoStep;
  * lists for it (how its undo is <i>prepared</i>: {@code UndoPreparer} turns each kind of mutation into undo
  * steps before the operation runs), which {@link UndoStep}s those become (how it is <i>recorded</i>: the
  * recovery record in LMDB, {@code recovery.proto}) and that {@code UndoExecutor} takes back (how it is
- * <i>executed</i>, online and by startup recovery), and what becomes of the state it creates on rollback.
+ * <i>executed</i>, online and by startup recovery), and what becomes of the open and lock state it creates
+ * or changes on rollback.
  *
  * <p>The planner ({@link CompoundPlanner}) looks every operation up here first: an operation without a
  * descriptor makes the compound {@link Unplannable} (a plain one is then locked whole, a transactional one
  * refused), and an operation with a descriptor that the planner does not follow is a server fault, never a
  * silent skip. {@code OperationTableTest} fails when an operation the server runs ({@code Operations.all()})
  * has no descriptor, when a descriptor that changes objects does not say how they are undone, or when a kind
- * of {@link Mutation} or {@link UndoStep} belongs to no operation. Adding an operation (NFSv4.2 ALLOCATE,
- * CLONE) therefore means: its class in {@code nfs4.ops}, its descriptor here, its case in the planner, and,
- * if it changes objects, the mutations and undo steps the descriptor names.
+ * of {@link Mutation} or {@link UndoStep} belongs to no operation; {@code OperationUndoCoverageTest} fails when
+ * a kind of mutation a descriptor names is not prepared, recorded and undone into the undo steps it names.
+ * Adding an operation (NFSv4.2 ALLOCATE, CLONE) therefore means: its class in {@code nfs4.ops}, its
+ * descriptor here, its case in the planner, and, if it changes objects, the mutations and undo steps the
+ * descriptor names (and a sample of each new kind of mutation in {@code OperationUndoCoverageTest}).
  *
  * <p>Immutable and thread-safe.
  */
@@ -67,13 +70,22 @@ public final class OperationTable {
         LINK
     }
 
-    /** What a rolled-back compound does with the open or lock state the operation created. */
+    /** What a rolled-back compound does with the open, share or lock state the operation creates or changes. */
     public enum StateOnRollback {
-        /** The operation creates no state. */
+        /** The operation creates and changes no open, share or lock state. */
         NONE,
-        /** Released: the open is closed, the lock range unlocked (TransactionHook's releaseState). */
-        RELEASED,
-        /** Left as the operation made it (session, client and state-changing operations that are not undone). */
+        /**
+         * Put back exactly as it was before the compound, from the compound's {@code StateJournal}
+         * ({@code OpenStateTable.restore}, run by the transaction's rollback): states it created are released,
+         * states it upgraded, downgraded, confirmed, locked, unlocked, closed or freed get their share modes,
+         * stateid seqids, byte-range locks (split and merged ranges) and existence back. NFSv4.0 owner
+         * sequences are not rolled back (they number requests the client got replies to).
+         */
+        RESTORED,
+        /**
+         * Left as the operation made it: session and client state (slots, sessions, client ids, leases), which
+         * numbers or authorizes requests rather than holding objects, as a session's slot sequence does.
+         */
         KEPT
     }
 
@@ -85,7 +97,7 @@ public final class OperationTable {
      * @param effect what it changes
      * @param mutations the kinds of {@link Mutation} the planner lists for it (empty unless it changes objects)
      * @param undoSteps the kinds of {@link UndoStep} its mutations are undone by (empty likewise)
-     * @param state what a rollback does with the state it creates
+     * @param state what a rollback does with the open and lock state it creates or changes
      */
     public record Descriptor(int opcode, Locks locks, Effect effect, Set<Class<? extends Mutation>> mutations,
             Set<Class<? extends UndoStep>> undoSteps, StateOnRollback state) {
@@ -143,26 +155,30 @@ public final class OperationTable {
                 Set.of(UndoStep.RestoreAttributes.class, UndoStep.RestoreRanges.class, UndoStep.RestoreSize.class),
                 StateOnRollback.NONE);
         changes(t, OP_CREATE, Locks.CURRENT_DIRECTORY_AND_NAME, Set.of(Mutation.Creation.class),
-                Set.of(UndoStep.RemoveCreated.class), StateOnRollback.NONE);
+                Set.of(UndoStep.RemoveCreated.class, UndoStep.RestoreAttributes.class), StateOnRollback.NONE);
         changes(t, OP_REMOVE, Locks.CURRENT_DIRECTORY_AND_NAME, Set.of(Mutation.Removal.class),
-                Set.of(UndoStep.MoveBack.class), StateOnRollback.NONE);
+                Set.of(UndoStep.MoveBack.class, UndoStep.RestoreAttributes.class), StateOnRollback.NONE);
         changes(t, OP_RENAME, Locks.BOTH_DIRECTORIES_AND_NAMES, Set.of(Mutation.Rename.class),
-                Set.of(UndoStep.RenameBack.class), StateOnRollback.NONE);
-        changes(t, OP_LINK, Locks.LINK, Set.of(Mutation.HardLink.class), Set.of(UndoStep.UnlinkLink.class),
+                Set.of(UndoStep.RenameBack.class, UndoStep.MoveBack.class, UndoStep.RestoreAttributes.class),
+                StateOnRollback.NONE);
+        changes(t, OP_LINK, Locks.LINK, Set.of(Mutation.HardLink.class),
+                Set.of(UndoStep.UnlinkLink.class, UndoStep.RestoreAttributes.class),
                 StateOnRollback.NONE);
         changes(t, OP_OPEN, Locks.OPEN, Set.of(Mutation.Creation.class, Mutation.SizeChange.class),
-                Set.of(UndoStep.RemoveCreated.class, UndoStep.RestoreRanges.class, UndoStep.RestoreSize.class),
-                StateOnRollback.RELEASED);
-        // open and lock state
-        state(t, OP_LOCK, StateOnRollback.RELEASED);
-        state(t, OP_CLOSE, StateOnRollback.KEPT);
-        state(t, OP_OPEN_DOWNGRADE, StateOnRollback.KEPT);
-        state(t, OP_OPEN_CONFIRM, StateOnRollback.KEPT);
-        state(t, OP_LOCKU, StateOnRollback.KEPT);
-        state(t, OP_FREE_STATEID, StateOnRollback.KEPT);
-        state(t, OP_DELEGRETURN, StateOnRollback.KEPT);
-        state(t, OP_DELEGPURGE, StateOnRollback.KEPT);
-        state(t, OP_RELEASE_LOCKOWNER, StateOnRollback.KEPT);
+                Set.of(UndoStep.RemoveCreated.class, UndoStep.RestoreRanges.class, UndoStep.RestoreSize.class,
+                        UndoStep.RestoreAttributes.class),
+                StateOnRollback.RESTORED);
+        // open and lock state: recorded by the compound's StateJournal, put back by the rollback
+        state(t, OP_LOCK, StateOnRollback.RESTORED);
+        state(t, OP_CLOSE, StateOnRollback.RESTORED);
+        state(t, OP_OPEN_DOWNGRADE, StateOnRollback.RESTORED);
+        state(t, OP_OPEN_CONFIRM, StateOnRollback.RESTORED);
+        state(t, OP_LOCKU, StateOnRollback.RESTORED);
+        state(t, OP_FREE_STATEID, StateOnRollback.RESTORED);
+        state(t, OP_RELEASE_LOCKOWNER, StateOnRollback.RESTORED);
+        // no delegation is ever granted: DELEGRETURN only answers errors, DELEGPURGE is not run at all
+        state(t, OP_DELEGRETURN, StateOnRollback.NONE);
+        state(t, OP_DELEGPURGE, StateOnRollback.NONE);
         // sessions and clients
         state(t, OP_SEQUENCE, StateOnRollback.KEPT);
         state(t, OP_EXCHANGE_ID, StateOnRollback.KEPT);

@@ -16,6 +16,7 @@ import org.tcnfs.nfs4.xdr.nfs_opnum4;
 import org.tcnfs.proto.UndoStep;
 import org.tcnfs.txn.plan.OperationTable.Descriptor;
 import org.tcnfs.txn.plan.OperationTable.Effect;
+import org.tcnfs.txn.plan.OperationTable.StateOnRollback;
 
 /**
  * One place per operation (issue 13, item 6): every operation the server runs has a descriptor saying what it
@@ -100,6 +101,27 @@ class OperationTableTest {
         assertThat(plan.unplannable()).isPresent();
         assertThat(plan.unplannable().get().opIndex()).isEqualTo(1);
         assertThat(plan.unplannable().get().reason()).contains("no descriptor");
+    }
+
+    /**
+     * The state journal (StateJournal, merged with issue 13 item 2) puts back every open, share and lock
+     * state a rolled-back compound created or changed: no open or lock operation is "kept" any more, and
+     * only session and client operations leave their state as they made it.
+     */
+    @Test
+    void rollbackRestoresTheStateOfEveryOpenAndLockOperationAndKeepsOnlySessionAndClientState() {
+        Set<Integer> restored = Set.of(nfs_opnum4.OP_OPEN, nfs_opnum4.OP_CLOSE, nfs_opnum4.OP_OPEN_DOWNGRADE,
+                nfs_opnum4.OP_OPEN_CONFIRM, nfs_opnum4.OP_LOCK, nfs_opnum4.OP_LOCKU, nfs_opnum4.OP_FREE_STATEID,
+                nfs_opnum4.OP_RELEASE_LOCKOWNER);
+        Set<Integer> kept = Set.of(nfs_opnum4.OP_SEQUENCE, nfs_opnum4.OP_EXCHANGE_ID, nfs_opnum4.OP_CREATE_SESSION,
+                nfs_opnum4.OP_DESTROY_SESSION, nfs_opnum4.OP_DESTROY_CLIENTID, nfs_opnum4.OP_BIND_CONN_TO_SESSION,
+                nfs_opnum4.OP_BACKCHANNEL_CTL, nfs_opnum4.OP_RECLAIM_COMPLETE, nfs_opnum4.OP_RENEW,
+                nfs_opnum4.OP_SETCLIENTID, nfs_opnum4.OP_SETCLIENTID_CONFIRM);
+        for (Descriptor d : OperationTable.all()) {
+            StateOnRollback expected = restored.contains(d.opcode()) ? StateOnRollback.RESTORED
+                    : kept.contains(d.opcode()) ? StateOnRollback.KEPT : StateOnRollback.NONE;
+            assertThat(d.state()).as(d.name()).isEqualTo(expected);
+        }
     }
 
     @Test

@@ -1,0 +1,390 @@
+package org.tcnfs.txn;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tcnfs.nfs4.state.OpenStateTable;
+import org.tcnfs.nfs4.state.StateJournal;
+import org.tcnfs.nfs4.xdr.COMPOUND4args;
+import org.tcnfs.proto.RecoveryRecord;
+import org.tcnfs.proto.RecoveryRecords;
+import org.tcnfs.proto.UndoStep;
+import org.tcnfs.txn.backup.BackupManager;
+import org.tcnfs.txn.handles.FsyncPool;
+import org.tcnfs.txn.handles.HandleTable;
+import org.tcnfs.txn.handles.TxnBuffer;
+import org.tcnfs.txn.lock.LockMode;
+import org.tcnfs.txn.lock.LockSet;
+import org.tcnfs.txn.plan.Mutation;
+import org.tcnfs.txn.plan.ObjectPath;
+import org.tcnfs.txn.plan.ObjectRef;
+import org.tcnfs.txn.plan.TxnPlan;
+import org.tcnfs.txn.undo.UndoExecutor;
+
+/**
+ * What one transactional compound does to the file system, the handle table and the open and lock state
+ * at each step of its {@link Transaction} (DESIGN.md, "The transaction protocol"), without the wire:
+ * {@link #prepare()} gives it a buffer and, if it changes anything, an id, a backup directory and its undo
+ * prepared up front (backups durable, then the recovery record in one durable LMDB commit), or, for a
+ * compound that renames or reuses a name it vacated, {@link #beforeOp} prepares each operation's part right
+ * before it runs; {@link #commit()} fsyncs what it touched and applies its buffer while deleting the record
+ * (the commit point); {@link #afterCommit()} drops kept victims and queues the backups for deletion;
+ * {@link #rollback()} drops the buffer, puts open and lock state back ({@link StateJournal}) and lets the
+ * {@link UndoExecutor} take the files back from the record alone; {@link #undoFailed} fences the WRITE keys.
+ * The order of these steps and the states are {@link Transaction}'s; {@link TransactionHook} only calls
+ * them from the compound engine's hook points.
+ *
+ * <p>Not thread-safe: used on its compound's request thread.
+ */
+final class TransactionSteps implements Transaction.Steps {
+    private static final Logger LOG = LoggerFactory.getLogger(TransactionSteps.class);
+
+    private final TransactionServices services;
+    private final TxnExport export;
+    private final UndoExecutor undo;
+    private final COMPOUND4args args;
+    private final TxnPlan plan;
+    private final LockSet lockSet;
+    private final Instant started = Instant.now();
+    private long id;
+    private BackupManager backups;
+    private TxnBuffer buffer;
+    private UndoPreparer preparer;
+    private boolean upFront;
+    private boolean recorded;
+    private final List<UndoStep> steps = new ArrayList<>();
+    private OpenStateTable opens;
+    private StateJournal stateJournal;
+    private OpenStateTable.JournalBinding stateBinding;
+
+    /**
+     * @param services what all transactions share
+     * @param export the export the compound works on
+     * @param undo the export's undo executor
+     * @param args the compound
+     * @param plan its plan
+     * @param lockSet the locks it holds (fenced if its undo fails)
+     */
+    TransactionSteps(TransactionServices services, TxnExport export, UndoExecutor undo, COMPOUND4args args,
+            TxnPlan plan, LockSet lockSet) {
+        this.services = Objects.requireNonNull(services, "services");
+        this.export = Objects.requireNonNull(export, "export");
+        this.undo = Objects.requireNonNull(undo, "undo");
+        this.args = Objects.requireNonNull(args, "args");
+        this.plan = Objects.requireNonNull(plan, "plan");
+        this.lockSet = Objects.requireNonNull(lockSet, "lockSet");
+    }
+
+    /** How the log names the transaction: its id once it has one, else its tag. */
+    String label() {
+        return id != 0 ? Long.toString(id) : "(tag " + args.tag + ")";
+    }
+
+    /** The transaction's id, 0 until {@link #prepare()} gave one to a transaction that changes something. */
+    long id() {
+        return id;
+    }
+
+    /** The buffer the operations' handle-table changes wait in; null before {@link #prepare()}. */
+    TxnBuffer buffer() {
+        return buffer;
+    }
+
+    /** Whether the recovery record is in LMDB. */
+    boolean recorded() {
+        return recorded;
+    }
+
+    /**
+     * Gives the transaction its buffer, and, if it changes anything, its id and backups, and prepares all of
+     * its undo if that can be done now. A read-only transaction needs no id, record or backups: its locks
+     * isolate it, and its rollback only puts back the open and lock state it changed.
+     *
+     * @throws org.tcnfs.txn.backup.BackupBudgetExceededException if its backups would exceed the budget
+     *     (before anything changed)
+     */
+    void prepare() throws IOException {
+        buffer = services.handles.buffer();
+        if (!plan.mutates()) {
+            return;
+        }
+        id = services.txnIds.next();
+        backups = export.backups().forTransaction(Long.toString(id));
+        preparer = new UndoPreparer(export.root(), backups);
+        backups.checkBudget(plan.mutations(), preparer::local); // NFS4ERR_NOSPC before anything changes
+        upFront = preparableUpFront(plan);
+        if (upFront && plan.mutates()) {
+            Function<ObjectRef, Optional<ObjectPath>> atOrigin = ObjectRef::origin;
+            for (Mutation m : plan.mutations()) {
+                steps.addAll(preparer.stepsFor(m, atOrigin));
+            }
+            makeBackupsDurable();
+            writeRecord();
+        }
+    }
+
+    /**
+     * Whether every undo step can be prepared before the compound runs: each name then means the same
+     * object from the first operation to the last. Not so once the compound renames, creates a name that an
+     * earlier operation of it vacated, or removes a name an earlier LINK of it made.
+     */
+    static boolean preparableUpFront(TxnPlan plan) {
+        if (!plan.renames().isEmpty()) {
+            return false;
+        }
+        Set<ObjectPath> vacated = new HashSet<>();
+        for (Mutation m : plan.mutations()) {
+            if (m instanceof Mutation.Removal r) {
+                if (r.object().origin().isPresent() && !r.object().origin().get().equals(r.object().path())) {
+                    // removes a name an earlier LINK of the compound gave an existing object: undo must put
+                    // that name back before it undoes what was done through it, so prepare op by op
+                    return false;
+                }
+                vacated.add(r.object().path());
+            } else if (m instanceof Mutation.Creation c && vacated.contains(c.object().path())) {
+                return false;
+            } else if (m instanceof Mutation.HardLink l && vacated.contains(l.newName().path())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Before operation {@code index} runs (the transaction RUNNING): prepares its part of the undo if the
+     * transaction is prepared operation by operation, lets the preparer swap what the operation replaces,
+     * and reaches the crash point {@code before-op-<index>}.
+     *
+     * @throws org.tcnfs.txn.backup.BackupBudgetExceededException if its backups would exceed the budget
+     */
+    void beforeOp(int index) throws IOException {
+        if (preparer != null) {
+            if (!upFront) {
+                prepareOp(index);
+            }
+            preparer.swapBefore(index);
+        }
+        services.crashPoints.reach("before-op-", index);
+    }
+
+    /** Records the open and lock state the operation changes, to put back if the compound rolls back. */
+    void bindStateJournal(OpenStateTable table) {
+        if (stateJournal == null) {
+            opens = table;
+            stateJournal = opens.journal();
+        }
+        stateBinding = opens.bind(stateJournal);
+    }
+
+    /** Ends {@link #bindStateJournal}; harmless when not bound. */
+    void unbindStateJournal() {
+        if (stateBinding != null) {
+            stateBinding.close();
+            stateBinding = null;
+        }
+    }
+
+    /** After operation {@code index} ran: reaches the crash point {@code after-op-<index>}. */
+    void afterOp(int index) {
+        services.crashPoints.reach("after-op-", index);
+    }
+
+    // ---- operation by operation ----------------------------------------------------------------------------
+
+    private void prepareOp(int index) throws IOException {
+        List<UndoStep> added = new ArrayList<>();
+        Function<ObjectRef, Optional<ObjectPath>> whereNow = ref -> Optional.of(ref.path());
+        try (HandleTable.Binding bound = services.handles.bind(buffer)) {
+            for (Mutation m : plan.mutations()) {
+                if (m.opIndex() == index) {
+                    added.addAll(preparer.stepsFor(m, whereNow));
+                }
+            }
+        }
+        if (!added.isEmpty()) {
+            steps.addAll(added);
+            makeBackupsDurable();
+            writeRecord();
+        }
+    }
+
+    private void makeBackupsDurable() throws IOException {
+        backups.makeDurable();
+        Path dir = backups.directory();
+        if (Files.isDirectory(dir)) {
+            force(dir);
+            force(dir.getParent());
+        }
+    }
+
+    // ---- record, commit, rollback ------------------------------------------------------------------------
+
+    private RecoveryRecord record() {
+        Path root = export.root();
+        RecoveryRecord.Builder b = RecoveryRecord.builder(id, export.exportId(), started)
+                .backupDirectory(root.relativize(backups.directory().toAbsolutePath()).toString())
+                .opCount(args.argarray.length)
+                .tag(args.tag == null ? "" : args.tag);
+        steps.forEach(b::step);
+        return b.build();
+    }
+
+    private void writeRecord() {
+        byte[] value = RecoveryRecords.encode(record());
+        services.handles.commitDurably(batch -> batch.put(services.records, TransactionHook.key(id), value));
+        boolean first = !recorded;
+        recorded = true;
+        if (first) {
+            services.crashPoints.reach("after-record-durable");
+        }
+    }
+
+    /** Makes the data durable, then one LMDB commit applies the buffer and deletes the record. */
+    @Override
+    public void commit() throws IOException {
+        syncTouched();
+        services.crashPoints.reach("before-commit");
+        if (!buffer.isEmpty() || recorded) {
+            buffer.commit(batch -> {
+                if (recorded) {
+                    batch.delete(services.records, TransactionHook.key(id));
+                }
+            });
+        }
+    }
+
+    @Override
+    public void afterCommit() {
+        services.crashPoints.reach("after-commit");
+        services.commits.incrementAndGet();
+        dropKeptObjects();
+        services.discardLater(backups, id);
+    }
+
+    /** Rolls back; throws if the undo failed (the record then stays, noting the failure). */
+    @Override
+    public void rollback() throws IOException {
+        services.rollbacks.incrementAndGet();
+        if (buffer != null) {
+            buffer.discard();
+        }
+        releaseState();
+        if (!recorded) {
+            services.discardLater(backups, id);
+            return;
+        }
+        AtomicReference<RecoveryRecord> latest = new AtomicReference<>(record());
+        LOG.debug("txn {}: rolling back {}", id, latest.get().steps());
+        try {
+            undo.undo(latest.get(), progress -> {
+                saveProgress(progress);
+                latest.set(progress);
+            });
+            services.handles.commitDurably(batch -> batch.delete(services.records, TransactionHook.key(id)));
+        } catch (IOException | RuntimeException e) {
+            services.undoFailures.incrementAndGet();
+            LOG.error("txn {}: undo failed; its record stays for recovery at the next start and its objects answer "
+                    + "NFS4ERR_DELAY until then: {}", id, e.toString(), e);
+            LOG.error("txn {}: the record whose undo failed ({} of its steps undone, {} mode): {}", id,
+                    latest.get().undoneSteps(), upFront ? "prepared up front" : "prepared per operation",
+                    latest.get().steps());
+            try {
+                saveProgress(latest.get().withFailedUndo(e.toString()));
+            } catch (RuntimeException again) {
+                LOG.error("txn {}: cannot note the failed undo in its record: {}", id, again.toString());
+            }
+            throw e instanceof IOException io ? io : new IOException(e);
+        }
+        LOG.debug("txn {} rolled back", id);
+        dropKeptObjects();
+        services.discardLater(backups, id);
+    }
+
+    /** Fences the transaction's WRITE keys until a restart recovers them. */
+    @Override
+    public void undoFailed(Exception cause) {
+        lockSet.keys().forEach((key, mode) -> {
+            if (mode == LockMode.WRITE) {
+                services.fenced.add(key);
+            }
+        });
+    }
+
+    private void saveProgress(RecoveryRecord record) {
+        byte[] value = RecoveryRecords.encode(record);
+        services.handles.commitDurably(batch -> batch.put(services.records, TransactionHook.key(record.txnId()),
+                value));
+    }
+
+    /**
+     * Puts open, share and lock state back as it was before the compound (see {@link StateJournal}); what
+     * cannot be put back is logged at ERROR by the state table and counted.
+     */
+    private void releaseState() {
+        if (stateJournal == null || stateJournal.isEmpty()) {
+            return;
+        }
+        int failed = opens.restore(stateJournal);
+        if (failed > 0) {
+            services.stateRestoreFailures.addAndGet(failed);
+            LOG.error("txn {}: {} of the {} open and lock states the rolled-back compound changed could not be put "
+                    + "back (see the errors above)", id, failed, stateJournal.size());
+        }
+    }
+
+    private void syncTouched() throws IOException {
+        if (preparer == null) {
+            return;
+        }
+        List<FsyncPool.Sync> syncs = new ArrayList<>();
+        for (ObjectPath p : preparer.touchedFiles()) {
+            Path file = preparer.local(p);
+            if (Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+                syncs.add(() -> force(file));
+            }
+        }
+        for (ObjectPath p : preparer.touchedDirs()) {
+            Path dir = preparer.local(p);
+            if (Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+                syncs.add(() -> force(dir));
+            }
+        }
+        FsyncPool.runAll(syncs);
+    }
+
+    private static void force(Path path) throws IOException {
+        try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
+            ch.force(true);
+        } catch (NoSuchFileException e) {
+            // gone since: nothing to make durable
+        }
+    }
+
+    /** Deletes the kept victims of REMOVE and RENAME before the reply, so that link counts are right. */
+    private void dropKeptObjects() {
+        if (preparer == null) {
+            return;
+        }
+        try {
+            preparer.dropKeptObjects();
+        } catch (IOException e) {
+            LOG.warn("txn {}: deleting the kept victims failed (the cleaner deletes them later): {}", id,
+                    e.toString());
+        }
+    }
+}

@@ -1,0 +1,233 @@
+package org.tcnfs.txn;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.lang.reflect.Proxy;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.tcnfs.nfs4.export.ExportOptions.TxnPolicy;
+import org.tcnfs.nfs4.state.NfsClient;
+import org.tcnfs.nfs4.state.OpenStateTable;
+import org.tcnfs.nfs4.state.ShareMode;
+import org.tcnfs.nfs4.state.StateId;
+import org.tcnfs.nfs4.status.NfsStatus;
+import org.tcnfs.nfs4.vfs.Inode;
+import org.tcnfs.nfs4.vfs.FileType;
+import org.tcnfs.nfs4.vfs.VirtualFileSystem;
+import org.tcnfs.nfs4.xdr.CLOSE4args;
+import org.tcnfs.nfs4.xdr.COMPOUND4args;
+import org.tcnfs.nfs4.xdr.PUTFH4args;
+import org.tcnfs.nfs4.xdr.READ4args;
+import org.tcnfs.nfs4.xdr.SEQUENCE4args;
+import org.tcnfs.nfs4.xdr.WRITE4args;
+import org.tcnfs.nfs4.xdr.nfs_argop4;
+import org.tcnfs.nfs4.xdr.nfs_fh4;
+import org.tcnfs.nfs4.xdr.nfs_opnum4;
+import org.tcnfs.nfs4.xdr.stable_how4;
+import org.tcnfs.nfs4.xdr.stateid4;
+import org.tcnfs.txn.Transaction.State;
+import org.tcnfs.txn.backup.BackupStore;
+import org.tcnfs.txn.handles.HandleBatch;
+import org.tcnfs.txn.handles.HandleSnapshot;
+import org.tcnfs.txn.handles.HandleTable;
+import org.tcnfs.txn.handles.Nfh;
+import org.tcnfs.txn.lock.LockManager;
+import org.tcnfs.txn.lock.LockSet;
+import org.tcnfs.txn.plan.CompoundPlanner;
+import org.tcnfs.txn.plan.TxnPlan;
+import org.tcnfs.txn.undo.UndoExecutor;
+
+/**
+ * A transaction's steps (prepare, record, commit, rollback) driven by the {@link Transaction} state
+ * machine without the wire and without the hook (issue 13, item 6): a real handle table with its recovery
+ * records, a real backup area and lock manager, and a real file; the WRITE's own effect is made by the test.
+ */
+class TransactionStepsTest {
+    private static final byte[] BEFORE = "before".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] AFTER = "after!".getBytes(StandardCharsets.US_ASCII);
+
+    @TempDir
+    Path work;
+
+    private HandleTable table;
+    private TxnExport export;
+    private TransactionServices services;
+    private final LockManager manager = new LockManager();
+    private Path root;
+    private Path file;
+    private Nfh fileHandle;
+
+    @BeforeEach
+    void exportWithOneFile() throws IOException {
+        root = Files.createDirectories(work.resolve("export"));
+        file = root.resolve("f");
+        Files.write(file, BEFORE);
+        table = HandleTable.open(Files.createDirectories(work.resolve("state")));
+        try (HandleBatch batch = table.write()) {
+            Nfh rootHandle = batch.ensureRoot("/", 1, 100, 0);
+            fileHandle = batch.register(rootHandle, "f", FileType.REGULAR, 1, 101, 0);
+            batch.commit();
+        }
+        VirtualFileSystem unused = (VirtualFileSystem) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[] {VirtualFileSystem.class}, (proxy, method, args) -> {
+                    throw new UnsupportedOperationException("the steps do not use the file system");
+                });
+        export = new TxnExport("/", unused, root, BackupStore.open(work.resolve("backups")), true,
+                client -> TxnPolicy.REQUEST);
+        services = new TransactionServices(table, CrashPoints.NONE, ConcurrentHashMap.newKeySet());
+    }
+
+    @AfterEach
+    void close() {
+        services.close();
+        table.close();
+    }
+
+    private COMPOUND4args compound(nfs_argop4 last) {
+        COMPOUND4args args = new COMPOUND4args();
+        args.tag = "steps";
+        args.minorversion = 1;
+        args.argarray = new nfs_argop4[] {
+            new nfs_argop4(nfs_opnum4.OP_SEQUENCE, new SEQUENCE4args()),
+            new nfs_argop4(nfs_opnum4.OP_PUTFH, new PUTFH4args(new nfs_fh4(fileHandle.toBytes()))),
+            last};
+        return args;
+    }
+
+    private COMPOUND4args writeCompound() {
+        return compound(new nfs_argop4(nfs_opnum4.OP_WRITE, new WRITE4args(new stateid4(), 0,
+                stable_how4.FILE_SYNC4, ByteBuffer.wrap(AFTER))));
+    }
+
+    /** A transaction planned, locked and prepared as the hook does it, its steps in {@code steps[0]}. */
+    private Transaction prepared(COMPOUND4args args, TransactionSteps[] steps) throws IOException {
+        TxnPlan plan = new CompoundPlanner().plan(args, new HandleTableResolver(table, "/"));
+        LockSet locks = manager.acquire(plan.lockRequests(), Duration.ofSeconds(1));
+        steps[0] = new TransactionSteps(services, export,
+                new UndoExecutor(root, export.backups(), CrashPoints.NONE, "mid-undo-"), args, plan, locks);
+        Transaction t = new Transaction(steps[0]::label, steps[0]);
+        t.locked(locks);
+        steps[0].prepare();
+        t.prepared();
+        return t;
+    }
+
+    /** Runs operation 2 (the WRITE) as the engine would, its effect made here. */
+    private static void runWrite(Transaction t, TransactionSteps steps, Path file) throws IOException {
+        t.running();
+        steps.beforeOp(1);
+        steps.afterOp(1);
+        steps.beforeOp(2);
+        Files.write(file, AFTER);
+        steps.afterOp(2);
+    }
+
+    private int records() {
+        AtomicInteger count = new AtomicInteger();
+        try (HandleSnapshot snapshot = table.read()) {
+            snapshot.forEach(table.sideTable(TransactionHook.RECORDS_TABLE), (k, v) -> count.incrementAndGet());
+        }
+        return count.get();
+    }
+
+    @Test
+    void aPreparedWriteHasADurableRecordAndItsRollbackPutsTheBytesBackAndDeletesTheRecord() throws IOException {
+        TransactionSteps[] steps = new TransactionSteps[1];
+        Transaction t = prepared(writeCompound(), steps);
+        assertThat(steps[0].id()).as("a transaction that changes something gets an id").isPositive();
+        assertThat(steps[0].recorded()).isTrue();
+        assertThat(records()).as("the record is in LMDB before anything changed").isEqualTo(1);
+        runWrite(t, steps[0], file);
+
+        t.close();
+
+        assertThat(t.state()).isEqualTo(State.ROLLED_BACK);
+        assertThat(Files.readAllBytes(file)).isEqualTo(BEFORE);
+        assertThat(records()).isZero();
+        assertThat(services.rollbacks.get()).isEqualTo(1);
+        assertThat(services.commits.get()).isZero();
+        assertThat(manager.acquire(new CompoundPlanner().plan(writeCompound(), new HandleTableResolver(table, "/"))
+                .lockRequests(), Duration.ofSeconds(1))).as("close released the locks").isNotNull();
+    }
+
+    @Test
+    void aCommittedWriteStaysItsRecordIsDeletedAndNothingRollsItBack() throws IOException {
+        TransactionSteps[] steps = new TransactionSteps[1];
+        Transaction t = prepared(writeCompound(), steps);
+        runWrite(t, steps[0], file);
+
+        t.commit();
+        assertThatThrownBy(t::rollback).isInstanceOf(IllegalStateException.class);
+        t.close();
+
+        assertThat(t.state()).isEqualTo(State.COMMITTED);
+        assertThat(Files.readAllBytes(file)).isEqualTo(AFTER);
+        assertThat(records()).isZero();
+        assertThat(services.commits.get()).isEqualTo(1);
+        assertThat(services.rollbacks.get()).isZero();
+    }
+
+    @Test
+    void aReadOnlyTransactionGetsNoIdRecordOrBackups() throws IOException {
+        TransactionSteps[] steps = new TransactionSteps[1];
+        Transaction t = prepared(compound(new nfs_argop4(nfs_opnum4.OP_READ, new READ4args(new stateid4(), 0, 6))),
+                steps);
+        assertThat(steps[0].id()).isZero();
+        assertThat(steps[0].recorded()).isFalse();
+        assertThat(steps[0].buffer()).as("its handle changes would still wait in a buffer").isNotNull();
+        assertThat(records()).isZero();
+        t.running();
+        t.close();
+        assertThat(t.state()).isEqualTo(State.ROLLED_BACK);
+        assertThat(Files.readAllBytes(file)).isEqualTo(BEFORE);
+    }
+
+    /** Runs a compound PUTFH f, CLOSE of an open held before it; returns that open's stateid. */
+    private StateId closeInTransaction(Transaction t, TransactionSteps steps, OpenStateTable opens, NfsClient client,
+            StateId open) throws IOException {
+        t.running();
+        steps.beforeOp(1);
+        steps.afterOp(1);
+        steps.beforeOp(2);
+        steps.bindStateJournal(opens);
+        opens.close(client, open, Inode.of(fileHandle.toBytes()));
+        steps.unbindStateJournal();
+        steps.afterOp(2);
+        return open;
+    }
+
+    @Test
+    void theRollbackOfACloseReopensTheOpenHeldBeforeAndACommittedCloseStaysClosed() throws IOException {
+        OpenStateTable opens = new OpenStateTable();
+        NfsClient client = new NfsClient(1);
+        Inode f = Inode.of(fileHandle.toBytes());
+        COMPOUND4args close = compound(new nfs_argop4(nfs_opnum4.OP_CLOSE, new CLOSE4args(0, new stateid4())));
+        StateId open = opens.open(client, "o".getBytes(StandardCharsets.US_ASCII), f,
+                new ShareMode(ShareMode.READ, 0), OpenStateTable.NOTHING);
+
+        TransactionSteps[] steps = new TransactionSteps[1];
+        Transaction rolledBack = prepared(close, steps);
+        closeInTransaction(rolledBack, steps[0], opens, client, open);
+        assertThat(opens.test(client, open)).as("closed inside the transaction").isNotEqualTo(NfsStatus.OK);
+        rolledBack.close();
+        assertThat(opens.test(client, open)).as("the open is back after the rollback").isEqualTo(NfsStatus.OK);
+        assertThat(opens.isOpen(f)).isTrue();
+
+        Transaction committed = prepared(close, steps);
+        closeInTransaction(committed, steps[0], opens, client, open);
+        committed.commit();
+        committed.close();
+        assertThat(opens.isOpen(f)).as("a committed CLOSE is never undone").isFalse();
+    }
+}
