@@ -25,7 +25,7 @@ import org.tcnfs.nfs4.xdr.COMPOUND4args;
  * running what did not fit in the queue, a ping waited behind a long transaction).
  */
 class NfsServerSchedulingTest {
-    private static final long SLOW_MILLIS = 800;
+    private static final long SLOW_MILLIS = 1500;
     private final List<String> threads = Collections.synchronizedList(new ArrayList<>());
     private NfsServer server;
 
