@@ -2,12 +2,30 @@ package org.tcnfs.client;
 
 import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_CREATE_SESSION;
 import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_EXCHANGE_ID;
+import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_ACCESS;
+import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_GETATTR;
+import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_GETFH;
+import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_LOOKUP;
+import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_LOOKUPP;
+import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_NVERIFY;
+import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_PUTFH;
+import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_PUTPUBFH;
+import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_PUTROOTFH;
+import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_READ;
+import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_READDIR;
+import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_READLINK;
+import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_RESTOREFH;
+import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_SAVEFH;
+import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_SECINFO;
+import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_SECINFO_NO_NAME;
 import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_SEQUENCE;
+import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_VERIFY;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import org.slf4j.Logger;
@@ -195,7 +213,10 @@ public final class Nfs41Session implements AutoCloseable {
             synchronized (this) {
                 seq = slotSequence[slot];
             }
-            COMPOUND4args args = withSequence(ops.build(), sequence(slot, seq));
+            COMPOUND4args body = ops.build();
+            SEQUENCE4args sequence = sequence(slot, seq);
+            sequence.sa_cachethis = needsCachedReply(body);
+            COMPOUND4args args = withSequence(body, sequence);
             COMPOUND4res res = connection.compound(procedure, args, caller);
             if (res.resarray.length > 0 && res.resarray[0].resop == OP_SEQUENCE && res.resarray[0].status == 0) {
                 synchronized (this) {
@@ -219,7 +240,10 @@ public final class Nfs41Session implements AutoCloseable {
         return new CompoundResult(args, connection.compound(procedure, args, connection.credential()));
     }
 
-    /** A SEQUENCE for {@code slot} with {@code sequenceId}, {@code sa_cachethis} set. */
+    /**
+     * A SEQUENCE for {@code slot} with {@code sequenceId}, {@code sa_cachethis} set ({@link #execute} clears it
+     * for compounds that change nothing).
+     */
     public SEQUENCE4args sequence(int slot, int sequenceId) {
         SEQUENCE4args a = new SEQUENCE4args();
         a.sa_sessionid = new sessionid4(sessionId.clone());
@@ -228,6 +252,25 @@ public final class Nfs41Session implements AutoCloseable {
         a.sa_highest_slotid = slotSequence.length - 1;
         a.sa_cachethis = true;
         return a;
+    }
+
+    /**
+     * Operations a retry can simply run again, so the server need not keep their replies (RFC 8881
+     * 2.10.6.1.3); READ and READDIR replies are the large ones, which a server may refuse to cache
+     * (NFS4ERR_REP_TOO_BIG_TO_CACHE).
+     */
+    private static final Set<Integer> RERUNNABLE = Set.of(OP_ACCESS, OP_GETATTR, OP_GETFH, OP_LOOKUP, OP_LOOKUPP,
+            OP_NVERIFY, OP_PUTFH, OP_PUTPUBFH, OP_PUTROOTFH, OP_READ, OP_READDIR, OP_READLINK, OP_RESTOREFH,
+            OP_SAVEFH, OP_SECINFO, OP_SECINFO_NO_NAME, OP_VERIFY);
+
+    /** Whether a retry of {@code body} needs the server's cached reply: it changes something. */
+    static boolean needsCachedReply(COMPOUND4args body) {
+        for (nfs_argop4 op : body.argarray) {
+            if (!RERUNNABLE.contains(op.argop)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static COMPOUND4args withSequence(COMPOUND4args body, SEQUENCE4args sequence) {

@@ -297,6 +297,8 @@ class PowerLossIT {
         return TcnfsServer.builder()
                 .exportRoot(mount.resolve("data"))
                 .stateDirectory(mount.resolve("state"))
+                // the test acts as root on files it owns, as the other ITs (ServerProcess.TRUSTED_ROOT_ARGS)
+                .exportOptions("rw,no_root_squash")
                 .bind("127.0.0.1", 0)
                 .metricsPort(0)
                 .grace(Duration.ZERO)

@@ -49,7 +49,10 @@ final class ReplyCacheBudget {
         long budget = limits.replyCacheBytes();
         long share = guaranteedShare(limits);
         long headroom = (long) Math.max(0, limits.maxSessions() - sessions - 1) * share;
-        long available = Math.min(budget - reserved - headroom, Math.max(budget / 4, share));
+        long perSession = Math.max(budget / 4, share);
+        // short: what is left of the whole budget, not the per-session cap, limits this session
+        boolean budgetShort = budget - reserved - headroom < perSession;
+        long available = Math.min(budget - reserved - headroom, perSession);
         // Each live session reserved at least its share, so at least one share is left for a new one.
         available = Math.max(available, share);
         int asked = Math.min(fore.maxResponseSizeCached(), limits.maxCachedReplyBytes());
@@ -61,7 +64,11 @@ final class ReplyCacheBudget {
             slotBytes = (int) available;
             cached = Math.min(cached, slotBytes);
         }
-        if (slots < fore.maxRequests() || cached < asked) {
+        boolean trimmed = slots < fore.maxRequests() || cached < asked;
+        if (trimmed && !budgetShort) {
+            LOG.debug("session granted {} slots of {} bytes (asked {} of {}): at most a quarter of the reply cache "
+                    + "budget ({} bytes) per session", slots, cached, fore.maxRequests(), asked, budget);
+        } else if (trimmed) {
             if (!shortLogged) {
                 LOG.warn("reply cache budget of {} bytes is short ({} reserved by {} sessions): new sessions get "
                         + "fewer slots or smaller cached replies than asked (setting reply-cache-memory)",
