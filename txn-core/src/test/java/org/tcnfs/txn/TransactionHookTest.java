@@ -2,12 +2,12 @@ package org.tcnfs.txn;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.tcnfs.txn.OneFileExport.AFTER;
+import static org.tcnfs.txn.OneFileExport.BEFORE;
 
 import java.io.IOException;
-import java.lang.reflect.Proxy;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -24,12 +24,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.tcnfs.nfs4.compound.CompoundContext;
 import org.tcnfs.nfs4.compound.NfsLimits;
 import org.tcnfs.nfs4.compound.ServerContext;
-import org.tcnfs.nfs4.export.ExportOptions.TxnPolicy;
 import org.tcnfs.nfs4.state.StateHandler;
 import org.tcnfs.nfs4.status.DelayException;
 import org.tcnfs.nfs4.vfs.Credential;
-import org.tcnfs.nfs4.vfs.FileType;
-import org.tcnfs.nfs4.vfs.VirtualFileSystem;
 import org.tcnfs.nfs4.xdr.COMPOUND4args;
 import org.tcnfs.nfs4.xdr.COMPOUND4res;
 import org.tcnfs.nfs4.xdr.PUTFH4args;
@@ -42,8 +39,6 @@ import org.tcnfs.nfs4.xdr.nfs_opnum4;
 import org.tcnfs.nfs4.xdr.nfs_resop4;
 import org.tcnfs.nfs4.xdr.stable_how4;
 import org.tcnfs.nfs4.xdr.stateid4;
-import org.tcnfs.txn.backup.BackupStore;
-import org.tcnfs.txn.handles.HandleBatch;
 import org.tcnfs.txn.handles.HandleSnapshot;
 import org.tcnfs.txn.handles.HandleTable;
 import org.tcnfs.txn.handles.Nfh;
@@ -55,9 +50,6 @@ import org.tcnfs.txn.lock.LockManager;
  * made by the test where the engine would run them.
  */
 class TransactionHookTest {
-    private static final byte[] BEFORE = "before".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] AFTER = "after!".getBytes(StandardCharsets.US_ASCII);
-
     @TempDir
     Path work;
 
@@ -69,24 +61,13 @@ class TransactionHookTest {
 
     @BeforeEach
     void exportWithOneFile() throws IOException {
-        Path root = Files.createDirectories(work.resolve("export"));
-        file = root.resolve("f");
-        Files.write(file, BEFORE);
-        table = HandleTable.open(Files.createDirectories(work.resolve("state")));
-        try (HandleBatch batch = table.write()) {
-            Nfh rootHandle = batch.ensureRoot("/", 1, 100, 0);
-            fileHandle = batch.register(rootHandle, "f", FileType.REGULAR, 1, 101, 0);
-            batch.commit();
-        }
-        VirtualFileSystem unused = (VirtualFileSystem) Proxy.newProxyInstance(getClass().getClassLoader(),
-                new Class<?>[] {VirtualFileSystem.class}, (proxy, method, args) -> {
-                    throw new UnsupportedOperationException("the hook does not use the file system");
-                });
-        TxnExport export = new TxnExport("/", unused, root, BackupStore.open(work.resolve("backups")), true,
-                client -> TxnPolicy.REQUEST);
-        hook = new TransactionHook(List.of(export), table, new LockManager(), Duration.ofSeconds(2),
+        OneFileExport fixture = OneFileExport.create(work, "the hook does not use the file system");
+        table = fixture.table;
+        file = fixture.file;
+        fileHandle = fixture.fileHandle;
+        hook = new TransactionHook(List.of(fixture.export), table, new LockManager(), Duration.ofSeconds(2),
                 CrashPoints.NONE);
-        server = new ServerContext((credential, client) -> unused, new StateHandler(NfsLimits.DEFAULTS,
+        server = new ServerContext((credential, client) -> fixture.unused, new StateHandler(NfsLimits.DEFAULTS,
                 Clock.systemUTC()), NfsLimits.DEFAULTS, Clock.systemUTC());
     }
 
