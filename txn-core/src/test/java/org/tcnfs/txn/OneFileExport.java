@@ -2,14 +2,26 @@ package org.tcnfs.txn;
 
 import java.io.IOException;
 import java.lang.reflect.Proxy;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.tcnfs.nfs4.export.ExportOptions.TxnPolicy;
 import org.tcnfs.nfs4.vfs.FileType;
 import org.tcnfs.nfs4.vfs.VirtualFileSystem;
+import org.tcnfs.nfs4.xdr.COMPOUND4args;
+import org.tcnfs.nfs4.xdr.PUTFH4args;
+import org.tcnfs.nfs4.xdr.SEQUENCE4args;
+import org.tcnfs.nfs4.xdr.WRITE4args;
+import org.tcnfs.nfs4.xdr.nfs_argop4;
+import org.tcnfs.nfs4.xdr.nfs_fh4;
+import org.tcnfs.nfs4.xdr.nfs_opnum4;
+import org.tcnfs.nfs4.xdr.stable_how4;
+import org.tcnfs.nfs4.xdr.stateid4;
 import org.tcnfs.txn.backup.BackupStore;
 import org.tcnfs.txn.handles.HandleBatch;
+import org.tcnfs.txn.handles.HandleSnapshot;
 import org.tcnfs.txn.handles.HandleTable;
 import org.tcnfs.txn.handles.Nfh;
 
@@ -58,6 +70,33 @@ final class OneFileExport implements AutoCloseable {
         TxnExport export = new TxnExport("/", unused, root, BackupStore.open(work.resolve("backups")), true,
                 client -> TxnPolicy.REQUEST);
         return new OneFileExport(root, file, table, fileHandle, unused, export);
+    }
+
+    /** A compound tagged {@code tag}: SEQUENCE, PUTFH of "f", then {@code last}. */
+    COMPOUND4args compound(String tag, nfs_argop4 last) {
+        COMPOUND4args args = new COMPOUND4args();
+        args.tag = tag;
+        args.minorversion = 1;
+        args.argarray = new nfs_argop4[] {
+            new nfs_argop4(nfs_opnum4.OP_SEQUENCE, new SEQUENCE4args()),
+            new nfs_argop4(nfs_opnum4.OP_PUTFH, new PUTFH4args(new nfs_fh4(fileHandle.toBytes()))),
+            last};
+        return args;
+    }
+
+    /** SEQUENCE, PUTFH of "f", WRITE of {@link #AFTER} at offset 0 (FILE_SYNC4), tagged {@code tag}. */
+    COMPOUND4args writeCompound(String tag) {
+        return compound(tag, new nfs_argop4(nfs_opnum4.OP_WRITE, new WRITE4args(new stateid4(), 0,
+                stable_how4.FILE_SYNC4, ByteBuffer.wrap(AFTER))));
+    }
+
+    /** How many transaction records the handle table holds. */
+    int records() {
+        AtomicInteger count = new AtomicInteger();
+        try (HandleSnapshot snapshot = table.read()) {
+            snapshot.forEach(table.sideTable(TransactionHook.RECORDS_TABLE), (k, v) -> count.incrementAndGet());
+        }
+        return count.get();
     }
 
     @Override

@@ -7,7 +7,6 @@ import static org.tcnfs.txn.OneFileExport.BEFORE;
 
 import java.io.IOException;
 import java.net.InetAddress;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -16,7 +15,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -29,17 +27,11 @@ import org.tcnfs.nfs4.status.DelayException;
 import org.tcnfs.nfs4.vfs.Credential;
 import org.tcnfs.nfs4.xdr.COMPOUND4args;
 import org.tcnfs.nfs4.xdr.COMPOUND4res;
-import org.tcnfs.nfs4.xdr.PUTFH4args;
-import org.tcnfs.nfs4.xdr.SEQUENCE4args;
 import org.tcnfs.nfs4.xdr.TEST_STATEID4args;
-import org.tcnfs.nfs4.xdr.WRITE4args;
 import org.tcnfs.nfs4.xdr.nfs_argop4;
-import org.tcnfs.nfs4.xdr.nfs_fh4;
 import org.tcnfs.nfs4.xdr.nfs_opnum4;
 import org.tcnfs.nfs4.xdr.nfs_resop4;
-import org.tcnfs.nfs4.xdr.stable_how4;
 import org.tcnfs.nfs4.xdr.stateid4;
-import org.tcnfs.txn.handles.HandleSnapshot;
 import org.tcnfs.txn.handles.HandleTable;
 import org.tcnfs.txn.handles.Nfh;
 import org.tcnfs.txn.lock.LockManager;
@@ -53,6 +45,7 @@ class TransactionHookTest {
     @TempDir
     Path work;
 
+    private OneFileExport fixture;
     private HandleTable table;
     private TransactionHook hook;
     private ServerContext server;
@@ -61,7 +54,7 @@ class TransactionHookTest {
 
     @BeforeEach
     void exportWithOneFile() throws IOException {
-        OneFileExport fixture = OneFileExport.create(work, "the hook does not use the file system");
+        fixture = OneFileExport.create(work, "the hook does not use the file system");
         table = fixture.table;
         file = fixture.file;
         fileHandle = fixture.fileHandle;
@@ -84,15 +77,7 @@ class TransactionHookTest {
     }
 
     private COMPOUND4args writeCompound() {
-        COMPOUND4args args = new COMPOUND4args();
-        args.tag = "test";
-        args.minorversion = 1;
-        args.argarray = new nfs_argop4[] {
-            new nfs_argop4(nfs_opnum4.OP_SEQUENCE, new SEQUENCE4args()),
-            new nfs_argop4(nfs_opnum4.OP_PUTFH, new PUTFH4args(new nfs_fh4(fileHandle.toBytes()))),
-            new nfs_argop4(nfs_opnum4.OP_WRITE, new WRITE4args(new stateid4(), 0, stable_how4.FILE_SYNC4,
-                    ByteBuffer.wrap(AFTER)))};
-        return args;
+        return fixture.writeCompound("test");
     }
 
     /** Runs the hook points of operations {@code 0..last} of {@code args}; the WRITE's effect is the test's. */
@@ -114,11 +99,7 @@ class TransactionHookTest {
     }
 
     private int records() {
-        AtomicInteger count = new AtomicInteger();
-        try (HandleSnapshot snapshot = table.read()) {
-            snapshot.forEach(table.sideTable(TransactionHook.RECORDS_TABLE), (k, v) -> count.incrementAndGet());
-        }
-        return count.get();
+        return fixture.records();
     }
 
     @Test
