@@ -15,10 +15,6 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -296,18 +292,10 @@ abstract class MixedCompoundShapesContract extends SharedServerTest {
                 return null;
             });
         }
-        ExecutorService pool = Executors.newFixedThreadPool(tasks.size());
         try {
-            List<Future<Void>> futures = new ArrayList<>();
-            for (Callable<Void> t : tasks) {
-                futures.add(pool.submit(t));
-            }
-            for (Future<Void> f : futures) {
-                f.get(BUDGET_NANOS / 1_000_000_000L + 60, TimeUnit.SECONDS);
-            }
+            ThreadClients.runAll(tasks, BUDGET_NANOS);
         } finally {
             stop.set(true);
-            pool.shutdownNow();
         }
 
         for (int file = 0; file < appendFiles.length; file++) {

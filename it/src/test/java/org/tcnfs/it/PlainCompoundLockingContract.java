@@ -10,10 +10,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -120,18 +116,7 @@ abstract class PlainCompoundLockingContract extends SharedServerTest {
     }
 
     private static void runAll(List<Callable<Void>> tasks) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(tasks.size());
-        try {
-            List<Future<Void>> futures = new ArrayList<>();
-            for (Callable<Void> t : tasks) {
-                futures.add(pool.submit(t));
-            }
-            for (Future<Void> f : futures) {
-                f.get(BUDGET_NANOS / 1_000_000_000L + 60, TimeUnit.SECONDS);
-            }
-        } finally {
-            pool.shutdownNow();
-        }
+        ThreadClients.runAll(tasks, BUDGET_NANOS);
     }
 
     /** How one reader reads both files of the pair in one compound. */

@@ -3,6 +3,11 @@ package org.tcnfs.it;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.tcnfs.client.Nfs40Client;
 import org.tcnfs.client.rpc.NfsConnection;
 
@@ -43,6 +48,25 @@ final class ThreadClients implements AutoCloseable {
         NfsConnection connection = server.connect();
         opened.add(connection);
         return Nfs40Client.create(connection, name);
+    }
+
+    /**
+     * Runs the tasks on threads of their own and waits for them, each at most the budget plus a minute; the
+     * threads are interrupted when it returns or fails.
+     */
+    static void runAll(List<Callable<Void>> tasks, long budgetNanos) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(tasks.size());
+        try {
+            List<Future<Void>> futures = new ArrayList<>();
+            for (Callable<Void> t : tasks) {
+                futures.add(pool.submit(t));
+            }
+            for (Future<Void> f : futures) {
+                f.get(budgetNanos / 1_000_000_000L + 60, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     @Override

@@ -75,18 +75,7 @@ class TransactionIsolationIT extends SharedServerTest {
 
     /** Runs the tasks on threads of their own and waits for them (the budget plus a minute at most). */
     private static void runAll(List<java.util.concurrent.Callable<Void>> tasks) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(tasks.size());
-        try {
-            List<Future<Void>> futures = new ArrayList<>();
-            for (var t : tasks) {
-                futures.add(pool.submit(t));
-            }
-            for (Future<Void> f : futures) {
-                f.get(BUDGET_NANOS / 1_000_000_000L + 60, TimeUnit.SECONDS);
-            }
-        } finally {
-            pool.shutdownNow();
-        }
+        ThreadClients.runAll(tasks, BUDGET_NANOS);
     }
 
     /** The directory's entries (name to fileid) in one plain READDIR compound, which must reach eof. */
