@@ -15,10 +15,6 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -28,7 +24,6 @@ import org.junit.jupiter.api.Test;
 import org.tcnfs.client.CompoundBuilder;
 import org.tcnfs.client.CompoundResult;
 import org.tcnfs.client.Nfs40Client;
-import org.tcnfs.client.rpc.NfsConnection;
 import org.tcnfs.nfs4.status.NfsStatus;
 import org.tcnfs.nfs4.xdr.READ4resok;
 import org.tcnfs.nfs4.xdr.nfs_resop4;
@@ -56,9 +51,8 @@ abstract class MixedCompoundShapesContract extends SharedServerTest {
     private static final int RECORD = 16;
     private static final int UNKNOWN_OP = 999;
 
-    private ItSession itSession;
+    private ThreadClients testClients;
     private NfsOps nfs;
-    private final List<AutoCloseable> opened = new ArrayList<>();
 
     @Override
     abstract Path workDirectory() throws IOException;
@@ -70,29 +64,13 @@ abstract class MixedCompoundShapesContract extends SharedServerTest {
 
     @BeforeEach
     void connect() throws IOException {
-        itSession = ItSession.open(server, "mixed-shapes");
-        nfs = itSession.nfs();
+        testClients = ThreadClients.open(server, "mixed-shapes");
+        nfs = testClients.nfs();
     }
 
     @AfterEach
     void disconnect() throws Exception {
-        for (int i = opened.size() - 1; i >= 0; i--) {
-            opened.get(i).close();
-        }
-        opened.clear();
-        itSession.close();
-    }
-
-    private NfsOps newClient(String name) throws IOException {
-        ItSession s = ItSession.open(server, name);
-        opened.add(s);
-        return s.nfs();
-    }
-
-    private Nfs40Client newClient40(String name) throws IOException {
-        NfsConnection connection = server.connect();
-        opened.add(connection);
-        return Nfs40Client.create(connection, name);
+        testClients.close();
     }
 
     private static byte[] value(char kind, int writer, int round) {
@@ -201,7 +179,7 @@ abstract class MixedCompoundShapesContract extends SharedServerTest {
 
         for (int w = 1; w <= 2; w++) {
             int writer = w;
-            NfsOps client = newClient("mixed-txn-" + w);
+            NfsOps client = testClients.newClient("mixed-txn-" + w);
             Random random = new Random(SEED * 31 + w);
             tasks.add(() -> {
                 try {
@@ -238,8 +216,8 @@ abstract class MixedCompoundShapesContract extends SharedServerTest {
             });
         }
         for (int n = 0; n < 2; n++) {
-            NfsOps client = newClient("mixed-reader-" + n);
-            Nfs40Client client40 = newClient40("mixed-reader40-" + n);
+            NfsOps client = testClients.newClient("mixed-reader-" + n);
+            Nfs40Client client40 = testClients.newClient40("mixed-reader40-" + n);
             Random random = new Random(SEED * 37 + n);
             tasks.add(() -> {
                 while (!stop.get()) {
@@ -286,8 +264,8 @@ abstract class MixedCompoundShapesContract extends SharedServerTest {
         }
         for (int n = 0; n < 2; n++) {
             int file = n;
-            NfsOps client = newClient("mixed-appender-" + n);
-            Nfs40Client client40 = newClient40("mixed-appender40-" + n);
+            NfsOps client = testClients.newClient("mixed-appender-" + n);
+            Nfs40Client client40 = testClients.newClient40("mixed-appender40-" + n);
             Random random = new Random(SEED * 41 + n);
             tasks.add(() -> {
                 for (int k = 0; !stop.get(); ) {
@@ -314,18 +292,10 @@ abstract class MixedCompoundShapesContract extends SharedServerTest {
                 return null;
             });
         }
-        ExecutorService pool = Executors.newFixedThreadPool(tasks.size());
         try {
-            List<Future<Void>> futures = new ArrayList<>();
-            for (Callable<Void> t : tasks) {
-                futures.add(pool.submit(t));
-            }
-            for (Future<Void> f : futures) {
-                f.get(BUDGET_NANOS / 1_000_000_000L + 60, TimeUnit.SECONDS);
-            }
+            ThreadClients.runAll(tasks, BUDGET_NANOS);
         } finally {
             stop.set(true);
-            pool.shutdownNow();
         }
 
         for (int file = 0; file < appendFiles.length; file++) {

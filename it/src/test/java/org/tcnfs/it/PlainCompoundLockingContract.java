@@ -10,10 +10,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -23,7 +19,6 @@ import org.junit.jupiter.api.TestInfo;
 import org.tcnfs.client.CompoundBuilder;
 import org.tcnfs.client.CompoundResult;
 import org.tcnfs.client.Nfs40Client;
-import org.tcnfs.client.rpc.NfsConnection;
 import org.tcnfs.nfs4.status.NfsStatus;
 import org.tcnfs.nfs4.xdr.READ4resok;
 
@@ -40,10 +35,9 @@ abstract class PlainCompoundLockingContract extends SharedServerTest {
     private static final long BUDGET_NANOS = Long.getLong("tcnfs.it.locking.seconds", 5) * 1_000_000_000L;
     private static final int RECORD = 16;
 
-    private ItSession itSession;
+    private ThreadClients testClients;
     private NfsOps nfs;
     private byte[] dir;
-    private final List<AutoCloseable> opened = new ArrayList<>();
 
     /** Where the server's export and state directories go. */
     @Override
@@ -51,24 +45,14 @@ abstract class PlainCompoundLockingContract extends SharedServerTest {
 
     @BeforeEach
     void connect(TestInfo test) throws IOException {
-        itSession = ItSession.open(server, "locking-it");
-        nfs = itSession.nfs();
+        testClients = ThreadClients.open(server, "locking-it");
+        nfs = testClients.nfs();
         dir = nfs.mkdir(nfs.rootFh(), test.getTestMethod().orElseThrow().getName());
     }
 
     @AfterEach
     void disconnect() throws Exception {
-        for (int i = opened.size() - 1; i >= 0; i--) {
-            opened.get(i).close();
-        }
-        opened.clear();
-        itSession.close();
-    }
-
-    private NfsOps newClient(String name) throws IOException {
-        ItSession s = ItSession.open(server, name);
-        opened.add(s);
-        return s.nfs();
+        testClients.close();
     }
 
     private static byte[] value(char kind, int round) {
@@ -132,81 +116,78 @@ abstract class PlainCompoundLockingContract extends SharedServerTest {
     }
 
     private static void runAll(List<Callable<Void>> tasks) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(tasks.size());
-        try {
-            List<Future<Void>> futures = new ArrayList<>();
-            for (Callable<Void> t : tasks) {
-                futures.add(pool.submit(t));
-            }
-            for (Future<Void> f : futures) {
-                f.get(BUDGET_NANOS / 1_000_000_000L + 60, TimeUnit.SECONDS);
-            }
-        } finally {
-            pool.shutdownNow();
+        ThreadClients.runAll(tasks, BUDGET_NANOS);
+    }
+
+    /** How one reader reads both files of the pair in one compound. */
+    private interface PairReader {
+        CompoundResult read(byte[] a, byte[] b) throws IOException;
+    }
+
+    /** Opens reader {@code n} of a race. */
+    private interface PairReaders {
+        PairReader open(int n) throws IOException;
+    }
+
+    /** What the readers of a race saw wrong, and how many transactions and reads ran. */
+    private record PairRace(ConcurrentLinkedQueue<String> violations, int rounds, int reads) {
+    }
+
+    /**
+     * Two files "a" and "b" written by {@link #pairWriter} for the time budget while two readers, opened by
+     * {@code readers}, read both in one compound of the given shape until the writer is done.
+     */
+    private PairRace racePairWriterAgainstReaders(PairReaders readers, String shape) throws Exception {
+        byte[] a = nfs.createFile(dir, "a", value('c', 0));
+        byte[] b = nfs.createFile(dir, "b", value('c', 0));
+        ConcurrentLinkedQueue<String> violations = new ConcurrentLinkedQueue<>();
+        AtomicBoolean done = new AtomicBoolean();
+        AtomicInteger rounds = new AtomicInteger();
+        AtomicInteger reads = new AtomicInteger();
+        List<Callable<Void>> tasks = new ArrayList<>();
+        tasks.add(pairWriter(testClients.newClient("pair-writer"), a, b, done, violations, rounds));
+        for (int n = 0; n < 2; n++) {
+            PairReader reader = readers.open(n);
+            tasks.add(() -> {
+                while (!done.get()) {
+                    CompoundResult r = reader.read(a, b);
+                    checkPair(r, shape, violations);
+                    reads.incrementAndGet();
+                }
+                return null;
+            });
         }
+        runAll(tasks);
+        return new PairRace(violations, rounds.get(), reads.get());
     }
 
     @Test
     void readerStartingWithTestStateidSeesNoHalfAndNoRolledBackTransaction() throws Exception {
-        byte[] a = nfs.createFile(dir, "a", value('c', 0));
-        byte[] b = nfs.createFile(dir, "b", value('c', 0));
-        ConcurrentLinkedQueue<String> violations = new ConcurrentLinkedQueue<>();
-        AtomicBoolean done = new AtomicBoolean();
-        AtomicInteger rounds = new AtomicInteger();
-        AtomicInteger reads = new AtomicInteger();
-        List<Callable<Void>> tasks = new ArrayList<>();
-        tasks.add(pairWriter(newClient("pair-writer"), a, b, done, violations, rounds));
-        for (int n = 0; n < 2; n++) {
-            NfsOps reader = newClient("test-stateid-reader-" + n);
-            tasks.add(() -> {
-                while (!done.get()) {
-                    CompoundResult r = reader.run(new CompoundBuilder().testStateid()
-                            .putfh(a).read(CompoundBuilder.anonymousStateid(), 0, RECORD)
-                            .putfh(b).read(CompoundBuilder.anonymousStateid(), 0, RECORD));
-                    checkPair(r, "SEQUENCE, TEST_STATEID, PUTFH A, READ, PUTFH B, READ", violations);
-                    reads.incrementAndGet();
-                }
-                return null;
-            });
-        }
-        runAll(tasks);
-        System.out.printf("%s: %d transactions, %d reads%n", getClass().getSimpleName(), rounds.get(), reads.get());
+        PairRace race = racePairWriterAgainstReaders(n -> {
+            NfsOps reader = testClients.newClient("test-stateid-reader-" + n);
+            return (a, b) -> reader.run(new CompoundBuilder().testStateid()
+                    .putfh(a).read(CompoundBuilder.anonymousStateid(), 0, RECORD)
+                    .putfh(b).read(CompoundBuilder.anonymousStateid(), 0, RECORD));
+        }, "SEQUENCE, TEST_STATEID, PUTFH A, READ, PUTFH B, READ");
+        System.out.printf("%s: %d transactions, %d reads%n", getClass().getSimpleName(), race.rounds(), race.reads());
 
-        assertThat(violations).as("what readers starting with TEST_STATEID saw").isEmpty();
-        assertThat(reads.get()).isGreaterThan(50);
+        assertThat(race.violations()).as("what readers starting with TEST_STATEID saw").isEmpty();
+        assertThat(race.reads()).isGreaterThan(50);
     }
 
     @Test
     void nfs40ReaderStartingWithRenewSeesNoHalfAndNoRolledBackTransaction() throws Exception {
-        byte[] a = nfs.createFile(dir, "a", value('c', 0));
-        byte[] b = nfs.createFile(dir, "b", value('c', 0));
-        ConcurrentLinkedQueue<String> violations = new ConcurrentLinkedQueue<>();
-        AtomicBoolean done = new AtomicBoolean();
-        AtomicInteger rounds = new AtomicInteger();
-        AtomicInteger reads = new AtomicInteger();
-        List<Callable<Void>> tasks = new ArrayList<>();
-        tasks.add(pairWriter(newClient("pair-writer"), a, b, done, violations, rounds));
-        for (int n = 0; n < 2; n++) {
-            NfsConnection connection = server.connect();
-            opened.add(connection);
-            Nfs40Client reader = Nfs40Client.create(connection, "renew-reader-" + n);
-            tasks.add(() -> {
-                while (!done.get()) {
-                    CompoundResult r = reader.execute(new CompoundBuilder().renew(reader.clientId())
-                            .putfh(a).read(CompoundBuilder.anonymousStateid(), 0, RECORD)
-                            .putfh(b).read(CompoundBuilder.anonymousStateid(), 0, RECORD));
-                    checkPair(r, "NFSv4.0 RENEW, PUTFH A, READ, PUTFH B, READ", violations);
-                    reads.incrementAndGet();
-                }
-                return null;
-            });
-        }
-        runAll(tasks);
-        System.out.printf("%s: %d transactions, %d NFSv4.0 reads%n", getClass().getSimpleName(), rounds.get(),
-                reads.get());
+        PairRace race = racePairWriterAgainstReaders(n -> {
+            Nfs40Client reader = testClients.newClient40("renew-reader-" + n);
+            return (a, b) -> reader.execute(new CompoundBuilder().renew(reader.clientId())
+                    .putfh(a).read(CompoundBuilder.anonymousStateid(), 0, RECORD)
+                    .putfh(b).read(CompoundBuilder.anonymousStateid(), 0, RECORD));
+        }, "NFSv4.0 RENEW, PUTFH A, READ, PUTFH B, READ");
+        System.out.printf("%s: %d transactions, %d NFSv4.0 reads%n", getClass().getSimpleName(), race.rounds(),
+                race.reads());
 
-        assertThat(violations).as("what NFSv4.0 readers starting with RENEW saw").isEmpty();
-        assertThat(reads.get()).isGreaterThan(50);
+        assertThat(race.violations()).as("what NFSv4.0 readers starting with RENEW saw").isEmpty();
+        assertThat(race.reads()).isGreaterThan(50);
     }
 
     @Test
@@ -216,8 +197,8 @@ abstract class PlainCompoundLockingContract extends SharedServerTest {
         AtomicBoolean done = new AtomicBoolean();
         AtomicInteger rollbacks = new AtomicInteger();
         AtomicInteger acknowledged = new AtomicInteger();
-        NfsOps txnClient = newClient("extend-and-fail");
-        NfsOps plainClient = newClient("append-plain");
+        NfsOps txnClient = testClients.newClient("extend-and-fail");
+        NfsOps plainClient = testClients.newClient("append-plain");
         List<Callable<Void>> tasks = new ArrayList<>();
         tasks.add(() -> {
             try {

@@ -48,10 +48,9 @@ class TransactionIsolationIT extends SharedServerTest {
     private static final long SEED = Long.getLong("tcnfs.it.seed", System.nanoTime());
     private static final long BUDGET_NANOS = Long.getLong("tcnfs.it.isolation.seconds", 25) * 1_000_000_000L;
 
-    private ItSession itSession;
+    private ThreadClients testClients;
     private NfsOps nfs;
     private byte[] dir;
-    private final List<AutoCloseable> opened = new ArrayList<>();
 
     @BeforeAll
     void printSeed() {
@@ -60,25 +59,14 @@ class TransactionIsolationIT extends SharedServerTest {
 
     @BeforeEach
     void openSession(TestInfo test) throws IOException {
-        itSession = ItSession.open(server, "isolation-it");
-        nfs = itSession.nfs();
+        testClients = ThreadClients.open(server, "isolation-it");
+        nfs = testClients.nfs();
         dir = nfs.mkdir(nfs.rootFh(), test.getTestMethod().orElseThrow().getName());
     }
 
     @AfterEach
     void closeSessions() throws Exception {
-        for (int i = opened.size() - 1; i >= 0; i--) {
-            opened.get(i).close();
-        }
-        opened.clear();
-        itSession.close();
-    }
-
-    /** A new connection and session of their own, for a thread; closed after the test. */
-    private NfsOps newClient(String name) throws IOException {
-        ItSession s = ItSession.open(server, name);
-        opened.add(s);
-        return s.nfs();
+        testClients.close();
     }
 
     private static boolean timeLeft(long start) {
@@ -87,18 +75,7 @@ class TransactionIsolationIT extends SharedServerTest {
 
     /** Runs the tasks on threads of their own and waits for them (the budget plus a minute at most). */
     private static void runAll(List<java.util.concurrent.Callable<Void>> tasks) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(tasks.size());
-        try {
-            List<Future<Void>> futures = new ArrayList<>();
-            for (var t : tasks) {
-                futures.add(pool.submit(t));
-            }
-            for (Future<Void> f : futures) {
-                f.get(BUDGET_NANOS / 1_000_000_000L + 60, TimeUnit.SECONDS);
-            }
-        } finally {
-            pool.shutdownNow();
-        }
+        ThreadClients.runAll(tasks, BUDGET_NANOS);
     }
 
     /** The directory's entries (name to fileid) in one plain READDIR compound, which must reach eof. */
@@ -126,8 +103,8 @@ class TransactionIsolationIT extends SharedServerTest {
         AtomicInteger listings = new AtomicInteger();
         AtomicInteger sets = new AtomicInteger();
         AtomicInteger names = new AtomicInteger();
-        NfsOps writer = newClient("set-writer");
-        List<NfsOps> readers = List.of(newClient("set-reader-1"), newClient("set-reader-2"));
+        NfsOps writer = testClients.newClient("set-writer");
+        List<NfsOps> readers = List.of(testClients.newClient("set-reader-1"), testClients.newClient("set-reader-2"));
         long start = System.nanoTime();
         List<java.util.concurrent.Callable<Void>> tasks = new ArrayList<>();
         tasks.add(() -> {
@@ -252,7 +229,7 @@ class TransactionIsolationIT extends SharedServerTest {
         List<java.util.concurrent.Callable<Void>> tasks = new ArrayList<>();
         for (int w = 1; w <= writers; w++) {
             int me = w;
-            NfsOps ops = newClient("file-writer-" + w);
+            NfsOps ops = testClients.newClient("file-writer-" + w);
             tasks.add(() -> {
                 try {
                     for (int i = 1; timeLeft(start) && violations.isEmpty(); i++) {
@@ -277,7 +254,7 @@ class TransactionIsolationIT extends SharedServerTest {
             });
         }
         for (int r = 1; r <= 2; r++) {
-            NfsOps ops = newClient("file-reader-" + r);
+            NfsOps ops = testClients.newClient("file-reader-" + r);
             tasks.add(() -> {
                 while (!done.get()) {
                     CompoundResult res = ops.runOk(new CompoundBuilder().putfh(file)
@@ -352,7 +329,7 @@ class TransactionIsolationIT extends SharedServerTest {
         List<String> pool = List.of("a", "b", "c", "d", "e");
         List<NfsOps> clients = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
-            clients.add(newClient("renamer-" + t));
+            clients.add(testClients.newClient("renamer-" + t));
         }
         List<List<Integer>> orders = permutations(threads);
         CyclicBarrier barrier = new CyclicBarrier(threads);
@@ -464,10 +441,10 @@ class TransactionIsolationIT extends SharedServerTest {
         AtomicInteger handleWrites = new AtomicInteger();
         AtomicInteger reads = new AtomicInteger();
         AtomicInteger activeWriters = new AtomicInteger(3);
-        NfsOps renamer = newClient("dir-renamer");
-        NfsOps pathWriter = newClient("path-writer");
-        NfsOps handleWriter = newClient("handle-writer");
-        NfsOps reader = newClient("pair-reader");
+        NfsOps renamer = testClients.newClient("dir-renamer");
+        NfsOps pathWriter = testClients.newClient("path-writer");
+        NfsOps handleWriter = testClients.newClient("handle-writer");
+        NfsOps reader = testClients.newClient("pair-reader");
         long start = System.nanoTime();
         List<java.util.concurrent.Callable<Void>> tasks = new ArrayList<>();
         tasks.add(() -> {

@@ -2,12 +2,11 @@ package org.tcnfs.txn;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.tcnfs.txn.OneFileExport.AFTER;
+import static org.tcnfs.txn.OneFileExport.BEFORE;
 
 import java.io.IOException;
-import java.lang.reflect.Proxy;
 import java.net.InetAddress;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -16,7 +15,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -24,27 +22,16 @@ import org.junit.jupiter.api.io.TempDir;
 import org.tcnfs.nfs4.compound.CompoundContext;
 import org.tcnfs.nfs4.compound.NfsLimits;
 import org.tcnfs.nfs4.compound.ServerContext;
-import org.tcnfs.nfs4.export.ExportOptions.TxnPolicy;
 import org.tcnfs.nfs4.state.StateHandler;
 import org.tcnfs.nfs4.status.DelayException;
 import org.tcnfs.nfs4.vfs.Credential;
-import org.tcnfs.nfs4.vfs.FileType;
-import org.tcnfs.nfs4.vfs.VirtualFileSystem;
 import org.tcnfs.nfs4.xdr.COMPOUND4args;
 import org.tcnfs.nfs4.xdr.COMPOUND4res;
-import org.tcnfs.nfs4.xdr.PUTFH4args;
-import org.tcnfs.nfs4.xdr.SEQUENCE4args;
 import org.tcnfs.nfs4.xdr.TEST_STATEID4args;
-import org.tcnfs.nfs4.xdr.WRITE4args;
 import org.tcnfs.nfs4.xdr.nfs_argop4;
-import org.tcnfs.nfs4.xdr.nfs_fh4;
 import org.tcnfs.nfs4.xdr.nfs_opnum4;
 import org.tcnfs.nfs4.xdr.nfs_resop4;
-import org.tcnfs.nfs4.xdr.stable_how4;
 import org.tcnfs.nfs4.xdr.stateid4;
-import org.tcnfs.txn.backup.BackupStore;
-import org.tcnfs.txn.handles.HandleBatch;
-import org.tcnfs.txn.handles.HandleSnapshot;
 import org.tcnfs.txn.handles.HandleTable;
 import org.tcnfs.txn.handles.Nfh;
 import org.tcnfs.txn.lock.LockManager;
@@ -55,12 +42,10 @@ import org.tcnfs.txn.lock.LockManager;
  * made by the test where the engine would run them.
  */
 class TransactionHookTest {
-    private static final byte[] BEFORE = "before".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] AFTER = "after!".getBytes(StandardCharsets.US_ASCII);
-
     @TempDir
     Path work;
 
+    private OneFileExport fixture;
     private HandleTable table;
     private TransactionHook hook;
     private ServerContext server;
@@ -69,24 +54,13 @@ class TransactionHookTest {
 
     @BeforeEach
     void exportWithOneFile() throws IOException {
-        Path root = Files.createDirectories(work.resolve("export"));
-        file = root.resolve("f");
-        Files.write(file, BEFORE);
-        table = HandleTable.open(Files.createDirectories(work.resolve("state")));
-        try (HandleBatch batch = table.write()) {
-            Nfh rootHandle = batch.ensureRoot("/", 1, 100, 0);
-            fileHandle = batch.register(rootHandle, "f", FileType.REGULAR, 1, 101, 0);
-            batch.commit();
-        }
-        VirtualFileSystem unused = (VirtualFileSystem) Proxy.newProxyInstance(getClass().getClassLoader(),
-                new Class<?>[] {VirtualFileSystem.class}, (proxy, method, args) -> {
-                    throw new UnsupportedOperationException("the hook does not use the file system");
-                });
-        TxnExport export = new TxnExport("/", unused, root, BackupStore.open(work.resolve("backups")), true,
-                client -> TxnPolicy.REQUEST);
-        hook = new TransactionHook(List.of(export), table, new LockManager(), Duration.ofSeconds(2),
+        fixture = OneFileExport.create(work, "the hook does not use the file system");
+        table = fixture.table;
+        file = fixture.file;
+        fileHandle = fixture.fileHandle;
+        hook = new TransactionHook(List.of(fixture.export), table, new LockManager(), Duration.ofSeconds(2),
                 CrashPoints.NONE);
-        server = new ServerContext((credential, client) -> unused, new StateHandler(NfsLimits.DEFAULTS,
+        server = new ServerContext((credential, client) -> fixture.unused, new StateHandler(NfsLimits.DEFAULTS,
                 Clock.systemUTC()), NfsLimits.DEFAULTS, Clock.systemUTC());
     }
 
@@ -103,15 +77,7 @@ class TransactionHookTest {
     }
 
     private COMPOUND4args writeCompound() {
-        COMPOUND4args args = new COMPOUND4args();
-        args.tag = "test";
-        args.minorversion = 1;
-        args.argarray = new nfs_argop4[] {
-            new nfs_argop4(nfs_opnum4.OP_SEQUENCE, new SEQUENCE4args()),
-            new nfs_argop4(nfs_opnum4.OP_PUTFH, new PUTFH4args(new nfs_fh4(fileHandle.toBytes()))),
-            new nfs_argop4(nfs_opnum4.OP_WRITE, new WRITE4args(new stateid4(), 0, stable_how4.FILE_SYNC4,
-                    ByteBuffer.wrap(AFTER)))};
-        return args;
+        return fixture.writeCompound("test");
     }
 
     /** Runs the hook points of operations {@code 0..last} of {@code args}; the WRITE's effect is the test's. */
@@ -133,11 +99,7 @@ class TransactionHookTest {
     }
 
     private int records() {
-        AtomicInteger count = new AtomicInteger();
-        try (HandleSnapshot snapshot = table.read()) {
-            snapshot.forEach(table.sideTable(TransactionHook.RECORDS_TABLE), (k, v) -> count.incrementAndGet());
-        }
-        return count.get();
+        return fixture.records();
     }
 
     @Test

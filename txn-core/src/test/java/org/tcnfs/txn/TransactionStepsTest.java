@@ -2,44 +2,32 @@ package org.tcnfs.txn;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.tcnfs.txn.OneFileExport.AFTER;
+import static org.tcnfs.txn.OneFileExport.BEFORE;
 
 import java.io.IOException;
-import java.lang.reflect.Proxy;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.tcnfs.nfs4.export.ExportOptions.TxnPolicy;
 import org.tcnfs.nfs4.state.NfsClient;
 import org.tcnfs.nfs4.state.OpenStateTable;
 import org.tcnfs.nfs4.state.ShareMode;
 import org.tcnfs.nfs4.state.StateId;
 import org.tcnfs.nfs4.status.NfsStatus;
 import org.tcnfs.nfs4.vfs.Inode;
-import org.tcnfs.nfs4.vfs.FileType;
-import org.tcnfs.nfs4.vfs.VirtualFileSystem;
 import org.tcnfs.nfs4.xdr.CLOSE4args;
 import org.tcnfs.nfs4.xdr.COMPOUND4args;
-import org.tcnfs.nfs4.xdr.PUTFH4args;
 import org.tcnfs.nfs4.xdr.READ4args;
-import org.tcnfs.nfs4.xdr.SEQUENCE4args;
-import org.tcnfs.nfs4.xdr.WRITE4args;
 import org.tcnfs.nfs4.xdr.nfs_argop4;
-import org.tcnfs.nfs4.xdr.nfs_fh4;
 import org.tcnfs.nfs4.xdr.nfs_opnum4;
-import org.tcnfs.nfs4.xdr.stable_how4;
 import org.tcnfs.nfs4.xdr.stateid4;
 import org.tcnfs.txn.Transaction.State;
-import org.tcnfs.txn.backup.BackupStore;
-import org.tcnfs.txn.handles.HandleBatch;
-import org.tcnfs.txn.handles.HandleSnapshot;
 import org.tcnfs.txn.handles.HandleTable;
 import org.tcnfs.txn.handles.Nfh;
 import org.tcnfs.txn.lock.LockManager;
@@ -54,12 +42,10 @@ import org.tcnfs.txn.undo.UndoExecutor;
  * records, a real backup area and lock manager, and a real file; the WRITE's own effect is made by the test.
  */
 class TransactionStepsTest {
-    private static final byte[] BEFORE = "before".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] AFTER = "after!".getBytes(StandardCharsets.US_ASCII);
-
     @TempDir
     Path work;
 
+    private OneFileExport fixture;
     private HandleTable table;
     private TxnExport export;
     private TransactionServices services;
@@ -70,21 +56,12 @@ class TransactionStepsTest {
 
     @BeforeEach
     void exportWithOneFile() throws IOException {
-        root = Files.createDirectories(work.resolve("export"));
-        file = root.resolve("f");
-        Files.write(file, BEFORE);
-        table = HandleTable.open(Files.createDirectories(work.resolve("state")));
-        try (HandleBatch batch = table.write()) {
-            Nfh rootHandle = batch.ensureRoot("/", 1, 100, 0);
-            fileHandle = batch.register(rootHandle, "f", FileType.REGULAR, 1, 101, 0);
-            batch.commit();
-        }
-        VirtualFileSystem unused = (VirtualFileSystem) Proxy.newProxyInstance(getClass().getClassLoader(),
-                new Class<?>[] {VirtualFileSystem.class}, (proxy, method, args) -> {
-                    throw new UnsupportedOperationException("the steps do not use the file system");
-                });
-        export = new TxnExport("/", unused, root, BackupStore.open(work.resolve("backups")), true,
-                client -> TxnPolicy.REQUEST);
+        fixture = OneFileExport.create(work, "the steps do not use the file system");
+        root = fixture.root;
+        file = fixture.file;
+        table = fixture.table;
+        fileHandle = fixture.fileHandle;
+        export = fixture.export;
         services = new TransactionServices(table, CrashPoints.NONE, ConcurrentHashMap.newKeySet());
     }
 
@@ -95,19 +72,11 @@ class TransactionStepsTest {
     }
 
     private COMPOUND4args compound(nfs_argop4 last) {
-        COMPOUND4args args = new COMPOUND4args();
-        args.tag = "steps";
-        args.minorversion = 1;
-        args.argarray = new nfs_argop4[] {
-            new nfs_argop4(nfs_opnum4.OP_SEQUENCE, new SEQUENCE4args()),
-            new nfs_argop4(nfs_opnum4.OP_PUTFH, new PUTFH4args(new nfs_fh4(fileHandle.toBytes()))),
-            last};
-        return args;
+        return fixture.compound("steps", last);
     }
 
     private COMPOUND4args writeCompound() {
-        return compound(new nfs_argop4(nfs_opnum4.OP_WRITE, new WRITE4args(new stateid4(), 0,
-                stable_how4.FILE_SYNC4, ByteBuffer.wrap(AFTER))));
+        return fixture.writeCompound("steps");
     }
 
     /** A transaction planned, locked and prepared as the hook does it, its steps in {@code steps[0]}. */
@@ -134,11 +103,7 @@ class TransactionStepsTest {
     }
 
     private int records() {
-        AtomicInteger count = new AtomicInteger();
-        try (HandleSnapshot snapshot = table.read()) {
-            snapshot.forEach(table.sideTable(TransactionHook.RECORDS_TABLE), (k, v) -> count.incrementAndGet());
-        }
-        return count.get();
+        return fixture.records();
     }
 
     @Test

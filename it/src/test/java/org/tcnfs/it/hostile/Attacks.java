@@ -85,14 +85,29 @@ final class Attacks {
     }
 
     /** Undecodable COMPOUNDs pipelined on several connections, with their replies read. */
-    static final class UndecodableFlood implements AutoCloseable {
+    static RepliedFlood undecodableFlood(ServerProcess server, int connections, int perConnection)
+            throws IOException {
+        return RepliedFlood.start(server, Hostile.record(Hostile.undecodableCompound(7)), connections,
+                perConnection);
+    }
+
+    /** AUTH_SYS calls claiming 2^28 gids, pipelined on several connections, with their replies read. */
+    static RepliedFlood gidBombs(ServerProcess server, int connections, int perConnection) throws IOException {
+        byte[] cred = Hostile.authSys("x", 1 << 28, 0);
+        return RepliedFlood.start(server,
+                Hostile.record(Hostile.call(9, 0, Hostile.AUTH_SYS, cred, cred.length, new byte[0])), connections,
+                perConnection);
+    }
+
+    /** One record sent {@code perConnection} times, pipelined on several connections, with its replies read. */
+    static final class RepliedFlood implements AutoCloseable {
         final List<Socket> sockets = new ArrayList<>();
         final List<Thread> threads = new ArrayList<>();
         final AtomicInteger answered = new AtomicInteger();
 
-        static UndecodableFlood start(ServerProcess server, int connections, int perConnection) throws IOException {
-            UndecodableFlood f = new UndecodableFlood();
-            byte[] one = Hostile.record(Hostile.undecodableCompound(7));
+        static RepliedFlood start(ServerProcess server, byte[] one, int connections, int perConnection)
+                throws IOException {
+            RepliedFlood f = new RepliedFlood();
             ByteBuffer batch = ByteBuffer.allocate(one.length * perConnection);
             for (int i = 0; i < perConnection; i++) {
                 batch.put(one);
@@ -120,58 +135,6 @@ final class Attacks {
                 f.threads.add(writer);
             }
             return f;
-        }
-
-        void await(Duration timeout) throws InterruptedException {
-            long end = System.nanoTime() + timeout.toNanos();
-            for (Thread t : threads) {
-                t.join(Math.max(1, (end - System.nanoTime()) / 1_000_000));
-            }
-        }
-
-        @Override
-        public void close() {
-            sockets.forEach(Hostile::closeQuietly);
-        }
-    }
-
-    /** AUTH_SYS calls claiming 2^28 gids, pipelined on several connections, with their replies read. */
-    static final class GidBombs implements AutoCloseable {
-        final List<Socket> sockets = new ArrayList<>();
-        final List<Thread> threads = new ArrayList<>();
-        final AtomicInteger answered = new AtomicInteger();
-
-        static GidBombs start(ServerProcess server, int connections, int perConnection) throws IOException {
-            GidBombs g = new GidBombs();
-            byte[] cred = Hostile.authSys("x", 1 << 28, 0);
-            byte[] one = Hostile.record(Hostile.call(9, 0, Hostile.AUTH_SYS, cred, cred.length, new byte[0]));
-            ByteBuffer batch = ByteBuffer.allocate(one.length * perConnection);
-            for (int i = 0; i < perConnection; i++) {
-                batch.put(one);
-            }
-            for (int i = 0; i < connections; i++) {
-                Socket s = Hostile.connect(server);
-                g.sockets.add(s);
-                Thread reader = new Thread(() -> {
-                    try {
-                        g.answered.addAndGet(Hostile.drainRecords(s, perConnection));
-                    } catch (IOException e) {
-                        // closed
-                    }
-                });
-                Thread writer = new Thread(() -> {
-                    try {
-                        s.getOutputStream().write(batch.array());
-                    } catch (IOException e) {
-                        // closed
-                    }
-                });
-                reader.start();
-                writer.start();
-                g.threads.add(reader);
-                g.threads.add(writer);
-            }
-            return g;
         }
 
         void await(Duration timeout) throws InterruptedException {

@@ -12,7 +12,6 @@ import java.io.IOException;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.tcnfs.client.CompoundBuilder;
 import org.tcnfs.client.CompoundResult;
@@ -36,25 +35,8 @@ import org.tcnfs.nfs4.xdr.stateid4;
  * state are bounded per client ({@code max-owners}). The server runs with a 256 MiB heap that exits on
  * OutOfMemoryError; a normal client works afterwards.
  */
-class ClientSessionLimitsIT {
+class ClientSessionLimitsIT extends SessionAttackTest {
     private static final SecureRandom RANDOM = new SecureRandom();
-
-    private ServerProcess server;
-    private final List<NfsConnection> connections = new ArrayList<>();
-
-    @AfterEach
-    void stopServer() throws IOException {
-        SessionAttacks.closeAll(connections);
-        if (server != null) {
-            server.close();
-        }
-    }
-
-    private NfsConnection connect() throws IOException {
-        NfsConnection c = server.connect();
-        connections.add(c);
-        return c;
-    }
 
     /** A confirmed client with one small session: EXCHANGE_ID, CREATE_SESSION. */
     private CompoundResult confirmedClient(NfsConnection c) throws IOException {

@@ -5,34 +5,26 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.net.Socket;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.tcnfs.it.ServerProcess;
 
 /**
  * The network attacks of issue 14 (items 1, 2 and 6) at once against one small-heap server: gid bombs,
  * 2 GiB record markers, many large partly sent records, records left idle, a flood of undecodable
  * requests and READs whose replies are never read. The server stays up, a normal client is served throughout, and within a second after.
  */
-class CombinedAttacksIT {
-    private ServerProcess server;
-    private Hostile.NormalClient normal;
-
-    @BeforeEach
-    void start() throws IOException {
-        server = Hostile.start("--rpc-idle-timeout", "3s");
-        Files.write(server.exportDir().resolve("big"), new byte[1 << 20]);
-        normal = Hostile.NormalClient.open(server);
+class CombinedAttacksIT extends AttackedServerTest {
+    @Override
+    String[] serverOptions() {
+        return new String[] {"--rpc-idle-timeout", "3s"};
     }
 
-    @AfterEach
-    void stop() throws IOException {
-        normal.close();
-        server.close();
+    @Override
+    void prepareExport(Path exportDir) throws IOException {
+        Files.write(exportDir.resolve("big"), new byte[1 << 20]);
     }
 
     @Test
@@ -42,8 +34,8 @@ class CombinedAttacksIT {
         List<Socket> idle = new ArrayList<>();
         long worst;
         Hostile.Memory during;
-        try (Attacks.GidBombs bombs = Attacks.GidBombs.start(server, 2, 2000);
-                Attacks.UndecodableFlood flood = Attacks.UndecodableFlood.start(server, 2, 5000);
+        try (Attacks.RepliedFlood bombs = Attacks.gidBombs(server, 2, 2000);
+                Attacks.RepliedFlood flood = Attacks.undecodableFlood(server, 2, 5000);
                 Attacks.UnreadReplies unread = Attacks.UnreadReplies.start(server, normal.lookup("big"), 2, 1000)) {
             for (int i = 0; i < 4; i++) {
                 markers.add(Attacks.hugeMarker(server, Integer.MAX_VALUE));

@@ -7,32 +7,14 @@ import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.tcnfs.it.ServerProcess;
 
 /**
  * Issue 14, item 1: an AUTH_SYS credential that claims 2^31-1 gids made the RPC library allocate the array
  * before reading it (one 48-byte call ended a server). Credentials beyond knfsd's limits are now refused with
  * AUTH_BADCRED before they are decoded, and the connection goes on.
  */
-class CredentialBombIT {
-    private ServerProcess server;
-    private Hostile.NormalClient normal;
-
-    @BeforeEach
-    void start() throws IOException {
-        server = Hostile.start();
-        normal = Hostile.NormalClient.open(server);
-    }
-
-    @AfterEach
-    void stop() throws IOException {
-        normal.close();
-        server.close();
-    }
-
+class CredentialBombIT extends AttackedServerTest {
     static void assertBadCred(ByteBuffer reply, int xid) {
         assertThat(reply.getInt(0)).as("xid").isEqualTo(xid);
         assertThat(reply.getInt(4)).as("REPLY").isEqualTo(1);
@@ -91,7 +73,7 @@ class CredentialBombIT {
     void aFloodOfGidBombsLeavesTheHeapAndANormalClientAlone() throws Exception {
         Hostile.Memory before = Hostile.memory(server);
         long worst;
-        try (Attacks.GidBombs bombs = Attacks.GidBombs.start(server, 4, 2000)) {
+        try (Attacks.RepliedFlood bombs = Attacks.gidBombs(server, 4, 2000)) {
             worst = normal.worstMillis(Duration.ofSeconds(2));
             bombs.await(Duration.ofSeconds(30));
             assertThat(server.isAlive()).as("server alive\n%s", server.output()).isTrue();

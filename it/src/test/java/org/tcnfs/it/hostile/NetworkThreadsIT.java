@@ -2,41 +2,22 @@ package org.tcnfs.it.hostile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.tcnfs.it.ServerProcess;
 
 /**
  * Issue 14, item 6: when the worker queue was full the network thread ran the next request itself (so a
  * NULL ping waited behind it), and every undecodable request wrote a WARN line (4 MiB of log in 0.3 s).
  * Requests now run only on worker threads, and the lines are rate-limited with a count of those left out.
  */
-class NetworkThreadsIT {
-    private ServerProcess server;
-    private Hostile.NormalClient normal;
-
-    @BeforeEach
-    void start() throws IOException {
-        server = Hostile.start();
-        normal = Hostile.NormalClient.open(server);
-    }
-
-    @AfterEach
-    void stop() throws IOException {
-        normal.close();
-        server.close();
-    }
-
+class NetworkThreadsIT extends AttackedServerTest {
     @Test
     void aFloodOfUndecodableRequestsRunsOnWorkersAndLogsAFewLines() throws Exception {
         Hostile.Memory before = Hostile.memory(server);
         int perConnection = 5000;
         long worst;
-        try (Attacks.UndecodableFlood flood = Attacks.UndecodableFlood.start(server, 4, perConnection)) {
+        try (Attacks.RepliedFlood flood = Attacks.undecodableFlood(server, 4, perConnection)) {
             worst = normal.worstMillis(Duration.ofSeconds(2));
             flood.await(Duration.ofSeconds(60));
             assertThat(flood.answered.get()).as("GARBAGE_ARGS replies").isEqualTo(4 * perConnection);

@@ -4,32 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.tcnfs.it.ServerProcess;
 
 /**
  * Issue 14, item 2: records were buffered whole with no cap, so records of an allowed size sent on many
  * connections filled the heap. The bytes of records held across all connections now have a budget
  * (rpc-buffer-budget, 64 MiB); past it the server stops reading the connections that would hold more.
  */
-class RecordBudgetIT {
-    private ServerProcess server;
-    private Hostile.NormalClient normal;
-
-    @BeforeEach
-    void start() throws IOException {
-        server = Hostile.start();
-        normal = Hostile.NormalClient.open(server);
-    }
-
-    @AfterEach
-    void stop() throws IOException {
-        normal.close();
-        server.close();
-    }
-
+class RecordBudgetIT extends AttackedServerTest {
     @Test
     void manyLargePartlySentRecordsStopBeingReadInsteadOfFillingTheHeap() throws IOException {
         Hostile.Memory before = Hostile.memory(server);

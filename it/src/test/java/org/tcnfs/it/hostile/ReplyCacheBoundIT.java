@@ -12,7 +12,6 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.tcnfs.client.CompoundBuilder;
@@ -35,7 +34,7 @@ import org.tcnfs.nfs4.xdr.channel_attrs4;
  * of the heap, 32 MiB here).
  * The server runs with the defaults and a 256 MiB heap that exits on OutOfMemoryError.
  */
-class ReplyCacheBoundIT {
+class ReplyCacheBoundIT extends SessionAttackTest {
     private static final int DEFAULT_MAX_CACHED_REPLY = 4160 * 1024;
     /** An eighth of the 256 MiB heap (setting reply-cache-memory 0). */
     private static final long DEFAULT_REPLY_CACHE_MEMORY = 32L * MIB;
@@ -43,26 +42,9 @@ class ReplyCacheBoundIT {
     private static final int HUMONGOUS_FACTOR = 2;
     private static final int READS_PER_COMPOUND = 16;
 
-    private ServerProcess server;
-    private final List<NfsConnection> connections = new ArrayList<>();
-
     @BeforeEach
     void startServer() throws IOException {
         server = ServerProcess.start(SMALL_HEAP);
-    }
-
-    @AfterEach
-    void stopServer() throws IOException {
-        SessionAttacks.closeAll(connections);
-        if (server != null) {
-            server.close();
-        }
-    }
-
-    private NfsConnection connect() throws IOException {
-        NfsConnection c = server.connect();
-        connections.add(c);
-        return c;
     }
 
     /** A session of an attacker that asks for {@code slots} slots with 16 MiB cached replies. */

@@ -4,32 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.tcnfs.it.ServerProcess;
 
 /**
  * A client that pipelines READs and never reads the replies: the replies queued for its connection are
  * bounded (2 MiB, NfsServer.REPLY_QUEUE_BYTES), past which the server reads no further request from it, instead of queueing 1 MiB per
  * request in the heap.
  */
-class UnreadRepliesIT {
-    private ServerProcess server;
-    private Hostile.NormalClient normal;
-
-    @BeforeEach
-    void start() throws IOException {
-        server = Hostile.start();
-        Files.write(server.exportDir().resolve("big"), new byte[1 << 20]);
-        normal = Hostile.NormalClient.open(server);
-    }
-
-    @AfterEach
-    void stop() throws IOException {
-        normal.close();
-        server.close();
+class UnreadRepliesIT extends AttackedServerTest {
+    @Override
+    void prepareExport(Path exportDir) throws IOException {
+        Files.write(exportDir.resolve("big"), new byte[1 << 20]);
     }
 
     @Test

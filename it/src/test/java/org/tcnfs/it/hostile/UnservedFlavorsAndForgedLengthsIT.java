@@ -6,34 +6,16 @@ import java.io.IOException;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.tcnfs.it.ServerProcess;
 
 /**
  * Issue 14, the RPC fuzz target's findings (docs/fuzzing.md), sent on the wire: calls that make oncrpc4j
  * allocate a forged length or fail unchecked when they reach it are refused by the server's credential check
  * with AUTH_ERROR/AUTH_BADCRED first, and the connection and the server go on.
  */
-class UnservedFlavorsAndForgedLengthsIT {
+class UnservedFlavorsAndForgedLengthsIT extends AttackedServerTest {
     private static final int RPCSEC_GSS = 6;
     private static final int AUTH_TLS = 7;
-
-    private ServerProcess server;
-    private Hostile.NormalClient normal;
-
-    @BeforeEach
-    void start() throws IOException {
-        server = Hostile.start();
-        normal = Hostile.NormalClient.open(server);
-    }
-
-    @AfterEach
-    void stop() throws IOException {
-        normal.close();
-        server.close();
-    }
 
     /** An RPCSEC_GSS DATA credential (RFC 2203, version 1) whose context handle claims 2^31-1 bytes. */
     static byte[] gssCredentialWithForgedHandleLength() {
