@@ -39,8 +39,10 @@ class Compound4ArgsFuzzTest {
         if (args == null) {
             return;
         }
-        if (holdsNull(args)) {
-            return; // a name that is not valid UTF-8: kept as null for NFS4ERR_INVAL, it has no encoding
+        if (holdsLossyString(args)) {
+            // a string that is not valid UTF-8: a name is kept as null (NFS4ERR_INVAL), other strings (netaddr4)
+            // hold U+FFFD, longer in UTF-8 than the bytes it replaced; neither encodes back to what was sent
+            return;
         }
         byte[] once = XdrRoundTrip.encode(args);
         COMPOUND4args again = XdrRoundTrip.decode(once, new COMPOUND4args());
@@ -60,14 +62,17 @@ class Compound4ArgsFuzzTest {
         }
     }
 
-    /** Whether a String field anywhere in {@code value} (an XDR type, its fields and arrays) is {@code null}. */
-    static boolean holdsNull(Object value) {
+    /**
+     * Whether a String field anywhere in {@code value} (an XDR type, its fields and arrays) is {@code null} or
+     * holds U+FFFD, the marks of bytes that were not valid UTF-8.
+     */
+    static boolean holdsLossyString(Object value) {
         if (value == null) {
             return false;
         }
         if (value instanceof Object[] array) {
             for (Object element : array) {
-                if (holdsNull(element)) {
+                if (holdsLossyString(element)) {
                     return true;
                 }
             }
@@ -82,7 +87,9 @@ class Compound4ArgsFuzzTest {
             }
             try {
                 Object fieldValue = field.get(value);
-                if (fieldValue == null && field.getType() == String.class || holdsNull(fieldValue)) {
+                if (field.getType() == String.class
+                        && (fieldValue == null || ((String) fieldValue).indexOf('\uFFFD') >= 0)
+                        || holdsLossyString(fieldValue)) {
                     return true;
                 }
             } catch (IllegalAccessException e) {
