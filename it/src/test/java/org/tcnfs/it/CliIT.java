@@ -283,9 +283,8 @@ class CliIT extends SharedServerTest {
 
     @Test
     void fatJarRunsThroughTheLauncherScript() throws Exception {
-        Path serverJar = ServerProcess.serverJar();
-        Path clientJar = serverJar.getParent().getParent().getParent().resolve("client")
-                .resolve(serverJar.getParent().getFileName()).resolve("tcnfs-client.jar");
+        Path clientJar = Paths.get(System.getProperty("tcnfs.cli.jar", "../cli/target/tcnfs-cli.jar"))
+                .toAbsolutePath().normalize();
         Path script = Paths.get(System.getProperty("tcnfs.repo.root", "..")).resolve("scripts/tcnfs").normalize();
         Path file = Files.writeString(tmp.resolve("hello"), "hello\n");
 
