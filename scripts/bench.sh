@@ -45,8 +45,8 @@ SERVER_JAR=$ROOT/server/target$SUFFIX/tcnfs-server.jar
 BENCH_JAR=$ROOT/jmh/target$SUFFIX/benchmarks.jar
 if [ "$BUILD" = 1 ]; then
   echo "building server and jmh (target$SUFFIX) ..."
-  (cd "$ROOT" && { mvn -B -q -o -Dtcnfs.buildSuffix="$SUFFIX" package -DskipTests -pl server,jmh -am \
-      || mvn -B -q -Dtcnfs.buildSuffix="$SUFFIX" package -DskipTests -pl server,jmh -am; })
+  (cd "$ROOT" && { mvn -B -q -o -Dtcnfs.buildSuffix="$SUFFIX" package -DskipTests -Dmaven.javadoc.skip=true -Dmaven.source.skip=true -pl server,jmh -am \
+      || mvn -B -q -Dtcnfs.buildSuffix="$SUFFIX" package -DskipTests -Dmaven.javadoc.skip=true -Dmaven.source.skip=true -pl server,jmh -am; })
 fi
 for jar in "$SERVER_JAR" "$BENCH_JAR"; do
   [ -f "$jar" ] || { echo "bench.sh: $jar is missing (run without --no-build)" >&2; exit 1; }

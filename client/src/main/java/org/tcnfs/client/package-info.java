@@ -4,8 +4,9 @@
  * CREATE_SESSION and SEQUENCE slots over an {@link org.tcnfs.client.rpc.NfsConnection}),
  * {@link org.tcnfs.client.CompoundResult} (a reply with accessors by operation) and
  * {@link org.tcnfs.client.Attrs} (attribute values to and from {@code fattr4}). The vectorized API built on
- * them is {@link org.tcnfs.client.vector.VnfsClient}; the {@code tcnfs} command line is in
- * {@code org.tcnfs.client.cli}.
+ * them is {@link org.tcnfs.client.vector.VnfsClient}; the {@code tcnfs} command line ({@code org.tcnfs.client.cli})
+ * is the separate artifact {@code tcnfs-cli}. This library needs only {@code tcnfs-nfs4-xdr}, oncrpc4j and
+ * slf4j-api.
  *
  * <p>Threading: builders are not thread-safe; a session is (one slot per concurrent call). Exceptions:
  * transport and RPC failures are {@link java.io.IOException}s; NFS statuses stay in the
