@@ -596,6 +596,20 @@ public final class PseudoFs implements VirtualFileSystem {
         throw new BadHandleException("no export issues file handles of " + inode.length() + " bytes");
     }
 
+    /**
+     * Whether this view refuses every change to the export whose file system is {@code fs}: it is read-only
+     * for this caller, or not visible to it (or not an export of this table). The transaction layer asks, so
+     * that a transaction there makes no backups.
+     */
+    public boolean isReadOnly(VirtualFileSystem fs) {
+        for (View view : views.values()) {
+            if (view.fs() == fs) {
+                return view.options().isReadOnly();
+            }
+        }
+        return true;
+    }
+
     /** The visible export of {@code inode} if it may be changed. */
     private View writable(Inode inode) throws IOException {
         if (pseudoByHandle.containsKey(inode)) {
