@@ -350,7 +350,12 @@ public final class TcnfsServer implements AutoCloseable {
      */
     public synchronized ExportsReload reloadExports() {
         requireServing();
-        return served.reload();
+        ExportsReload reload = served.reload();
+        // the start's warnings for what the reload brought in
+        List<Export> touched = served.exports().stream()
+                .filter(e -> reload.added().contains(e.path()) || reload.changed().contains(e.path())).toList();
+        ExposureWarnings.of(config.bind(), nfs.port(), touched, OptionalInt.empty()).forEach(LOG::warn);
+        return reload;
     }
 
     /** Where the handle table's environment lives under the state directory ({@link HandleTable#open}). */
