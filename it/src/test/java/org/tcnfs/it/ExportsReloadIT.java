@@ -171,7 +171,10 @@ class ExportsReloadIT {
                 16)).status()).isEqualTo(NfsStatus.STALE);
         assertThat(session.execute(new CompoundBuilder().putfh(goneDir).mkdir("after")).status())
                 .isEqualTo(NfsStatus.STALE);
+        assertThat(session.executeTransaction(new CompoundBuilder().putfh(goneDir).mkdir("txn-after")).status())
+                .isEqualTo(NfsStatus.STALE);
         assertThat(gone.resolve("after")).doesNotExist();
+        assertThat(gone.resolve("txn-after")).doesNotExist();
         assertThat(session.execute(fromRoot(gone).getfh()).status()).isEqualTo(NfsStatus.NOENT);
         assertThat(readFile(handleOf(kept))).isEqualTo("kept\n");
     }

@@ -335,7 +335,8 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         }
         // from here the transaction owns the locks: whatever fails rolls it back
         Area area = areas.get(admitted.exportId().orElseThrow());
-        if (txn.plan.mutates() && context.fs() instanceof PseudoFs view && view.isReadOnly(area.export().fs())) {
+        if (txn.plan.mutates() && context.fs() instanceof PseudoFs view
+                && view.isReadOnly(area.export().fs().getRootInode())) {
             // the export is read-only for this compound's view: each change is refused (NFS4ERR_ROFS) before it
             // happens, so there is nothing to back up or record, and no backup area is touched
             txn.plan = txn.plan.withoutMutations();

@@ -597,13 +597,16 @@ public final class PseudoFs implements VirtualFileSystem {
     }
 
     /**
-     * Whether this view refuses every change to the export whose file system is {@code fs}: it is read-only
-     * for this caller, or not visible to it (or not an export of this table). The transaction layer asks, so
-     * that a transaction there makes no backups.
+     * Whether this view refuses every change to the export whose file system has the root handle
+     * {@code exportRoot}: the export is read-only for this caller, or not visible to it, or not in this table
+     * (removed by a reload): no handle of it reaches a file system through this view then. The transaction
+     * layer asks, so that a transaction there makes no backups.
+     *
+     * @throws IOException if an export's file system cannot name its root
      */
-    public boolean isReadOnly(VirtualFileSystem fs) {
+    public boolean isReadOnly(Inode exportRoot) throws IOException {
         for (View view : views.values()) {
-            if (view.fs() == fs) {
+            if (view.fs().getRootInode().equals(exportRoot)) {
                 return view.options().isReadOnly();
             }
         }
