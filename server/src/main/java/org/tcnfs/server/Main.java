@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tcnfs.recovery.RecoveryReport;
@@ -16,9 +17,11 @@ import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.ParseResult;
+import sun.misc.Signal;
 
 /**
- * {@code java -jar tcnfs-server.jar [--key value ...]}: serves until SIGTERM or SIGINT.
+ * {@code java -jar tcnfs-server.jar [--key value ...]}: serves until SIGTERM or SIGINT; SIGHUP reloads the
+ * exports file ({@link TcnfsServer#reloadExports()}).
  *
  * <p>Exit codes: 0 after a clean stop, 2 for bad command-line or configuration values, 1 when the server
  * cannot start (the log says why; one line when another server holds the state directory).
@@ -84,9 +87,13 @@ public final class Main {
     }
 
     private static int serve(ServerConfig config) {
+        AtomicReference<TcnfsServer> serving = new AtomicReference<>();
+        // before the start: a SIGHUP must never take the JVM's default action (it stops the server)
+        handleHangup(serving);
         TcnfsServer server;
         try {
             server = TcnfsServer.start(config);
+            serving.set(server);
         } catch (StateLock.InUseException e) {
             LOG.error("tcnfs could not start: {}; stop that server first, or give this one another state directory",
                     e.getMessage());
@@ -106,6 +113,34 @@ public final class Main {
             Thread.currentThread().interrupt();
         }
         return 0;
+    }
+
+    /**
+     * SIGHUP reloads the exports file of the server in {@code serving} (ignored, with a log line, while it
+     * starts). {@code sun.misc.Signal} (module jdk.unsupported) is the JDK's supported way to do this; where
+     * the signal cannot be handled the server runs without it and says so.
+     */
+    private static void handleHangup(AtomicReference<TcnfsServer> serving) {
+        try {
+            Signal.handle(new Signal("HUP"), signal -> {
+                TcnfsServer server = serving.get();
+                if (server == null) {
+                    LOG.warn("SIGHUP while starting: exports not reloaded; send it again once the server serves");
+                    return;
+                }
+                LOG.info("SIGHUP: reloading the exports file");
+                try {
+                    server.reloadExports();
+                } catch (IllegalStateException e) {
+                    LOG.warn("SIGHUP: exports not reloaded: {}", e.getMessage());
+                } catch (RuntimeException e) {
+                    LOG.error("SIGHUP: reloading the exports failed: {}", e.toString(), e);
+                }
+            });
+        } catch (IllegalArgumentException | UnsupportedOperationException e) {
+            LOG.warn("SIGHUP cannot be handled here ({}); it will stop the server instead of reloading the exports",
+                    e.getMessage());
+        }
     }
 
     private static ServerConfig configOf(ParseResult parsed) {

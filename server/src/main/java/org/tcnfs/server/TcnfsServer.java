@@ -16,6 +16,7 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,7 +24,6 @@ import org.tcnfs.nfs4.compound.NfsLimits;
 import org.tcnfs.nfs4.export.Export;
 import org.tcnfs.nfs4.export.ExportOptions;
 import org.tcnfs.nfs4.export.ExportRule;
-import org.tcnfs.nfs4.export.ExportTable;
 import org.tcnfs.nfs4.export.ExportsParser;
 import org.tcnfs.nfs4.rpc.NfsServer;
 import org.tcnfs.nfs4.state.StateHandler;
@@ -75,12 +75,14 @@ public final class TcnfsServer implements AutoCloseable {
     private enum State { NEW, SERVING, CLOSED }
 
     private final ServerConfig config;
-    private final List<LocalFileSystem> fileSystems = new ArrayList<>();
+    /** Every file system opened (a reload adds those of new exports); closed when the server stops. */
+    private final List<LocalFileSystem> fileSystems = new CopyOnWriteArrayList<>();
     private volatile State state = State.NEW;
     private volatile boolean serving;
     private TcnfsMetrics metrics;
     private HandleTable handles;
     private List<Export> exports = List.of();
+    private ServedExports served;
     private StateHandler nfsState;
     private NfsServer nfs;
     private TransactionWiring transactions;
@@ -153,10 +155,11 @@ public final class TcnfsServer implements AutoCloseable {
         nfsState = StateHandler.builder(limits, Clock.systemUTC()).recordDirectory(records)
                 .sessionLimits(config.sessionLimits()).build();
         // a file kept usable after losing its last name while open goes with its last open (CLOSE, lease expiry)
-        List<LocalFileSystem> kept = List.copyOf(fileSystems);
+        List<LocalFileSystem> kept = fileSystems;
         nfsState.opens().onLastClose(inode -> kept.forEach(fs -> fs.releaseOpen(inode)));
+        served = new ServedExports(config.exports(), exports, handles, fileSystems);
         NfsServer.Builder nfsBuilder = NfsServer.builder()
-                .fileSystems(new ExportTable(exports))
+                .fileSystems(served)
                 .limits(limits)
                 .state(nfsState)
                 .bind(config.bind(), config.port())
@@ -166,6 +169,7 @@ public final class TcnfsServer implements AutoCloseable {
                 .minorVersions(Set.of(0, 1))
                 .hook(new MetricsHook(metrics));
         transactions = TransactionWiring.install(nfsBuilder, config, handles, exports, fileSystems);
+        served.transactions(transactions);
         nfs = nfsBuilder.build();
         nfs.start();
         started = Instant.now();
@@ -188,7 +192,8 @@ public final class TcnfsServer implements AutoCloseable {
         metrics.gauge("tcnfs.reply.cache.reserved", "Bytes of reply cache reserved by all sessions (at most "
                 + "reply-cache-memory)", "bytes", s::replyCacheReservedBytes);
         metrics.gauge("tcnfs.grace.active", "1 while the grace period runs, else 0", null, () -> s.inGrace() ? 1 : 0);
-        metrics.gauge("tcnfs.exports", "Exported directories", null, exports::size);
+        ServedExports current = served;
+        metrics.gauge("tcnfs.exports", "Exported directories", null, () -> current.exports().size());
         NfsServer server = nfs;
         metrics.gauge("tcnfs.rpc.buffered", "Bytes of RPC requests held in memory, partly received or not yet "
                 + "answered (bounded by rpc-buffer-budget)", "bytes", server::bufferedRequestBytes);
@@ -326,13 +331,31 @@ public final class TcnfsServer implements AutoCloseable {
         if (since == null || state == State.CLOSED) {
             throw new IllegalStateException("the server is " + state);
         }
-        List<ServerStatus.ExportStatus> list = exports.stream()
+        List<ServerStatus.ExportStatus> list = served.exports().stream()
                 .map(e -> new ServerStatus.ExportStatus(e.path(), localDirectory(e),
                         e.rules().stream().map(TcnfsServer::exportsForm).toList()))
                 .toList();
         return new ServerStatus(version(), since, Duration.between(since, Instant.now()), nfs.bindAddress(),
                 nfs.port(), list, nfsState.confirmedClientCount(), nfsState.sessionCount(), nfsState.inGrace(),
                 handleTableBytes(), StartupRecovery.pendingRecords(handles));
+    }
+
+    /**
+     * Reads the exports file again (what SIGHUP does): new exports are served, removed ones refuse new
+     * access (their handles are NFS4ERR_STALE), changed options apply to compounds that start from now on. A
+     * file with an error changes nothing and is logged (file, line, cause) and reported in the result; so is a
+     * server without an exports file. One reload runs at a time.
+     *
+     * @throws IllegalStateException unless the server serves
+     */
+    public synchronized ExportsReload reloadExports() {
+        requireServing();
+        ExportsReload reload = served.reload();
+        // the start's warnings for what the reload brought in
+        List<Export> touched = served.exports().stream()
+                .filter(e -> reload.added().contains(e.path()) || reload.changed().contains(e.path())).toList();
+        ExposureWarnings.of(config.bind(), nfs.port(), touched, OptionalInt.empty()).forEach(LOG::warn);
+        return reload;
     }
 
     /** Where the handle table's environment lives under the state directory ({@link HandleTable#open}). */

@@ -184,4 +184,47 @@ class TcnfsServerTest {
             assertThat(files).containsExactlyInAnyOrder(dir, dir.resolve("state"));
         }
     }
+
+    @Test
+    void reloadExportsServesTheNewFileAndReportsWhatChanged() throws IOException {
+        Path a = Files.createDirectories(dir.resolve("a"));
+        Path b = Files.createDirectories(dir.resolve("b"));
+        Path exports = dir.resolve("exports");
+        Files.writeString(exports, a + " *(rw)\n");
+        try (TcnfsServer server = builder().exportsFile(exports).build().start()) {
+            Files.writeString(exports, a + " *(ro)\n" + b + " *(ro)\n");
+            ExportsReload added = server.reloadExports();
+            Files.writeString(exports, b + " *(ro)\n" + dir.resolve("missing") + " *(rw)\n");
+            ExportsReload bad = server.reloadExports();
+            List<String> afterBad = server.status().exports().stream().map(e -> e.path()).toList();
+            Files.writeString(exports, b + " *(ro,txn=always)\n");
+            ExportsReload removed = server.reloadExports();
+
+            assertThat(added.applied()).isTrue();
+            assertThat(added.added()).containsExactly(b.toString());
+            assertThat(added.changed()).containsExactly(a.toString());
+            assertThat(added.removed()).isEmpty();
+            assertThat(bad.applied()).isFalse();
+            assertThat(bad.rejected().orElseThrow()).startsWith(exports + ": line 2: " + dir.resolve("missing"))
+                    .endsWith("no such file or directory");
+            assertThat(afterBad).containsExactly(a.toString(), b.toString());
+            assertThat(removed.removed()).containsExactly(a.toString());
+            assertThat(removed.changed()).containsExactly(b.toString());
+            assertThat(server.status().exports()).singleElement().satisfies(e -> assertThat(e.rules())
+                    .containsExactly("*(ro,root_squash,anonuid=65534,anongid=65534,sec=sys,txn=always)"));
+            assertThat(server.metrics().scrape()).contains("tcnfs_exports 1");
+            assertThat(b.resolve(".tcnfs")).as("read-only from the start: no backup area").doesNotExist();
+        }
+    }
+
+    @Test
+    void reloadExportsWithoutAnExportsFileChangesNothing() throws IOException {
+        try (TcnfsServer server = builder().build().start()) {
+            ExportsReload reload = server.reloadExports();
+
+            assertThat(reload.applied()).isFalse();
+            assertThat(reload.rejected().orElseThrow()).contains("no exports file");
+            assertThat(server.status().exports()).singleElement().satisfies(e -> assertThat(e.path()).isEqualTo("/"));
+        }
+    }
 }

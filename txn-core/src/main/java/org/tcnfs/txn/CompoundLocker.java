@@ -4,12 +4,12 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tcnfs.nfs4.export.ExportOptions.TxnPolicy;
@@ -85,7 +85,7 @@ final class CompoundLocker {
         static final Admission UNLOCKED = new Admission(Optional.empty(), null, null, false, false);
     }
 
-    private final Map<String, Export> exports = new LinkedHashMap<>();
+    private final Map<String, Export> exports = new ConcurrentHashMap<>();
     private final Export atRoot;
     private final HandleTable handles;
     private final LockManager locks;
@@ -112,6 +112,18 @@ final class CompoundLocker {
         this.locks = Objects.requireNonNull(locks, "locks");
         this.lockTimeout = Objects.requireNonNull(lockTimeout, "lockTimeout");
         this.fenced = Objects.requireNonNull(fenced, "fenced");
+    }
+
+    /**
+     * Adds {@code export}, or replaces the export with its id (a reloaded exports file): compounds admitted
+     * from now on see it, those admitted before keep what they were admitted with.
+     */
+    void putExport(Export export) {
+        Objects.requireNonNull(export, "export");
+        if (atRoot != null && atRoot.exportId().equals(export.exportId())) {
+            throw new IllegalArgumentException("the export at the root of the name space cannot be replaced");
+        }
+        exports.put(export.exportId(), export);
     }
 
     /**

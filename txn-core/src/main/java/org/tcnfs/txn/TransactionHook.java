@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -14,6 +13,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tcnfs.nfs4.compound.CompoundContext;
 import org.tcnfs.nfs4.compound.CompoundHook;
+import org.tcnfs.nfs4.export.PseudoFs;
 import org.tcnfs.nfs4.state.StateJournal;
 import org.tcnfs.nfs4.status.DelayException;
 import org.tcnfs.nfs4.status.NfsStatus;
@@ -97,11 +97,12 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
     /** How long shutdown waits for the compounds in flight, and then for the backup cleaner. */
     public static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(20);
 
-    private final Map<String, Area> areas = new HashMap<>();
+    private final Map<String, Area> areas = new ConcurrentHashMap<>();
     private final HandleTable handles;
     private final CompoundLocker locker;
     private final TransactionServices services;
     private final CompoundGate gate = new CompoundGate();
+    private final CrashPoints crashPoints;
 
     /**
      * @param exports the exports transactions run on (each compound on one of them)
@@ -115,7 +116,7 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         this.handles = Objects.requireNonNull(handles, "handles");
         Objects.requireNonNull(locks, "locks");
         Objects.requireNonNull(lockTimeout, "lockTimeout");
-        Objects.requireNonNull(crashPoints, "crashPoints");
+        this.crashPoints = Objects.requireNonNull(crashPoints, "crashPoints");
         Set<LockKey> fenced = ConcurrentHashMap.newKeySet();
         List<CompoundLocker.Export> lockerExports = new ArrayList<>();
         String rootExportId = null;
@@ -130,6 +131,27 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         }
         this.locker = new CompoundLocker(lockerExports, rootExportId, handles, locks, lockTimeout, fenced);
         this.services = new TransactionServices(handles, crashPoints, fenced);
+    }
+
+    /**
+     * Adds an export, or replaces the one with the same id (its policy or backup area changed: a reloaded
+     * exports file). Compounds that start from now on work with it; those already admitted finish with what
+     * they began with. An export that is no longer served stays known here, harmlessly: no handle of it
+     * reaches a compound any more.
+     *
+     * @throws IllegalArgumentException for the export at the root of the name space, which is fixed
+     */
+    public void putExport(TxnExport export) {
+        Objects.requireNonNull(export, "export");
+        if (export.atPseudoRoot()) {
+            throw new IllegalArgumentException("the export at the root of the name space cannot be added later");
+        }
+        CompoundLocker.Export lockerExport = new CompoundLocker.Export(export.exportId(),
+                new HandleTableResolver(handles, export.exportId()), export.policy());
+        // the area first: a compound the locker admits with the new export finds its area
+        areas.put(export.exportId(), new Area(export,
+                new UndoExecutor(export.root(), export.backups(), crashPoints, "mid-undo-")));
+        locker.putExport(lockerExport);
     }
 
     /** Transactions committed since the start. */
@@ -313,6 +335,12 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         }
         // from here the transaction owns the locks: whatever fails rolls it back
         Area area = areas.get(admitted.exportId().orElseThrow());
+        if (txn.plan.mutates() && context.fs() instanceof PseudoFs view
+                && view.isReadOnly(area.export().fs().getRootInode())) {
+            // the export is read-only for this compound's view: each change is refused (NFS4ERR_ROFS) before it
+            // happens, so there is nothing to back up or record, and no backup area is touched
+            txn.plan = txn.plan.withoutMutations();
+        }
         TransactionSteps steps = new TransactionSteps(services, area.export(), area.undo(), txn.args, txn.plan,
                 txn.lockSet);
         txn.steps = steps;

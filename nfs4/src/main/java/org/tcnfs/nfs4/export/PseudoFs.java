@@ -596,6 +596,23 @@ public final class PseudoFs implements VirtualFileSystem {
         throw new BadHandleException("no export issues file handles of " + inode.length() + " bytes");
     }
 
+    /**
+     * Whether this view refuses every change to the export whose file system has the root handle
+     * {@code exportRoot}: the export is read-only for this caller, or not visible to it, or not in this table
+     * (removed by a reload): no handle of it reaches a file system through this view then. The transaction
+     * layer asks, so that a transaction there makes no backups.
+     *
+     * @throws IOException if an export's file system cannot name its root
+     */
+    public boolean isReadOnly(Inode exportRoot) throws IOException {
+        for (View view : views.values()) {
+            if (view.fs().getRootInode().equals(exportRoot)) {
+                return view.options().isReadOnly();
+            }
+        }
+        return true;
+    }
+
     /** The visible export of {@code inode} if it may be changed. */
     private View writable(Inode inode) throws IOException {
         if (pseudoByHandle.containsKey(inode)) {

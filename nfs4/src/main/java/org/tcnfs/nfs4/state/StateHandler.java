@@ -114,6 +114,11 @@ public class StateHandler implements AutoCloseable {
         });
         reaper.scheduleWithFixedDelay(this::reapInBackground, interval.toMillis(), interval.toMillis(),
                 TimeUnit.MILLISECONDS);
+        if (grace.inGrace(clock.millis())) {
+            // so that the grace period's end is logged when it comes, even if no request asks (the reaper's
+            // rounds notice an early end: the last recorded client finished reclaiming)
+            reaper.schedule(this::inGrace, Math.max(0, grace.endMillis() - clock.millis()), TimeUnit.MILLISECONDS);
+        }
     }
 
     /** A builder for the optional settings: record directory, server owner, reaper interval. */
@@ -329,6 +334,7 @@ public class StateHandler implements AutoCloseable {
 
     private void reapInBackground() {
         try {
+            inGrace();
             reapExpired();
         } catch (RuntimeException e) {
             // The reaper must survive a failure in one round (a scheduled task that throws is never run again).

@@ -170,6 +170,15 @@ class PseudoFsTest {
         }
 
         @Test
+        void isReadOnlyIsFalseOnlyForAnExportTheCallerMayChange() throws IOException {
+            assertThat(table.forCaller(ROOT, LAN).isReadOnly(data.getRootInode())).isFalse();
+            assertThat(table.forCaller(ROOT, LAN).isReadOnly(pub.getRootInode())).isTrue();
+            assertThat(table.forCaller(ROOT, OUTSIDE).isReadOnly(data.getRootInode())).as("hidden").isTrue();
+            assertThat(table.forCaller(ROOT, LAN).isReadOnly(new InMemoryFileSystem().getRootInode()))
+                    .as("not in the table (a removed export)").isTrue();
+        }
+
+        @Test
         void readOnlyExportRefusesEveryChangeButAllowsReading() throws IOException {
             Inode root = pub.getRootInode();
             Inode file = pub.create(root, "f", ROOT, 0666);

@@ -1,6 +1,8 @@
 package org.tcnfs.server.txn;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -11,6 +13,7 @@ import org.tcnfs.recovery.RecoveryService;
 import org.tcnfs.server.fs.LocalFileSystem;
 import org.tcnfs.txn.CrashPoints;
 import org.tcnfs.txn.TransactionHook;
+import org.tcnfs.txn.backup.BackupBudget;
 import org.tcnfs.txn.backup.BackupStore;
 import org.tcnfs.txn.handles.HandleSnapshot;
 import org.tcnfs.txn.handles.HandleTable;
@@ -80,7 +83,11 @@ public final class StartupRecovery {
     private static RecoveryService service(HandleTable handles, List<LocalFileSystem> fileSystems) throws IOException {
         List<ExportArea> areas = new ArrayList<>();
         for (LocalFileSystem fs : fileSystems) {
-            BackupStore backups = BackupStore.open(fs.reservedDirectory().resolve(TransactionWiring.BACKUP_AREA));
+            // an export without a backup area has nothing to recover; none is created here (a read-only export
+            // never gets one, a writable one gets it from TransactionWiring)
+            Path area = fs.root().resolve(LocalFileSystem.RESERVED_NAME).resolve(TransactionWiring.BACKUP_AREA);
+            BackupStore backups = Files.isDirectory(area) ? BackupStore.open(area)
+                    : BackupStore.existing(area, BackupBudget.unlimited());
             areas.add(new ExportArea(fs.exportId(), fs.root(), backups));
         }
         return new RecoveryService(handles, areas, CrashPoints.fromSystemProperties());

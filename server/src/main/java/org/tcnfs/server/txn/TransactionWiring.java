@@ -3,10 +3,14 @@ package org.tcnfs.server.txn;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.ToDoubleFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,12 +45,18 @@ public final class TransactionWiring implements AutoCloseable {
 
     private final TransactionHook hook;
     private final LockManager locks;
-    private final List<BackupStore> backups;
+    /** The backup areas created, by directory: reused when a reload changes an export's options. */
+    private final Map<Path, BackupStore> areas;
+    private final Collection<BackupStore> backups;
+    private final BackupBudget budget;
 
-    private TransactionWiring(TransactionHook hook, LockManager locks, List<BackupStore> backups) {
+    private TransactionWiring(TransactionHook hook, LockManager locks, Map<Path, BackupStore> areas,
+            BackupBudget budget) {
         this.hook = hook;
         this.locks = locks;
-        this.backups = List.copyOf(backups);
+        this.areas = areas;
+        this.backups = areas.values();
+        this.budget = budget;
     }
 
     /**
@@ -70,23 +80,66 @@ public final class TransactionWiring implements AutoCloseable {
         }
         boolean single = config.exports().isEmpty();
         List<TxnExport> txnExports = new ArrayList<>();
-        List<BackupStore> areas = new ArrayList<>();
+        Map<Path, BackupStore> areas = new ConcurrentHashMap<>();
         BackupBudget budget = new BackupBudget(config.backupBudgetPerTxn(), config.backupBudgetTotal());
         for (int i = 0; i < exports.size(); i++) {
-            Export export = exports.get(i);
-            LocalFileSystem fs = fileSystems.get(i);
-            BackupStore backups = BackupStore.open(fs.reservedDirectory().resolve(BACKUP_AREA), budget);
-            areas.add(backups);
-            txnExports.add(new TxnExport(fs.exportId(), fs, fs.root(), backups, single,
-                    client -> export.optionsFor(client).map(ExportOptions::txn).orElse(TxnPolicy.NEVER)));
-            LOG.info("transactions on export {} ({}): policy per client rule {}, backups in {}", export.path(),
-                    fs.root(), export.rules(), backups.root());
+            txnExports.add(txnExport(exports.get(i), fileSystems.get(i), single, budget, areas));
         }
         LockManager locks = new LockManager();
         TransactionHook hook = new TransactionHook(txnExports, handles, locks, LOCK_TIMEOUT,
                 CrashPoints.fromSystemProperties());
         builder.hook(hook).transactions(() -> true);
-        return new TransactionWiring(hook, locks, areas);
+        return new TransactionWiring(hook, locks, areas, budget);
+    }
+
+    /**
+     * Whether no client may change anything on {@code export}: every rule is {@code ro}. Such an export gets
+     * no backup area ({@value LocalFileSystem#RESERVED_NAME} is not created), so it may be a read-only
+     * directory or mount; its transactions only read.
+     */
+    public static boolean isReadOnly(Export export) {
+        return export.rules().stream().allMatch(r -> r.options().isReadOnly());
+    }
+
+    /**
+     * The backup area an export's transactions use: created for a writable export, taken as it is (perhaps
+     * missing) for a read-only one ({@link #isReadOnly}).
+     *
+     * @throws IOException if a writable export's area cannot be created
+     */
+    private static BackupStore backupArea(Export export, LocalFileSystem fs, BackupBudget budget,
+            Map<Path, BackupStore> created) throws IOException {
+        Path area = fs.root().resolve(LocalFileSystem.RESERVED_NAME).resolve(BACKUP_AREA);
+        if (isReadOnly(export)) {
+            BackupStore before = created.get(area);
+            return before != null ? before : BackupStore.existing(area, budget);
+        }
+        BackupStore before = created.get(area);
+        if (before != null) {
+            return before;
+        }
+        BackupStore store = BackupStore.open(fs.reservedDirectory().resolve(BACKUP_AREA), budget);
+        created.put(area, store);
+        return store;
+    }
+
+    private static TxnExport txnExport(Export export, LocalFileSystem fs, boolean atPseudoRoot, BackupBudget budget,
+            Map<Path, BackupStore> created) throws IOException {
+        BackupStore backups = backupArea(export, fs, budget, created);
+        LOG.info("transactions on export {} ({}): policy per client rule {}, {}", export.path(), fs.root(),
+                export.rules(), isReadOnly(export) ? "read-only: no backups" : "backups in " + backups.root());
+        return new TxnExport(fs.exportId(), fs, fs.root(), backups, atPseudoRoot,
+                client -> export.optionsFor(client).map(ExportOptions::txn).orElse(TxnPolicy.NEVER));
+    }
+
+    /**
+     * Adds an export of a reloaded exports file, or replaces the transaction settings of one already
+     * served ({@code txn=} policies, read-only or not): compounds that start from now on use them.
+     *
+     * @throws IOException if a writable export's backup area cannot be created (nothing changed then)
+     */
+    public void putExport(Export export, LocalFileSystem fs) throws IOException {
+        hook.putExport(txnExport(export, fs, false, budget, areas));
     }
 
     /**
@@ -111,14 +164,11 @@ public final class TransactionWiring implements AutoCloseable {
                 b -> b.stream().mapToLong(BackupStore::bytesCloned).sum());
         count(metrics, "tcnfs.txn.backup.copied.bytes", "Bytes backed up by copying", backups,
                 b -> b.stream().mapToLong(BackupStore::bytesCopied).sum());
-        if (!backups.isEmpty()) {
-            BackupBudget budget = backups.get(0).budget();
-            count(metrics, "tcnfs.txn.backup.budget.refusals", "Transactions refused (NFS4ERR_NOSPC) because their "
-                    + "backups would exceed a backup budget", budget, BackupBudget::refusals);
-            Gauge.builder("tcnfs.txn.backup.budget.used.bytes", budget, BackupBudget::used)
-                    .description("Allocated bytes held by the backups of running transactions")
-                    .register(metrics.registry());
-        }
+        count(metrics, "tcnfs.txn.backup.budget.refusals", "Transactions refused (NFS4ERR_NOSPC) because their "
+                + "backups would exceed a backup budget", budget, BackupBudget::refusals);
+        Gauge.builder("tcnfs.txn.backup.budget.used.bytes", budget, BackupBudget::used)
+                .description("Allocated bytes held by the backups of running transactions")
+                .register(metrics.registry());
     }
 
     private static <T> void count(TcnfsMetrics metrics, String name, String help, T source,

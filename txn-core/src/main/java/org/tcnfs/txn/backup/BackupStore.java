@@ -69,6 +69,24 @@ public final class BackupStore {
     }
 
     /**
+     * The area at {@code root} as it is, creating nothing: for an export where no transaction can change
+     * anything (a read-only export, perhaps on a read-only mount). {@link #transactions()} lists what a
+     * directory that exists holds, and none when it is missing; a backup made through it fails with an
+     * {@link IOException} while the directory is missing, as nothing should ever be backed up there.
+     *
+     * @throws UnsupportedOperationException when the native binding is unavailable (not Linux)
+     */
+    public static BackupStore existing(Path root, BackupBudget budget) {
+        java.util.Objects.requireNonNull(budget, "budget");
+        Path absolute = root.toAbsolutePath().normalize();
+        Path measured = absolute;
+        while (measured.getParent() != null && !Files.isDirectory(measured)) {
+            measured = measured.getParent();
+        }
+        return new BackupStore(absolute, Reflink.load(), blockSizeOf(measured), budget);
+    }
+
+    /**
      * The backup manager of one transaction, working in {@code root/transactionId}. The directory is
      * created with the first backup; an existing one (a transaction being recovered) is used as it is.
      *
@@ -89,6 +107,9 @@ public final class BackupStore {
      */
     public List<String> transactions() throws IOException {
         List<String> names = new ArrayList<>();
+        if (!Files.isDirectory(root)) {
+            return names;
+        }
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(root)) {
             for (Path entry : entries) {
                 if (Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)) {

@@ -83,6 +83,14 @@ public record TxnPlan(int opCount, List<PathKey> keys, List<ObjectKey> objectKey
         return unplannable.isPresent() || !mutations.isEmpty();
     }
 
+    /**
+     * This plan with its locks and assumptions but no changes: for a compound whose every change is refused
+     * before it happens (a read-only export), which runs as a read-only transaction.
+     */
+    public TxnPlan withoutMutations() {
+        return new TxnPlan(opCount, keys, objectKeys, List.of(), assumptions, expectedFailure, unplannable);
+    }
+
     /** Number of operations the plan covers: all, or up to and including the expected failure. */
     public int coveredOps() {
         return expectedFailure.map(f -> f.opIndex() + 1).orElse(isPlannable() ? opCount : 0);
