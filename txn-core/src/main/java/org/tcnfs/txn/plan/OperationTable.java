@@ -22,23 +22,29 @@ import org.tcnfs.txn.ops.WriteOperation;
 /**
  * What the transaction layer knows of each NFSv4 operation, in one table indexed by operation number, in the
  * manner of knfsd's {@code nfsd4_ops[]} (STYLE.md section 4): for each operation what it locks, whether it
- * changes file-system objects, only open/lock/session state, or nothing, which {@link Mutation}s the planner
- * lists for it (how its undo is <i>prepared</i>: {@code UndoPreparer} turns each kind of mutation into undo
- * steps before the operation runs), which {@link UndoStep}s those become (how it is <i>recorded</i>: the
- * recovery record in LMDB, {@code recovery.proto}) and that {@code UndoExecutor} takes back (how it is
- * <i>executed</i>, online and by startup recovery), and what becomes of the open and lock state it creates
- * or changes on rollback.
+ * changes file-system objects, only open/lock/session state, or nothing, how the planner follows it ({@link
+ * Planner}), which {@link Mutation}s it lists, which {@link UndoStep}s those become, and what becomes of the
+ * open and lock state it creates or changes on rollback.
  *
- * <p>The planner ({@link CompoundPlanner}) looks every operation up here first: an operation without a
- * descriptor makes the compound {@link Unplannable} (a plain one is then locked whole, a transactional one
- * refused), and an operation with a descriptor that the planner does not follow is a server fault, never a
- * silent skip. {@code OperationTableTest} fails when an operation the server runs ({@code Operations.all()})
- * has no descriptor, when a descriptor that changes objects does not say how they are undone, or when a kind
- * of {@link Mutation} or {@link UndoStep} belongs to no operation; {@code OperationUndoCoverageTest} fails when
- * a kind of mutation a descriptor names is not prepared, recorded and undone into the undo steps it names.
- * Adding an operation (NFSv4.2 ALLOCATE, CLONE) therefore means: its class in {@code nfs4.ops}, its
- * descriptor here, its case in the planner, and, if it changes objects, the mutations and undo steps the
- * descriptor names (and a sample of each new kind of mutation in {@code OperationUndoCoverageTest}).
+ * <p>An operation that changes objects is written in one place, its {@link ObjectOperation} class in {@code
+ * org.tcnfs.txn.ops}, and its descriptor is made from that class ({@link Descriptor#of}): what it locks and
+ * changes (its {@code plan}), the kinds of mutation it lists and the kinds of undo step they become. The rest
+ * is forced by the compiler: the undo of each kind of mutation is prepared by one method of {@code
+ * UndoPreparer}'s {@link Mutation.Visitor}, and each kind of undo step is encoded ({@code ProtoMapping}),
+ * decoded (a switch over the {@code recovery.proto} oneof without default) and executed ({@code UndoExecutor})
+ * by one method of an {@link UndoStep.Visitor}. An operation that changes no object is followed by the planner
+ * as its {@link Follow} says (a switch without default). A {@link Descriptor} cannot be built without a
+ * planner, and an operation changes objects if and only if its planner is its own class.
+ *
+ * <p>The planner ({@link CompoundPlanner}) looks every operation up here: an operation without a descriptor
+ * makes the compound {@link Unplannable} (a plain one is then locked whole, a transactional one refused).
+ * {@code OperationTableTest} fails when an operation the server runs ({@code Operations.all()}) has no
+ * descriptor, when an operation that changes objects plans other kinds of mutation than its descriptor names
+ * (or has no sample compound in the test), when an operation marked read-only or state-only plans a mutation or
+ * a WRITE lock, or when a kind of {@link Mutation} or {@link UndoStep} belongs to no operation; {@code
+ * OperationUndoCoverageTest} fails when a kind of mutation is not prepared, recorded and undone into the undo
+ * steps its descriptor names. docs/architecture.md ("One place per operation") lists the steps of adding an
+ * operation (NFSv4.2 ALLOCATE, CLONE).
  *
  * <p>Immutable and thread-safe.
  */
