@@ -282,10 +282,11 @@ public final class UndoExecutor {
     private static boolean sharesAName(UndoStep step, List<UndoStep> earlier) {
         Set<RelativePath> mine = new HashSet<>(pathsOf(step));
         for (UndoStep other : earlier) {
-            if (other instanceof UndoStep.RestoreAttributes) {
+            Facts facts = other.accept(StepFacts.INSTANCE);
+            if (!facts.replayUnsafeAfterward()) {
                 continue;
             }
-            for (RelativePath p : pathsOf(other)) {
+            for (RelativePath p : facts.paths()) {
                 if (mine.contains(p)) {
                     return true;
                 }
@@ -299,12 +300,18 @@ public final class UndoExecutor {
     }
 
     /**
-     * What the executor's bookkeeping needs of a step: the paths it names and whether it changes names.
+     * What the executor's bookkeeping needs of a step: the paths it names, whether it changes names, and whether
+     * replaying it after a later step's undo at one of its paths could be unsafe ({@link #sharesAName}).
      *
      * @param paths the paths the step names
      * @param namespace whether undoing it changes names (rather than data or attributes)
+     * @param replayUnsafeAfterward false for restored attributes: they check the object's identity, so
+     *     replaying them is harmless
      */
-    private record Facts(List<RelativePath> paths, boolean namespace) {
+    private record Facts(List<RelativePath> paths, boolean namespace, boolean replayUnsafeAfterward) {
+        Facts(List<RelativePath> paths, boolean namespace) {
+            this(paths, namespace, true);
+        }
     }
 
     /** The {@link Facts} of each kind of step. */
@@ -323,7 +330,7 @@ public final class UndoExecutor {
 
         @Override
         public Facts restoreAttributes(UndoStep.RestoreAttributes s) {
-            return new Facts(List.of(s.target().path()), false);
+            return new Facts(List.of(s.target().path()), false, false);
         }
 
         @Override
