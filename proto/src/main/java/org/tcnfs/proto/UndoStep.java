@@ -16,11 +16,50 @@ import java.util.Optional;
  *
  * <p><b>Paths.</b> A step's paths are those of the tree when its operation runs. Undoing in reverse order
  * meets the tree in that same shape.
+ *
+ * <p><b>One place per kind.</b> Everything that treats steps by kind (the record's encoding in
+ * {@code ProtoMapping}, the undo executor, the paths a step names) is a {@link Visitor}: a new kind of step is
+ * a new method of {@link Visitor}, so every place that must know it stops compiling until it does, instead of
+ * falling through an {@code instanceof} chain at run time.
  */
 public sealed interface UndoStep {
 
     /** Position (0-based) in the COMPOUND of the operation that makes the change. */
     int opIndex();
+
+    /**
+     * Calls the method of {@code visitor} for this kind of step.
+     *
+     * @param <R> what the visitor answers
+     * @param <X> what the visitor may throw
+     * @param visitor the treatment of every kind
+     * @return the visitor's answer for this step
+     * @throws X if the visitor throws
+     */
+    <R, X extends Exception> R accept(Visitor<R, X> visitor) throws X;
+
+    /**
+     * A treatment of undo steps with one method per kind of step, so that the compiler finds every treatment
+     * a new kind of step needs (Java 17 has no exhaustive {@code switch} over sealed types).
+     *
+     * @param <R> what each method answers
+     * @param <X> what each method may throw ({@link RuntimeException} if nothing checked)
+     */
+    interface Visitor<R, X extends Exception> {
+        R restoreRanges(RestoreRanges step) throws X;
+
+        R restoreSize(RestoreSize step) throws X;
+
+        R removeCreated(RemoveCreated step) throws X;
+
+        R unlinkLink(UnlinkLink step) throws X;
+
+        R moveBack(MoveBack step) throws X;
+
+        R renameBack(RenameBack step) throws X;
+
+        R restoreAttributes(RestoreAttributes step) throws X;
+    }
 
     /** Throws unless {@code opIndex} is a position. */
     private static void checkOpIndex(int opIndex) {
@@ -41,6 +80,11 @@ public sealed interface UndoStep {
      */
     record RestoreRanges(int opIndex, ObjectRef target, long oldSize, List<SavedRange> ranges)
             implements UndoStep {
+
+        @Override
+        public <R, X extends Exception> R accept(Visitor<R, X> visitor) throws X {
+            return visitor.restoreRanges(this);
+        }
 
         public RestoreRanges {
             checkOpIndex(opIndex);
@@ -74,6 +118,11 @@ public sealed interface UndoStep {
      */
     record RestoreSize(int opIndex, ObjectRef target, long oldSize) implements UndoStep {
 
+        @Override
+        public <R, X extends Exception> R accept(Visitor<R, X> visitor) throws X {
+            return visitor.restoreSize(this);
+        }
+
         public RestoreSize {
             checkOpIndex(opIndex);
             Objects.requireNonNull(target, "target").requireBelowRoot("a file whose size is restored");
@@ -96,6 +145,11 @@ public sealed interface UndoStep {
      */
     record RemoveCreated(int opIndex, ObjectRef target, ObjectKind kind) implements UndoStep {
 
+        @Override
+        public <R, X extends Exception> R accept(Visitor<R, X> visitor) throws X {
+            return visitor.removeCreated(this);
+        }
+
         public RemoveCreated {
             checkOpIndex(opIndex);
             Objects.requireNonNull(target, "target").requireBelowRoot("a created object");
@@ -110,6 +164,11 @@ public sealed interface UndoStep {
      * @param link the new name, with the identity of the object it links to
      */
     record UnlinkLink(int opIndex, ObjectRef link) implements UndoStep {
+
+        @Override
+        public <R, X extends Exception> R accept(Visitor<R, X> visitor) throws X {
+            return visitor.unlinkLink(this);
+        }
 
         public UnlinkLink {
             checkOpIndex(opIndex);
@@ -129,6 +188,11 @@ public sealed interface UndoStep {
      * @param backup where the victim was moved, relative to the record's backup directory
      */
     record MoveBack(int opIndex, ObjectRef original, ObjectKind kind, RelativePath backup) implements UndoStep {
+
+        @Override
+        public <R, X extends Exception> R accept(Visitor<R, X> visitor) throws X {
+            return visitor.moveBack(this);
+        }
 
         public MoveBack {
             checkOpIndex(opIndex);
@@ -155,6 +219,11 @@ public sealed interface UndoStep {
     record RenameBack(int opIndex, ObjectRef from, ObjectRef to, Optional<RelativePath> keptTargetBackup)
             implements UndoStep {
 
+        @Override
+        public <R, X extends Exception> R accept(Visitor<R, X> visitor) throws X {
+            return visitor.renameBack(this);
+        }
+
         public RenameBack {
             checkOpIndex(opIndex);
             Objects.requireNonNull(from, "from").requireBelowRoot("a rename source");
@@ -175,6 +244,11 @@ public sealed interface UndoStep {
      * @param old the values before the change, only of the attributes the operation changes; not empty
      */
     record RestoreAttributes(int opIndex, ObjectRef target, Attributes old) implements UndoStep {
+
+        @Override
+        public <R, X extends Exception> R accept(Visitor<R, X> visitor) throws X {
+            return visitor.restoreAttributes(this);
+        }
 
         public RestoreAttributes {
             checkOpIndex(opIndex);

@@ -375,6 +375,26 @@ class RecoveryRecordsTest {
                 .hasMessageContaining("steps[14]: undo step of no kind known to this version");
     }
 
+    /**
+     * A record of every kind of undo step as this format wrote it before the undo steps became a visitor (issue
+     * 13, item 6; bytes kept in {@code full-record-format1.hex}, written by commit d81456a's code): a record a
+     * crash left on disk then is still decoded to the same steps, and encoding them again gives the same bytes.
+     * The file is never rewritten: a new kind of step gets a sample in {@link Samples#steps()}, not here.
+     */
+    @Test
+    void aRecordWrittenBeforeTheStepsBecameAVisitorDecodesToTheSameSteps() throws Exception {
+        byte[] old;
+        try (var in = RecoveryRecordsTest.class.getResourceAsStream("full-record-format1.hex")) {
+            old = java.util.HexFormat.of().parseHex(new String(in.readAllBytes(),
+                    java.nio.charset.StandardCharsets.US_ASCII).strip());
+        }
+
+        RecoveryRecord decoded = RecoveryRecords.decode(old);
+
+        assertThat(decoded).isEqualTo(Samples.format1Record());
+        assertThat(RecoveryRecords.encode(decoded)).isEqualTo(old);
+    }
+
     // ------------------------------------------------------------------ size
 
     @Test

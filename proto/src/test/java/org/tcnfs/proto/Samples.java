@@ -26,6 +26,15 @@ final class Samples {
 
     /** One step (or more) of every kind, in a valid order for a compound of {@link #OP_COUNT} ops. */
     static List<UndoStep> steps() {
+        // a new kind of step gets its sample here, after those of format1Steps()
+        return format1Steps();
+    }
+
+    /**
+     * The steps of {@link #format1Record()}: one (or more) of every kind format 1 had when
+     * {@code full-record-format1.hex} was written. Never changes: that file holds these steps' old encoding.
+     */
+    static List<UndoStep> format1Steps() {
         return List.of(
                 new UndoStep.RestoreRanges(0, ObjectRef.of(path("etc/passwd"), HANDLE_A, 1234L), 10_000,
                         List.of(SavedRange.inBackup(0, 4096, path("0"), 0),
@@ -55,6 +64,15 @@ final class Samples {
     static final int OP_COUNT = 22;
 
     static RecoveryRecord fullRecord() {
+        return recordOf(steps());
+    }
+
+    /** The record kept in {@code full-record-format1.hex}, as format 1's first writer encoded it. */
+    static RecoveryRecord format1Record() {
+        return recordOf(format1Steps());
+    }
+
+    private static RecoveryRecord recordOf(List<UndoStep> steps) {
         RecoveryRecord.Builder builder = RecoveryRecord.builder(Long.MAX_VALUE, "export-1", START)
                 .backupDirectory(".tcnfs/backup/7")
                 .lockKeys(List.of(LockKey.read(""), LockKey.read("etc"), LockKey.write("etc/passwd")))
@@ -67,7 +85,7 @@ final class Samples {
                 .tag("txn: passwd, group, shadow")
                 .undoneSteps(3)
                 .failedUndo(2, "EIO while cloning back etc/passwd");
-        steps().forEach(builder::step);
+        steps.forEach(builder::step);
         return builder.build();
     }
 

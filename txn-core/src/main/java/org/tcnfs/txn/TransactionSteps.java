@@ -147,22 +147,63 @@ final class TransactionSteps implements Transaction.Steps {
         if (!plan.renames().isEmpty()) {
             return false;
         }
-        Set<ObjectPath> vacated = new HashSet<>();
+        UpFront upFront = new UpFront();
         for (Mutation m : plan.mutations()) {
-            if (m instanceof Mutation.Removal r) {
-                if (r.object().origin().isPresent() && !r.object().origin().get().equals(r.object().path())) {
-                    // removes a name an earlier LINK of the compound gave an existing object: undo must put
-                    // that name back before it undoes what was done through it, so prepare op by op
-                    return false;
-                }
-                vacated.add(r.object().path());
-            } else if (m instanceof Mutation.Creation c && vacated.contains(c.object().path())) {
-                return false;
-            } else if (m instanceof Mutation.HardLink l && vacated.contains(l.newName().path())) {
+            if (!m.accept(upFront)) {
                 return false;
             }
         }
         return true;
+    }
+
+    /**
+     * {@link #preparableUpFront}, one kind of mutation at a time (a new kind does not compile until it says):
+     * whether the undo of each mutation, in order, can still be prepared before the compound runs.
+     */
+    private static final class UpFront implements Mutation.Visitor<Boolean, RuntimeException> {
+        /** Names an earlier REMOVE of the compound vacated. */
+        private final Set<ObjectPath> vacated = new HashSet<>();
+
+        @Override
+        public Boolean removal(Mutation.Removal r) {
+            if (r.object().origin().isPresent() && !r.object().origin().get().equals(r.object().path())) {
+                // removes a name an earlier LINK of the compound gave an existing object: undo must put
+                // that name back before it undoes what was done through it, so prepare op by op
+                return false;
+            }
+            vacated.add(r.object().path());
+            return true;
+        }
+
+        @Override
+        public Boolean creation(Mutation.Creation c) {
+            return !vacated.contains(c.object().path());
+        }
+
+        @Override
+        public Boolean hardLink(Mutation.HardLink l) {
+            return !vacated.contains(l.newName().path());
+        }
+
+        @Override
+        public Boolean rename(Mutation.Rename r) {
+            return false; // names mean other objects before and after it (preparableUpFront checks it first)
+        }
+
+        @Override
+        public Boolean write(Mutation.Write w) {
+            return true;
+        }
+
+        @Override
+        public Boolean sizeChange(Mutation.SizeChange c) {
+            return true;
+        }
+
+        @Override
+        public Boolean attributeChange(Mutation.AttributeChange a) {
+            return true;
+        }
     }
 
     /**

@@ -98,8 +98,27 @@ final class UndoPreparer {
      */
     List<UndoStep> stepsFor(Mutation m, Function<ObjectRef, Optional<ObjectPath>> locate) throws IOException {
         List<UndoStep> steps = new ArrayList<>(2);
-        int op = m.opIndex();
-        if (m instanceof Mutation.Write w) {
+        m.accept(new Preparation(steps, m.opIndex(), locate));
+        return steps;
+    }
+
+    /**
+     * How the undo of each kind of mutation is prepared: one method per kind, which the compiler requires
+     * ({@link Mutation.Visitor}). Each adds the steps of one mutation to {@code steps}.
+     */
+    private final class Preparation implements Mutation.Visitor<Void, IOException> {
+        private final List<UndoStep> steps;
+        private final int op;
+        private final Function<ObjectRef, Optional<ObjectPath>> locate;
+
+        Preparation(List<UndoStep> steps, int op, Function<ObjectRef, Optional<ObjectPath>> locate) {
+            this.steps = steps;
+            this.op = op;
+            this.locate = locate;
+        }
+
+        @Override
+        public Void write(Mutation.Write w) throws IOException {
             touchedFiles.add(w.file().path());
             KeptVictim kept = keptVictims.get(w.file().path());
             Optional<Path> file = kept != null ? kept.file() : existingFile(locate.apply(w.file()));
@@ -107,7 +126,11 @@ final class UndoPreparer {
                 saveBytes(steps, op, kept != null ? kept.relative() : relative(w.file().path()), file.get(),
                         w.offset(), w.end());
             }
-        } else if (m instanceof Mutation.SizeChange s) {
+            return null;
+        }
+
+        @Override
+        public Void sizeChange(Mutation.SizeChange s) throws IOException {
             touchedFiles.add(s.file().path());
             KeptVictim kept = keptVictims.get(s.file().path());
             Optional<Path> file = kept != null ? kept.file() : existingFile(locate.apply(s.file()));
@@ -115,7 +138,11 @@ final class UndoPreparer {
                 saveBytes(steps, op, kept != null ? kept.relative() : relative(s.file().path()), file.get(),
                         s.newSize(), Long.MAX_VALUE);
             }
-        } else if (m instanceof Mutation.AttributeChange a) {
+            return null;
+        }
+
+        @Override
+        public Void attributeChange(Mutation.AttributeChange a) throws IOException {
             KeptVictim kept = keptVictims.get(a.object().path());
             Optional<Path> object = kept != null ? kept.file() : existing(locate.apply(a.object()));
             if (object.isPresent()) {
@@ -144,7 +171,11 @@ final class UndoPreparer {
                 }
             }
             touchedFiles.add(a.object().path());
-        } else if (m instanceof Mutation.Creation c) {
+            return null;
+        }
+
+        @Override
+        public Void creation(Mutation.Creation c) throws IOException {
             ObjectPath p = c.object().path();
             Optional<ObjectPath> at = locate.apply(c.object()).or(() -> Optional.of(p));
             // A name an earlier operation of the compound made is undone by that operation's own step: a second
@@ -158,7 +189,11 @@ final class UndoPreparer {
             }
             touchedFiles.add(p);
             p.parent().ifPresent(touchedDirs::add);
-        } else if (m instanceof Mutation.HardLink l) {
+            return null;
+        }
+
+        @Override
+        public Void hardLink(Mutation.HardLink l) throws IOException {
             ObjectPath p = l.newName().path();
             if (!named.contains(p) && existing(Optional.of(p)).isEmpty()) {
                 saveDirectoryTimes(steps, op, p.parent());
@@ -170,7 +205,11 @@ final class UndoPreparer {
                         Optional.empty(), id)));
             }
             p.parent().ifPresent(touchedDirs::add);
-        } else if (m instanceof Mutation.Removal r) {
+            return null;
+        }
+
+        @Override
+        public Void removal(Mutation.Removal r) throws IOException {
             ObjectPath p = r.object().path();
             // Only a name the victim already had where it is looked for is kept: a victim reached by a name
             // the compound gave it (LINK) loses only that name, which the LINK's own undo accounts for.
@@ -194,12 +233,14 @@ final class UndoPreparer {
             created.remove(p);
             named.remove(p);
             p.parent().ifPresent(touchedDirs::add);
-        } else if (m instanceof Mutation.Rename r) {
-            prepareRename(steps, r, locate);
-        } else {
-            throw new IllegalArgumentException("mutation of a kind the undo preparer does not know: " + m);
+            return null;
         }
-        return steps;
+
+        @Override
+        public Void rename(Mutation.Rename r) throws IOException {
+            prepareRename(steps, r, locate);
+            return null;
+        }
     }
 
     private void prepareRename(List<UndoStep> steps, Mutation.Rename r,

@@ -161,17 +161,61 @@ public final class BackupManager {
             throws IOException {
         checkOpen();
         long planned = 0;
+        PlannedBytes estimate = new PlannedBytes(local);
         for (Mutation m : mutations) {
-            long bytes = 0;
-            if (m instanceof Mutation.Write w && w.length() > 0) {
-                bytes = plannedBytes(w.file().origin().map(local), w.offset(), w.end());
-            } else if (m instanceof Mutation.SizeChange c) {
-                bytes = plannedBytes(c.file().origin().map(local), c.newSize(), Long.MAX_VALUE);
-            }
+            long bytes = m.accept(estimate);
             planned = bytes > Long.MAX_VALUE - planned ? Long.MAX_VALUE : planned + bytes;
         }
         store.budget().check(charged, planned);
         return planned;
+    }
+
+    /**
+     * The bytes of data a mutation's backup will take, by kind of mutation (a new kind does not compile until
+     * it says): the overwritten ranges of WRITE and of a size cut; namespace and attribute changes keep no data
+     * (victims are kept by hard links, attributes inside the record).
+     */
+    private final class PlannedBytes implements Mutation.Visitor<Long, IOException> {
+        private final Function<ObjectPath, Path> local;
+
+        PlannedBytes(Function<ObjectPath, Path> local) {
+            this.local = local;
+        }
+
+        @Override
+        public Long write(Mutation.Write w) throws IOException {
+            return plannedBytes(w.file().origin().map(local), w.offset(), w.end());
+        }
+
+        @Override
+        public Long sizeChange(Mutation.SizeChange c) throws IOException {
+            return plannedBytes(c.file().origin().map(local), c.newSize(), Long.MAX_VALUE);
+        }
+
+        @Override
+        public Long attributeChange(Mutation.AttributeChange m) {
+            return 0L;
+        }
+
+        @Override
+        public Long creation(Mutation.Creation m) {
+            return 0L;
+        }
+
+        @Override
+        public Long removal(Mutation.Removal m) {
+            return 0L;
+        }
+
+        @Override
+        public Long rename(Mutation.Rename m) {
+            return 0L;
+        }
+
+        @Override
+        public Long hardLink(Mutation.HardLink m) {
+            return 0L;
+        }
     }
 
     private long plannedBytes(java.util.Optional<Path> file, long from, long to) throws IOException {

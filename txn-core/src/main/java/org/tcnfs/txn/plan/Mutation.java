@@ -19,6 +19,41 @@ public sealed interface Mutation permits Mutation.Write, Mutation.SizeChange, Mu
     /** Position of the operation in the compound. */
     int opIndex();
 
+    /**
+     * Calls the method of {@code visitor} for this kind of mutation.
+     *
+     * @param <R> what the visitor answers
+     * @param <X> what the visitor may throw
+     * @param visitor the treatment of every kind
+     * @return the visitor's answer for this mutation
+     * @throws X if the visitor throws
+     */
+    <R, X extends Exception> R accept(Visitor<R, X> visitor) throws X;
+
+    /**
+     * A treatment of mutations with one method per kind (the undo preparer's is how each kind's undo is
+     * prepared): a new kind of mutation is a new method here, and every treatment stops compiling until it
+     * knows the kind (Java 17 has no exhaustive {@code switch} over sealed types).
+     *
+     * @param <R> what each method answers
+     * @param <X> what each method may throw ({@link RuntimeException} if nothing checked)
+     */
+    interface Visitor<R, X extends Exception> {
+        R write(Write m) throws X;
+
+        R sizeChange(SizeChange m) throws X;
+
+        R attributeChange(AttributeChange m) throws X;
+
+        R creation(Creation m) throws X;
+
+        R removal(Removal m) throws X;
+
+        R rename(Rename m) throws X;
+
+        R hardLink(HardLink m) throws X;
+    }
+
     private static void checkIndex(int opIndex) {
         if (opIndex < 0) {
             throw new IllegalArgumentException("negative op index " + opIndex);
@@ -35,6 +70,11 @@ public sealed interface Mutation permits Mutation.Write, Mutation.SizeChange, Mu
      * @param length number of bytes, at least 1; {@code offset + length} does not overflow
      */
     record Write(int opIndex, ObjectRef file, long offset, long length) implements Mutation {
+        @Override
+        public <R, X extends Exception> R accept(Visitor<R, X> visitor) throws X {
+            return visitor.write(this);
+        }
+
         public Write {
             checkIndex(opIndex);
             Objects.requireNonNull(file, "file");
@@ -67,6 +107,11 @@ public sealed interface Mutation permits Mutation.Write, Mutation.SizeChange, Mu
             OPEN_TRUNCATE
         }
 
+        @Override
+        public <R, X extends Exception> R accept(Visitor<R, X> visitor) throws X {
+            return visitor.sizeChange(this);
+        }
+
         public SizeChange {
             checkIndex(opIndex);
             Objects.requireNonNull(file, "file");
@@ -86,6 +131,11 @@ public sealed interface Mutation permits Mutation.Write, Mutation.SizeChange, Mu
      *     not empty
      */
     record AttributeChange(int opIndex, ObjectRef object, List<Integer> attributes) implements Mutation {
+        @Override
+        public <R, X extends Exception> R accept(Visitor<R, X> visitor) throws X {
+            return visitor.attributeChange(this);
+        }
+
         public AttributeChange {
             checkIndex(opIndex);
             Objects.requireNonNull(object, "object");
@@ -128,6 +178,11 @@ public sealed interface Mutation permits Mutation.Write, Mutation.SizeChange, Mu
             }
         }
 
+        @Override
+        public <R, X extends Exception> R accept(Visitor<R, X> visitor) throws X {
+            return visitor.creation(this);
+        }
+
         public Creation {
             checkIndex(opIndex);
             Objects.requireNonNull(object, "object");
@@ -143,6 +198,11 @@ public sealed interface Mutation permits Mutation.Write, Mutation.SizeChange, Mu
      * @param object the name removed and the object it names
      */
     record Removal(int opIndex, ObjectRef object) implements Mutation {
+        @Override
+        public <R, X extends Exception> R accept(Visitor<R, X> visitor) throws X {
+            return visitor.removal(this);
+        }
+
         public Removal {
             checkIndex(opIndex);
             Objects.requireNonNull(object, "object");
@@ -158,6 +218,11 @@ public sealed interface Mutation permits Mutation.Write, Mutation.SizeChange, Mu
      * @param target the new name and the object it names now, if any (replaced)
      */
     record Rename(int opIndex, ObjectRef source, ObjectRef target) implements Mutation {
+        @Override
+        public <R, X extends Exception> R accept(Visitor<R, X> visitor) throws X {
+            return visitor.rename(this);
+        }
+
         public Rename {
             checkIndex(opIndex);
             Objects.requireNonNull(source, "source");
@@ -173,6 +238,11 @@ public sealed interface Mutation permits Mutation.Write, Mutation.SizeChange, Mu
      * @param newName the name created; the compound creates it, so its origin is empty
      */
     record HardLink(int opIndex, ObjectRef source, ObjectRef newName) implements Mutation {
+        @Override
+        public <R, X extends Exception> R accept(Visitor<R, X> visitor) throws X {
+            return visitor.hardLink(this);
+        }
+
         public HardLink {
             checkIndex(opIndex);
             Objects.requireNonNull(source, "source");

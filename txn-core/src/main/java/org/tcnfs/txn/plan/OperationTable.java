@@ -11,27 +11,40 @@ import java.util.Optional;
 import java.util.Set;
 import org.tcnfs.nfs4.xdr.nfs_opnum4;
 import org.tcnfs.proto.UndoStep;
+import org.tcnfs.txn.ops.CreateOperation;
+import org.tcnfs.txn.ops.LinkOperation;
+import org.tcnfs.txn.ops.OpenOperation;
+import org.tcnfs.txn.ops.RemoveOperation;
+import org.tcnfs.txn.ops.RenameOperation;
+import org.tcnfs.txn.ops.SetattrOperation;
+import org.tcnfs.txn.ops.WriteOperation;
 
 /**
  * What the transaction layer knows of each NFSv4 operation, in one table indexed by operation number, in the
  * manner of knfsd's {@code nfsd4_ops[]} (STYLE.md section 4): for each operation what it locks, whether it
- * changes file-system objects, only open/lock/session state, or nothing, which {@link Mutation}s the planner
- * lists for it (how its undo is <i>prepared</i>: {@code UndoPreparer} turns each kind of mutation into undo
- * steps before the operation runs), which {@link UndoStep}s those become (how it is <i>recorded</i>: the
- * recovery record in LMDB, {@code recovery.proto}) and that {@code UndoExecutor} takes back (how it is
- * <i>executed</i>, online and by startup recovery), and what becomes of the open and lock state it creates
- * or changes on rollback.
+ * changes file-system objects, only open/lock/session state, or nothing, how the planner follows it ({@link
+ * Planner}), which {@link Mutation}s it lists, which {@link UndoStep}s those become, and what becomes of the
+ * open and lock state it creates or changes on rollback.
  *
- * <p>The planner ({@link CompoundPlanner}) looks every operation up here first: an operation without a
- * descriptor makes the compound {@link Unplannable} (a plain one is then locked whole, a transactional one
- * refused), and an operation with a descriptor that the planner does not follow is a server fault, never a
- * silent skip. {@code OperationTableTest} fails when an operation the server runs ({@code Operations.all()})
- * has no descriptor, when a descriptor that changes objects does not say how they are undone, or when a kind
- * of {@link Mutation} or {@link UndoStep} belongs to no operation; {@code OperationUndoCoverageTest} fails when
- * a kind of mutation a descriptor names is not prepared, recorded and undone into the undo steps it names.
- * Adding an operation (NFSv4.2 ALLOCATE, CLONE) therefore means: its class in {@code nfs4.ops}, its
- * descriptor here, its case in the planner, and, if it changes objects, the mutations and undo steps the
- * descriptor names (and a sample of each new kind of mutation in {@code OperationUndoCoverageTest}).
+ * <p>An operation that changes objects is written in one place, its {@link ObjectOperation} class in {@code
+ * org.tcnfs.txn.ops}, and its descriptor is made from that class ({@link Descriptor#of}): what it locks and
+ * changes (its {@code plan}), the kinds of mutation it lists and the kinds of undo step they become. The rest
+ * is forced by the compiler: the undo of each kind of mutation is prepared by one method of {@code
+ * UndoPreparer}'s {@link Mutation.Visitor}, and each kind of undo step is encoded ({@code ProtoMapping}),
+ * decoded (a switch over the {@code recovery.proto} oneof without default) and executed ({@code UndoExecutor})
+ * by one method of an {@link UndoStep.Visitor}. An operation that changes no object is followed by the planner
+ * as its {@link Follow} says (a switch without default). A {@link Descriptor} cannot be built without a
+ * planner, and an operation changes objects if and only if its planner is its own class.
+ *
+ * <p>The planner ({@link CompoundPlanner}) looks every operation up here: an operation without a descriptor
+ * makes the compound {@link Unplannable} (a plain one is then locked whole, a transactional one refused).
+ * {@code OperationTableTest} fails when an operation the server runs ({@code Operations.all()}) has no
+ * descriptor, when an operation that changes objects plans other kinds of mutation than its descriptor names
+ * (or has no sample compound in the test), when an operation marked read-only or state-only plans a mutation or
+ * a WRITE lock, or when a kind of {@link Mutation} or {@link UndoStep} belongs to no operation; {@code
+ * OperationUndoCoverageTest} fails when a kind of mutation is not prepared, recorded and undone into the undo
+ * steps its descriptor names. docs/architecture.md ("One place per operation") lists the steps of adding an
+ * operation (NFSv4.2 ALLOCATE, CLONE).
  *
  * <p>Immutable and thread-safe.
  */
@@ -90,6 +103,42 @@ public final class OperationTable {
     }
 
     /**
+     * How the planner follows an operation: a {@link Follow} for one that changes no object, the operation's
+     * own {@link ObjectOperation} class for one that does. A descriptor without one cannot be built.
+     */
+    public sealed interface Planner permits Follow, ObjectOperation {
+    }
+
+    /**
+     * How the planner follows an operation that changes no object (the planner handles each in a switch
+     * without default, so a new constant does not compile until it is followed).
+     */
+    public enum Follow implements Planner {
+        /** PUTFH: the handle becomes current, READ on where it leads. */
+        PUTFH,
+        /** PUTROOTFH and PUTPUBFH: the root becomes current, READ on it. */
+        PUTROOTFH,
+        /** LOOKUP: READ on the directory, the named object becomes current, READ on it. */
+        LOOKUP,
+        /** LOOKUPP: READ on the directory, its parent becomes current, READ on it. */
+        LOOKUPP,
+        /** SAVEFH: the current file handle is saved. */
+        SAVEFH,
+        /** RESTOREFH: the saved file handle becomes current. */
+        RESTOREFH,
+        /** READ on the current object (GETATTR, READ, ...). */
+        READ_CURRENT,
+        /** SECINFO: READ on the directory and the named object; NFSv4.1 clears the current file handle. */
+        SECINFO,
+        /** SECINFO_NO_NAME: READ on the current object (or its parent); clears the current file handle. */
+        SECINFO_NO_NAME,
+        /** Session, client, open and lock state only: no object is read or changed. */
+        NO_OBJECT,
+        /** ILLEGAL: the plan stops there (NFS4ERR_OP_ILLEGAL). */
+        ILLEGAL
+    }
+
+    /**
      * One operation's descriptor.
      *
      * @param opcode the operation number ({@code nfs_opnum4})
@@ -98,25 +147,46 @@ public final class OperationTable {
      * @param mutations the kinds of {@link Mutation} the planner lists for it (empty unless it changes objects)
      * @param undoSteps the kinds of {@link UndoStep} its mutations are undone by (empty likewise)
      * @param state what a rollback does with the open and lock state it creates or changes
+     * @param planner how the planner follows it: its {@link ObjectOperation} if and only if it changes objects
      */
     public record Descriptor(int opcode, Locks locks, Effect effect, Set<Class<? extends Mutation>> mutations,
-            Set<Class<? extends UndoStep>> undoSteps, StateOnRollback state) {
+            Set<Class<? extends UndoStep>> undoSteps, StateOnRollback state, Planner planner) {
         public Descriptor {
             Objects.requireNonNull(locks, "locks");
             Objects.requireNonNull(effect, "effect");
             mutations = Set.copyOf(mutations);
             undoSteps = Set.copyOf(undoSteps);
             Objects.requireNonNull(state, "state");
+            Objects.requireNonNull(planner, "planner");
             boolean changes = effect == Effect.CHANGES_OBJECTS;
             if (changes == mutations.isEmpty() || mutations.isEmpty() != undoSteps.isEmpty()) {
                 throw new IllegalArgumentException(nfs_opnum4.name(opcode) + ": an operation changes objects if and "
                         + "only if it names its mutations and their undo steps");
             }
+            if (changes != planner instanceof ObjectOperation) {
+                throw new IllegalArgumentException(nfs_opnum4.name(opcode) + ": an operation changes objects if and "
+                        + "only if it is planned by its own ObjectOperation");
+            }
+            if (planner instanceof ObjectOperation o && o.opcode() != opcode) {
+                throw new IllegalArgumentException(nfs_opnum4.name(opcode) + " planned by the class of "
+                        + nfs_opnum4.name(o.opcode()));
+            }
+        }
+
+        /** The descriptor of an operation that changes objects, made from its class. */
+        public static Descriptor of(ObjectOperation operation) {
+            return new Descriptor(operation.opcode(), operation.locks(), Effect.CHANGES_OBJECTS, operation.mutations(),
+                    operation.undoSteps(), operation.state(), operation);
         }
 
         /** The operation's RFC name. */
         public String name() {
             return nfs_opnum4.name(opcode);
+        }
+
+        /** Its class, if it changes objects. */
+        public Optional<ObjectOperation> operation() {
+            return planner instanceof ObjectOperation o ? Optional.of(o) : Optional.empty();
         }
     }
 
@@ -125,49 +195,36 @@ public final class OperationTable {
     static {
         Map<Integer, Descriptor> t = new LinkedHashMap<>();
         // file handles: move the current and saved handles, change nothing
-        readOnly(t, OP_PUTFH, Locks.NEW_CURRENT_READ);
-        readOnly(t, OP_PUTROOTFH, Locks.NEW_CURRENT_READ);
-        readOnly(t, OP_PUTPUBFH, Locks.NEW_CURRENT_READ);
-        readOnly(t, OP_LOOKUP, Locks.NEW_CURRENT_READ);
-        readOnly(t, OP_LOOKUPP, Locks.NEW_CURRENT_READ);
-        readOnly(t, OP_SAVEFH, Locks.NONE);
-        readOnly(t, OP_RESTOREFH, Locks.NONE);
-        readOnly(t, OP_GETFH, Locks.CURRENT_READ);
-        readOnly(t, OP_SECINFO, Locks.CURRENT_READ);
-        readOnly(t, OP_SECINFO_NO_NAME, Locks.CURRENT_READ);
+        readOnly(t, OP_PUTFH, Locks.NEW_CURRENT_READ, Follow.PUTFH);
+        readOnly(t, OP_PUTROOTFH, Locks.NEW_CURRENT_READ, Follow.PUTROOTFH);
+        readOnly(t, OP_PUTPUBFH, Locks.NEW_CURRENT_READ, Follow.PUTROOTFH);
+        readOnly(t, OP_LOOKUP, Locks.NEW_CURRENT_READ, Follow.LOOKUP);
+        readOnly(t, OP_LOOKUPP, Locks.NEW_CURRENT_READ, Follow.LOOKUPP);
+        readOnly(t, OP_SAVEFH, Locks.NONE, Follow.SAVEFH);
+        readOnly(t, OP_RESTOREFH, Locks.NONE, Follow.RESTOREFH);
+        readOnly(t, OP_GETFH, Locks.CURRENT_READ, Follow.READ_CURRENT);
+        readOnly(t, OP_SECINFO, Locks.CURRENT_READ, Follow.SECINFO);
+        readOnly(t, OP_SECINFO_NO_NAME, Locks.CURRENT_READ, Follow.SECINFO_NO_NAME);
         // reads
-        readOnly(t, OP_GETATTR, Locks.CURRENT_READ);
-        readOnly(t, OP_ACCESS, Locks.CURRENT_READ);
-        readOnly(t, OP_VERIFY, Locks.CURRENT_READ);
-        readOnly(t, OP_NVERIFY, Locks.CURRENT_READ);
-        readOnly(t, OP_READ, Locks.CURRENT_READ);
-        readOnly(t, OP_READLINK, Locks.CURRENT_READ);
-        readOnly(t, OP_READDIR, Locks.CURRENT_READ);
-        readOnly(t, OP_COMMIT, Locks.CURRENT_READ);
-        readOnly(t, OP_LOCKT, Locks.NONE);
-        readOnly(t, OP_TEST_STATEID, Locks.NONE);
-        readOnly(t, OP_ILLEGAL, Locks.NONE);
-        // changes of objects
-        changes(t, OP_WRITE, Locks.CURRENT_WRITE, Set.of(Mutation.Write.class),
-                Set.of(UndoStep.RestoreRanges.class, UndoStep.RestoreSize.class, UndoStep.RestoreAttributes.class),
-                StateOnRollback.NONE);
-        changes(t, OP_SETATTR, Locks.CURRENT_WRITE, Set.of(Mutation.AttributeChange.class, Mutation.SizeChange.class),
-                Set.of(UndoStep.RestoreAttributes.class, UndoStep.RestoreRanges.class, UndoStep.RestoreSize.class),
-                StateOnRollback.NONE);
-        changes(t, OP_CREATE, Locks.CURRENT_DIRECTORY_AND_NAME, Set.of(Mutation.Creation.class),
-                Set.of(UndoStep.RemoveCreated.class, UndoStep.RestoreAttributes.class), StateOnRollback.NONE);
-        changes(t, OP_REMOVE, Locks.CURRENT_DIRECTORY_AND_NAME, Set.of(Mutation.Removal.class),
-                Set.of(UndoStep.MoveBack.class, UndoStep.RestoreAttributes.class), StateOnRollback.NONE);
-        changes(t, OP_RENAME, Locks.BOTH_DIRECTORIES_AND_NAMES, Set.of(Mutation.Rename.class),
-                Set.of(UndoStep.RenameBack.class, UndoStep.MoveBack.class, UndoStep.RestoreAttributes.class),
-                StateOnRollback.NONE);
-        changes(t, OP_LINK, Locks.LINK, Set.of(Mutation.HardLink.class),
-                Set.of(UndoStep.UnlinkLink.class, UndoStep.RestoreAttributes.class),
-                StateOnRollback.NONE);
-        changes(t, OP_OPEN, Locks.OPEN, Set.of(Mutation.Creation.class, Mutation.SizeChange.class),
-                Set.of(UndoStep.RemoveCreated.class, UndoStep.RestoreRanges.class, UndoStep.RestoreSize.class,
-                        UndoStep.RestoreAttributes.class),
-                StateOnRollback.RESTORED);
+        readOnly(t, OP_GETATTR, Locks.CURRENT_READ, Follow.READ_CURRENT);
+        readOnly(t, OP_ACCESS, Locks.CURRENT_READ, Follow.READ_CURRENT);
+        readOnly(t, OP_VERIFY, Locks.CURRENT_READ, Follow.READ_CURRENT);
+        readOnly(t, OP_NVERIFY, Locks.CURRENT_READ, Follow.READ_CURRENT);
+        readOnly(t, OP_READ, Locks.CURRENT_READ, Follow.READ_CURRENT);
+        readOnly(t, OP_READLINK, Locks.CURRENT_READ, Follow.READ_CURRENT);
+        readOnly(t, OP_READDIR, Locks.CURRENT_READ, Follow.READ_CURRENT);
+        readOnly(t, OP_COMMIT, Locks.CURRENT_READ, Follow.READ_CURRENT);
+        readOnly(t, OP_LOCKT, Locks.NONE, Follow.NO_OBJECT);
+        readOnly(t, OP_TEST_STATEID, Locks.NONE, Follow.NO_OBJECT);
+        readOnly(t, OP_ILLEGAL, Locks.NONE, Follow.ILLEGAL);
+        // changes of objects: each operation's class says what it locks, changes and how that is undone
+        changes(t, new WriteOperation());
+        changes(t, new SetattrOperation());
+        changes(t, new CreateOperation());
+        changes(t, new RemoveOperation());
+        changes(t, new RenameOperation());
+        changes(t, new LinkOperation());
+        changes(t, new OpenOperation());
         // open and lock state: recorded by the compound's StateJournal, put back by the rollback
         state(t, OP_LOCK, StateOnRollback.RESTORED);
         state(t, OP_CLOSE, StateOnRollback.RESTORED);
@@ -203,17 +260,16 @@ public final class OperationTable {
         }
     }
 
-    private static void readOnly(Map<Integer, Descriptor> t, int opcode, Locks locks) {
-        put(t, new Descriptor(opcode, locks, Effect.READ_ONLY, Set.of(), Set.of(), StateOnRollback.NONE));
+    private static void readOnly(Map<Integer, Descriptor> t, int opcode, Locks locks, Follow follow) {
+        put(t, new Descriptor(opcode, locks, Effect.READ_ONLY, Set.of(), Set.of(), StateOnRollback.NONE, follow));
     }
 
     private static void state(Map<Integer, Descriptor> t, int opcode, StateOnRollback state) {
-        put(t, new Descriptor(opcode, Locks.NONE, Effect.STATE_ONLY, Set.of(), Set.of(), state));
+        put(t, new Descriptor(opcode, Locks.NONE, Effect.STATE_ONLY, Set.of(), Set.of(), state, Follow.NO_OBJECT));
     }
 
-    private static void changes(Map<Integer, Descriptor> t, int opcode, Locks locks,
-            Set<Class<? extends Mutation>> mutations, Set<Class<? extends UndoStep>> undo, StateOnRollback state) {
-        put(t, new Descriptor(opcode, locks, Effect.CHANGES_OBJECTS, mutations, undo, state));
+    private static void changes(Map<Integer, Descriptor> t, ObjectOperation operation) {
+        put(t, Descriptor.of(operation));
     }
 
     /** The descriptor of operation {@code opcode}, if the transaction layer knows it. */

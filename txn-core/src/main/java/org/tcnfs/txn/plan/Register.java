@@ -6,12 +6,12 @@ import org.tcnfs.nfs4.vfs.Inode;
 /**
  * The simulated current or saved file handle: where it is, its handle when the compound named it by one
  * (PUTFH), and how to find where its object was before the compound. {@code null} stands for "no file
- * handle".
+ * handle". Operations see it through {@link Planning}; only the planner makes and moves registers.
  *
  * <p>The origin is computed on first use: from the path and the number of name-space events at the time
  * the register was bound to its object (a later rename moves {@link #where} but not the object).
  */
-final class Register {
+public final class Register {
     private final ResolvedPath where;
     private final Inode handle;
     private final ObjectPath bindPath;
@@ -51,12 +51,12 @@ final class Register {
     }
 
     /** The path in an export, or {@code null} in a pseudo directory. */
-    ObjectPath path() {
+    public ObjectPath path() {
         return where instanceof ObjectPath p ? p : null;
     }
 
     /** The handle if the compound named this object by one, else {@code null}. */
-    Inode handle() {
+    public Inode handle() {
         return handle;
     }
 

@@ -1,6 +1,6 @@
 package org.tcnfs.txn.plan;
 
-import static org.tcnfs.nfs4.xdr.nfs_opnum4.*;
+import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_ILLEGAL;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -12,42 +12,26 @@ import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.tcnfs.nfs4.attr.Bitmaps;
 import org.tcnfs.nfs4.ops.Names;
 import org.tcnfs.nfs4.status.NfsException;
-import org.tcnfs.nfs4.vfs.FileType;
 import org.tcnfs.nfs4.vfs.Inode;
 import org.tcnfs.nfs4.xdr.COMPOUND4args;
-import org.tcnfs.nfs4.xdr.CREATE4args;
-import org.tcnfs.nfs4.xdr.LINK4args;
 import org.tcnfs.nfs4.xdr.LOOKUP4args;
-import org.tcnfs.nfs4.xdr.OPEN4args;
 import org.tcnfs.nfs4.xdr.PUTFH4args;
-import org.tcnfs.nfs4.xdr.REMOVE4args;
-import org.tcnfs.nfs4.xdr.RENAME4args;
 import org.tcnfs.nfs4.xdr.SECINFO4args;
 import org.tcnfs.nfs4.xdr.SECINFO_NO_NAME4args;
-import org.tcnfs.nfs4.xdr.SETATTR4args;
-import org.tcnfs.nfs4.xdr.WRITE4args;
-import org.tcnfs.nfs4.xdr.bitmap4;
-import org.tcnfs.nfs4.xdr.createhow4;
-import org.tcnfs.nfs4.xdr.createmode4;
-import org.tcnfs.nfs4.xdr.fattr4;
-import org.tcnfs.nfs4.xdr.nfs4_attr;
 import org.tcnfs.nfs4.xdr.nfs_argop4;
-import org.tcnfs.nfs4.xdr.nfs_ftype4;
 import org.tcnfs.nfs4.xdr.nfs_opnum4;
-import org.tcnfs.nfs4.xdr.open_claim4;
-import org.tcnfs.nfs4.xdr.open_claim_type4;
-import org.tcnfs.nfs4.xdr.opentype4;
 import org.tcnfs.nfs4.xdr.secinfo_style4;
 import org.tcnfs.txn.lock.LockMode;
 
 /**
  * One run of the planner over one compound: the simulated file handles, the keys and changes found so far.
- * See {@link CompoundPlanner} for the rules. Single use, single thread.
+ * See {@link CompoundPlanner} for the rules. It follows the operations that change no object itself ({@link
+ * OperationTable.Follow}) and lets each operation that changes objects plan itself ({@link ObjectOperation}),
+ * through the {@link Planning} it implements. Single use, single thread.
  */
-final class Simulation {
+final class Simulation implements Planning {
     private static final Logger LOG = LoggerFactory.getLogger(Simulation.class);
     /** {@link #sizeOf}: no size among the attributes. */
     private static final long NO_SIZE = -1;
@@ -118,49 +102,53 @@ final class Simulation {
     // ---- the operations ----
 
     private void step(int i, nfs_argop4 op) throws IOException {
-        if (OperationTable.find(op.argop).isEmpty()) {
+        Optional<OperationTable.Descriptor> descriptor = OperationTable.find(op.argop);
+        if (descriptor.isEmpty()) {
             unknown(i, op, nfs_opnum4.name(op.argop) + " has no descriptor in OperationTable");
             return;
         }
-        switch (op.argop) {
-            case OP_PUTFH -> putfh(i, op);
-            case OP_PUTROOTFH, OP_PUTPUBFH -> putroot(i, op);
-            case OP_LOOKUP -> lookup(i, op);
-            case OP_LOOKUPP -> lookupp(i, op);
-            case OP_SAVEFH -> {
-                if (requireCurrent(i, op) != null) {
+        OperationTable.Planner planner = descriptor.get().planner();
+        if (planner instanceof ObjectOperation operation) {
+            operation.plan(this, i, op);
+        } else {
+            follow((OperationTable.Follow) planner, i, op);
+        }
+    }
+
+    /** One way of following an operation that changes no object. */
+    @FunctionalInterface
+    private interface Step {
+        void run(int i, nfs_argop4 op) throws IOException;
+    }
+
+    /** Follows an operation that changes no object (a switch without default: every way is handled). */
+    private void follow(OperationTable.Follow how, int i, nfs_argop4 op) throws IOException {
+        Step step = switch (how) {
+            case PUTFH -> this::putfh;
+            case PUTROOTFH -> this::putroot;
+            case LOOKUP -> this::lookup;
+            case LOOKUPP -> this::lookupp;
+            case SAVEFH -> (index, o) -> {
+                if (requireCurrent(index, o) != null) {
                     saved = current;
                 }
-            }
-            case OP_RESTOREFH -> {
+            };
+            case RESTOREFH -> (index, o) -> {
                 if (saved == null) {
-                    expectFailure(i, op, "nothing saved (NFS4ERR_RESTOREFH)");
+                    expectFailure(index, o, "nothing saved (NFS4ERR_RESTOREFH)");
                 } else {
                     current = saved;
                 }
-            }
-            case OP_GETFH, OP_GETATTR, OP_ACCESS, OP_VERIFY, OP_NVERIFY, OP_READ, OP_READLINK, OP_READDIR,
-                    OP_COMMIT -> readCurrent(i, op);
-            case OP_SECINFO -> secinfo(i, op);
-            case OP_SECINFO_NO_NAME -> secinfoNoName(i, op);
-            case OP_CREATE -> create(i, op);
-            case OP_OPEN -> open(i, op);
-            case OP_REMOVE -> remove(i, op);
-            case OP_RENAME -> rename(i, op);
-            case OP_LINK -> link(i, op);
-            case OP_SETATTR -> setattr(i, op);
-            case OP_WRITE -> writeData(i, op);
-            case OP_SEQUENCE, OP_EXCHANGE_ID, OP_CREATE_SESSION, OP_DESTROY_SESSION, OP_DESTROY_CLIENTID,
-                    OP_BIND_CONN_TO_SESSION, OP_BACKCHANNEL_CTL, OP_RECLAIM_COMPLETE, OP_CLOSE, OP_OPEN_DOWNGRADE,
-                    OP_OPEN_CONFIRM, OP_LOCK, OP_LOCKT, OP_LOCKU, OP_TEST_STATEID, OP_FREE_STATEID,
-                    OP_DELEGRETURN, OP_DELEGPURGE, OP_RENEW, OP_SETCLIENTID, OP_SETCLIENTID_CONFIRM,
-                    OP_RELEASE_LOCKOWNER -> {
+            };
+            case READ_CURRENT -> this::readCurrent;
+            case SECINFO -> this::secinfo;
+            case SECINFO_NO_NAME -> this::secinfoNoName;
+            case NO_OBJECT -> (index, o) -> {
                 // session and state only: no object is read or changed
-            }
-            case OP_ILLEGAL -> expectFailure(i, op, "illegal operation (NFS4ERR_OP_ILLEGAL)");
-            default -> throw new IllegalStateException(nfs_opnum4.name(op.argop)
-                    + " has a descriptor in OperationTable but the planner does not follow it");
-        }
+            };
+            case ILLEGAL -> (index, o) -> expectFailure(index, o, "illegal operation (NFS4ERR_OP_ILLEGAL)");
+        };
+        step.run(i, op);
     }
 
     private void putfh(int i, nfs_argop4 op) throws IOException {
@@ -283,280 +271,29 @@ final class Simulation {
         current = null;
     }
 
-    private void create(int i, nfs_argop4 op) {
-        CREATE4args args = args(i, op, CREATE4args.class);
-        ObjectPath dir = args == null ? null : requireDirectoryInExport(i, op, current);
-        if (dir == null) {
-            return;
-        }
-        FileType type = createType(args.objtype == null ? -1 : args.objtype.type);
-        if (type == null) {
-            expectFailure(i, op, "CREATE cannot make type " + (args.objtype == null ? "none" : args.objtype.type)
-                    + " (NFS4ERR_BADTYPE)");
-            return;
-        }
-        String name = checkName(i, op, args.objname);
-        if (name == null) {
-            return;
-        }
-        if (type == FileType.SYMLINK) {
-            try {
-                Names.checkLinkTarget(args.objtype.linkdata);
-            } catch (NfsException e) {
-                expectFailure(i, op, "bad link target: " + e.getMessage() + " (" + e.status() + ")");
-                return;
-            }
-        }
-        if (hasSize(args.createattrs)) {
-            expectFailure(i, op, "CREATE cannot set a size (NFS4ERR_INVAL)");
-            return;
-        }
-        ObjectPath path = dir.checkedChild(name);
-        writeKey(dir);
-        writeKey(path);
-        ObjectRef created = ObjectRef.created(path);
-        mutations.add(new Mutation.Creation(i, created, type, Mutation.Creation.How.CREATE));
-        history.created(path);
-        current = Register.of(created);
-    }
-
-    private void open(int i, nfs_argop4 op) throws IOException {
-        OPEN4args args = args(i, op, OPEN4args.class);
-        Register base = args == null ? null : requireCurrent(i, op);
-        if (base == null) {
-            return;
-        }
-        open_claim4 claim = args.claim;
-        int claimType = claim == null ? -1 : claim.claim;
-        createhow4 how = args.openhow != null && args.openhow.opentype == opentype4.OPEN4_CREATE
-                ? args.openhow.how : null;
-        if (args.openhow != null && args.openhow.opentype == opentype4.OPEN4_CREATE && how == null) {
-            expectFailure(i, op, "OPEN4_CREATE without createhow4 (NFS4ERR_BADXDR)");
-            return;
-        }
-        switch (claimType) {
-            case open_claim_type4.CLAIM_NULL -> openByName(i, op, base, claim.file, how);
-            case open_claim_type4.CLAIM_DELEGATE_CUR -> openByName(i, op, base,
-                    claim.delegate_cur_info == null ? null : claim.delegate_cur_info.file, null);
-            case open_claim_type4.CLAIM_DELEGATE_PREV -> openByName(i, op, base, claim.file_delegate_prev, null);
-            case open_claim_type4.CLAIM_FH -> openCurrent(i, op, base, how);
-            case open_claim_type4.CLAIM_DELEG_CUR_FH, open_claim_type4.CLAIM_DELEG_PREV_FH,
-                    open_claim_type4.CLAIM_PREVIOUS -> openCurrent(i, op, base, null);
-            default -> unknown(i, op, "OPEN with claim type " + claimType + " is not known to the planner");
-        }
-    }
-
-    /** OPEN of {@code rawName} in {@code base}, creating it as {@code how} says ({@code null}: no create). */
-    private void openByName(int i, nfs_argop4 op, Register base, String rawName, createhow4 how)
-            throws IOException {
-        ObjectPath dir = requireDirectoryInExport(i, op, base);
-        String name = dir == null ? null : checkName(i, op, rawName);
-        if (name == null) {
-            return;
-        }
-        ObjectPath path = dir.checkedChild(name);
-        if (how == null) {
-            readKey(dir);
-            readKey(path);
-            current = Register.byName(path, history.size());
-            return;
-        }
-        Mutation.Creation.How mode = openCreateMode(how.mode);
-        if (mode == null) {
-            expectFailure(i, op, "unknown create mode " + how.mode + " (NFS4ERR_BADXDR)");
-            return;
-        }
-        long truncateTo = mode == Mutation.Creation.How.OPEN_UNCHECKED ? sizeOf(how.createattrs) : NO_SIZE;
-        if (truncateTo == BAD_SIZE) {
-            expectFailure(i, op, "create attributes with a size that does not decode (NFS4ERR_INVAL)");
-            return;
-        }
-        ObjectRef file = mode == Mutation.Creation.How.OPEN_GUARDED ? ObjectRef.created(path)
-                : new ObjectRef(path, history.originOf(path, history.size()));
-        writeKey(dir);
-        writeKey(path);
-        mutations.add(new Mutation.Creation(i, file, FileType.REGULAR, mode));
-        if (truncateTo == 0) {
-            mutations.add(new Mutation.SizeChange(i, file, 0, Mutation.SizeChange.Cause.OPEN_TRUNCATE));
-            writeObject(file, null);
-        }
-        if (mode == Mutation.Creation.How.OPEN_GUARDED) {
-            history.created(path);
-        }
-        current = Register.of(file);
-    }
-
-    /** OPEN of the current file (CLAIM_FH and the claims that name no file). */
-    private void openCurrent(int i, nfs_argop4 op, Register file, createhow4 how) throws IOException {
-        ObjectPath path = file.path();
-        if (path == null) {
-            expectFailure(i, op, "OPEN of a pseudo directory (NFS4ERR_ISDIR)");
-            return;
-        }
-        long truncateTo = how != null && how.mode == createmode4.UNCHECKED4 ? sizeOf(how.createattrs) : NO_SIZE;
-        if (truncateTo == BAD_SIZE) {
-            expectFailure(i, op, "create attributes with a size that does not decode (NFS4ERR_INVAL)");
-            return;
-        }
-        if (truncateTo != 0) {
-            readKey(path);
-            return;
-        }
-        ObjectRef ref = file.ref(history);
-        writeKey(path);
-        writeObject(ref, file.handle());
-        mutations.add(new Mutation.SizeChange(i, ref, 0, Mutation.SizeChange.Cause.OPEN_TRUNCATE));
-    }
-
-    private void remove(int i, nfs_argop4 op) throws IOException {
-        REMOVE4args args = args(i, op, REMOVE4args.class);
-        ObjectPath dir = args == null ? null : requireDirectoryInExport(i, op, current);
-        String name = dir == null ? null : checkName(i, op, args.target);
-        if (name == null) {
-            return;
-        }
-        ObjectPath path = dir.checkedChild(name);
-        ObjectRef victim = new ObjectRef(path, history.originOf(path, history.size()));
-        writeKey(dir);
-        writeKey(path);
-        writeObject(victim, null);
-        mutations.add(new Mutation.Removal(i, victim));
-        history.removed(path);
-    }
-
-    private void rename(int i, nfs_argop4 op) throws IOException {
-        RENAME4args args = args(i, op, RENAME4args.class);
-        if (args == null) {
-            return;
-        }
-        ObjectPath fromDir = requireDirectoryInExport(i, op, requireSaved(i, op));
-        ObjectPath toDir = fromDir == null ? null : requireDirectoryInExport(i, op, current);
-        String oldName = toDir == null ? null : checkName(i, op, args.oldname);
-        String newName = oldName == null ? null : checkName(i, op, args.newname);
-        if (newName == null || !sameExport(i, op, fromDir, toDir)) {
-            return;
-        }
-        ObjectPath from = fromDir.checkedChild(oldName);
-        ObjectPath to = toDir.checkedChild(newName);
-        ObjectRef source = new ObjectRef(from, history.originOf(from, history.size()));
-        ObjectRef target = new ObjectRef(to, history.originOf(to, history.size()));
-        writeKey(fromDir);
-        writeKey(toDir);
-        writeKey(from);
-        writeKey(to);
-        writeObject(source, null);
-        writeObject(target, null);
-        mutations.add(new Mutation.Rename(i, source, target));
-        if (!from.equals(to)) {
-            history.renamed(from, to);
-            current = current.renamed(from, to);
-            saved = saved.renamed(from, to);
-        }
-    }
-
-    private void link(int i, nfs_argop4 op) throws IOException {
-        LINK4args args = args(i, op, LINK4args.class);
-        Register source = args == null ? null : requireSaved(i, op);
-        ObjectPath dir = source == null ? null : requireDirectoryInExport(i, op, current);
-        if (dir == null) {
-            return;
-        }
-        if (source.path() == null) {
-            expectFailure(i, op, "LINK of a pseudo directory (NFS4ERR_ISDIR)");
-            return;
-        }
-        String name = checkName(i, op, args.newname);
-        if (name == null || !sameExport(i, op, source.path(), dir)) {
-            return;
-        }
-        ObjectPath path = dir.checkedChild(name);
-        ObjectRef linked = source.ref(history);
-        writeKey(source.path());
-        writeKey(dir);
-        writeKey(path);
-        writeObject(linked, source.handle());
-        mutations.add(new Mutation.HardLink(i, linked, ObjectRef.created(path)));
-        history.aliased(path, linked.origin());
-    }
-
-    private void setattr(int i, nfs_argop4 op) throws IOException {
-        SETATTR4args args = args(i, op, SETATTR4args.class);
-        Register object = args == null ? null : requireCurrent(i, op);
-        if (object == null) {
-            return;
-        }
-        if (object.path() == null) {
-            expectFailure(i, op, "SETATTR of a pseudo directory (NFS4ERR_ROFS)");
-            return;
-        }
-        int[] attributes = attributeNumbers(args.obj_attributes);
-        if (attributes.length == 0) {
-            readKey(object);
-            return;
-        }
-        long size = sizeOf(args.obj_attributes);
-        if (size == BAD_SIZE) {
-            expectFailure(i, op, "a size that does not decode (NFS4ERR_INVAL, NFS4ERR_BADXDR or NFS4ERR_FBIG)");
-            return;
-        }
-        ObjectRef ref = object.ref(history);
-        writeKey(object.path());
-        writeObject(ref, object.handle());
-        List<Integer> numbers = new ArrayList<>(attributes.length);
-        for (int n : attributes) {
-            numbers.add(n);
-        }
-        mutations.add(new Mutation.AttributeChange(i, ref, numbers));
-        if (size != NO_SIZE) {
-            mutations.add(new Mutation.SizeChange(i, ref, size, Mutation.SizeChange.Cause.SETATTR));
-        }
-    }
-
-    private void writeData(int i, nfs_argop4 op) throws IOException {
-        WRITE4args args = args(i, op, WRITE4args.class);
-        Register file = args == null ? null : requireCurrent(i, op);
-        if (file == null) {
-            return;
-        }
-        long offset = args.offset;
-        long length = args.data == null ? 0 : args.data.remaining();
-        if (offset < 0 || offset > Long.MAX_VALUE - length) {
-            expectFailure(i, op, "write ends beyond maxfilesize (NFS4ERR_FBIG)");
-            return;
-        }
-        if (file.path() == null) {
-            expectFailure(i, op, "WRITE to a pseudo directory (NFS4ERR_ISDIR)");
-            return;
-        }
-        if (length == 0) {
-            readKey(file);
-            return;
-        }
-        ObjectRef ref = file.ref(history);
-        writeKey(file.path());
-        writeObject(ref, file.handle());
-        mutations.add(new Mutation.Write(i, ref, offset, length));
-    }
-
     // ---- keys ----
 
-    private void readKey(Register register) {
+    @Override
+    public void readKey(Register register) {
         ObjectPath path = register.path();
         if (path != null) {
             readKey(path);
         }
     }
 
-    private void readKey(ObjectPath path) {
+    @Override
+    public void readKey(ObjectPath path) {
         keys.putIfAbsent(path, LockMode.READ);
     }
 
-    private void writeKey(ObjectPath path) {
+    @Override
+    public void writeKey(ObjectPath path) {
         keys.put(path, LockMode.WRITE);
     }
 
     /** The object key of a changed object: by its known handle, else by what its origin identifies. */
-    private void writeObject(ObjectRef object, Inode knownHandle) throws IOException {
+    @Override
+    public void writeObject(ObjectRef object, Inode knownHandle) throws IOException {
         Inode handle = knownHandle;
         if (handle == null && object.origin().isPresent()) {
             ObjectPath origin = object.origin().get();
@@ -570,6 +307,84 @@ final class Simulation {
         if (handle != null) {
             objectKeys.put(new ObjectId(object.path().exportId(), handle), LockMode.WRITE);
         }
+    }
+
+    // ---- what operations that change objects see (Planning) ----
+
+    @Override
+    public Register current(int i, nfs_argop4 op) {
+        return requireCurrent(i, op);
+    }
+
+    @Override
+    public Register saved(int i, nfs_argop4 op) {
+        return requireSaved(i, op);
+    }
+
+    @Override
+    public ObjectPath currentDirectoryInExport(int i, nfs_argop4 op) {
+        return requireDirectoryInExport(i, op, current);
+    }
+
+    @Override
+    public ObjectPath directoryInExport(int i, nfs_argop4 op, Register dir) {
+        return requireDirectoryInExport(i, op, dir);
+    }
+
+    @Override
+    public ObjectPath child(ObjectPath dir, String checkedName) {
+        return dir.checkedChild(checkedName);
+    }
+
+    @Override
+    public void mutation(Mutation mutation) {
+        mutations.add(Objects.requireNonNull(mutation, "mutation"));
+    }
+
+    @Override
+    public ObjectRef ref(Register register) {
+        return register.ref(history);
+    }
+
+    @Override
+    public ObjectRef atPath(ObjectPath path) {
+        return new ObjectRef(path, history.originOf(path, history.size()));
+    }
+
+    @Override
+    public void created(ObjectPath path) {
+        history.created(path);
+    }
+
+    @Override
+    public void removed(ObjectPath path) {
+        history.removed(path);
+    }
+
+    @Override
+    public void renamed(ObjectPath from, ObjectPath to) {
+        history.renamed(from, to);
+        if (current != null) {
+            current = current.renamed(from, to);
+        }
+        if (saved != null) {
+            saved = saved.renamed(from, to);
+        }
+    }
+
+    @Override
+    public void aliased(ObjectPath path, Optional<ObjectPath> origin) {
+        history.aliased(path, origin);
+    }
+
+    @Override
+    public void currentIs(ObjectRef object) {
+        current = Register.of(object);
+    }
+
+    @Override
+    public void currentByName(ObjectPath path) {
+        current = Register.byName(path, history.size());
     }
 
     // ---- checks that end the plan ----
@@ -602,7 +417,8 @@ final class Simulation {
         return dir.path();
     }
 
-    private boolean sameExport(int i, nfs_argop4 op, ObjectPath a, ObjectPath b) {
+    @Override
+    public boolean sameExport(int i, nfs_argop4 op, ObjectPath a, ObjectPath b) {
         if (!a.exportId().equals(b.exportId())) {
             expectFailure(i, op, "between exports " + a.exportId() + " and " + b.exportId() + " (NFS4ERR_XDEV)");
             return false;
@@ -611,7 +427,8 @@ final class Simulation {
     }
 
     /** The name if {@code Names.checkComponent} accepts it; else the plan stops here and this is null. */
-    private String checkName(int i, nfs_argop4 op, String name) {
+    @Override
+    public String checkName(int i, nfs_argop4 op, String name) {
         try {
             return Names.checkComponent(name);
         } catch (NfsException e) {
@@ -620,7 +437,8 @@ final class Simulation {
         }
     }
 
-    private <T> T args(int i, nfs_argop4 op, Class<T> type) {
+    @Override
+    public <T> T args(int i, nfs_argop4 op, Class<T> type) {
         if (!type.isInstance(op.args)) {
             unknown(i, op, nfs_opnum4.name(op.argop) + " without " + type.getSimpleName());
             return null;
@@ -628,68 +446,15 @@ final class Simulation {
         return type.cast(op.args);
     }
 
-    private void expectFailure(int i, nfs_argop4 op, String reason) {
+    @Override
+    public void expectFailure(int i, nfs_argop4 op, String reason) {
         if (stop == null) {
             stop = new ExpectedFailure(i, nfs_opnum4.name(op.argop), reason);
         }
     }
 
-    private void unknown(int i, nfs_argop4 op, String reason) {
+    @Override
+    public void unknown(int i, nfs_argop4 op, String reason) {
         unplannable = new Unplannable(i, op.argop, reason);
-    }
-
-    // ---- argument decoding ----
-
-    private static FileType createType(int nfsType) {
-        return switch (nfsType) {
-            case nfs_ftype4.NF4DIR -> FileType.DIRECTORY;
-            case nfs_ftype4.NF4LNK -> FileType.SYMLINK;
-            case nfs_ftype4.NF4BLK -> FileType.BLOCK;
-            case nfs_ftype4.NF4CHR -> FileType.CHAR;
-            case nfs_ftype4.NF4SOCK -> FileType.SOCKET;
-            case nfs_ftype4.NF4FIFO -> FileType.FIFO;
-            default -> null;
-        };
-    }
-
-    private static Mutation.Creation.How openCreateMode(int mode) {
-        return switch (mode) {
-            case createmode4.UNCHECKED4 -> Mutation.Creation.How.OPEN_UNCHECKED;
-            case createmode4.GUARDED4 -> Mutation.Creation.How.OPEN_GUARDED;
-            case createmode4.EXCLUSIVE4, createmode4.EXCLUSIVE4_1 -> Mutation.Creation.How.OPEN_EXCLUSIVE;
-            default -> null;
-        };
-    }
-
-    private static int[] attributeNumbers(fattr4 attrs) {
-        if (attrs == null || attrs.attrmask == null || attrs.attrmask.value == null) {
-            return new int[0];
-        }
-        return Bitmaps.toNumbers(attrs.attrmask);
-    }
-
-    private static boolean hasSize(fattr4 attrs) {
-        return attrs != null && attrs.attrmask != null && attrs.attrmask.value != null
-                && Bitmaps.isSet(attrs.attrmask, nfs4_attr.FATTR4_SIZE);
-    }
-
-    /**
-     * The size among {@code attrs}: {@link #NO_SIZE} if there is none, {@link #BAD_SIZE} if the operation
-     * cannot decode it. The size (attribute 4) is the first value in {@code attr_vals}: attributes 0 to 3 are
-     * read-only, and a mask naming one of them is refused (NFS4ERR_INVAL) before anything is set.
-     */
-    private static long sizeOf(fattr4 attrs) {
-        if (!hasSize(attrs)) {
-            return NO_SIZE;
-        }
-        bitmap4 mask = attrs.attrmask;
-        if ((mask.value[0] & 0x0f) != 0 || attrs.attr_vals == null || attrs.attr_vals.length < 8) {
-            return BAD_SIZE;
-        }
-        long size = 0;
-        for (int b = 0; b < 8; b++) {
-            size = (size << 8) | (attrs.attr_vals[b] & 0xff);
-        }
-        return size < 0 ? BAD_SIZE : size;
     }
 }

@@ -19,9 +19,12 @@
  *       org.tcnfs.txn.plan.ExpectedFailure}), or why there is no plan ({@link
  *       org.tcnfs.txn.plan.Unplannable}).</li>
  * </ul>
- * {@link org.tcnfs.txn.plan.OperationTable} is the one place per operation: what it locks, what it changes
+ * {@link org.tcnfs.txn.plan.OperationTable} has one descriptor per operation: what it locks, what it changes
  * (nothing, only open/lock/session state, or objects), the kinds of mutation the planner lists for it and
- * the kinds of undo step that take them back; the planner consults it before every operation.
+ * the kinds of undo step that take them back; the planner consults it before every operation. An operation
+ * that changes objects is one {@link org.tcnfs.txn.plan.ObjectOperation} class in {@code org.tcnfs.txn.ops},
+ * which plans itself through {@link org.tcnfs.txn.plan.Planning}; the others are followed by the planner
+ * ({@link org.tcnfs.txn.plan.OperationTable.Follow}).
  * The {@link org.tcnfs.txn.plan.PathResolver} is the only way to the outside: the server implements it over
  * the handle table and the export table. Everything else here is pure computation.
  *

@@ -12,7 +12,6 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributeView;
 import java.nio.file.attribute.FileTime;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -133,41 +132,62 @@ public final class UndoExecutor {
 
     // ---- the steps -----------------------------------------------------------------------------------------
 
+    /** Undoes one step; whether it acted (false: it found nothing to do). */
     private boolean apply(UndoStep step, Path backupDir, BackupManager manager, Touched touched) throws IOException {
-        if (step instanceof UndoStep.RestoreRanges s) {
-            return restoreRanges(s, backupDir, manager, touched);
-        } else if (step instanceof UndoStep.RestoreSize s) {
-            Optional<Path> file = regularFileOf(s.target());
-            if (file.isEmpty()) {
-                return false;
+        return step.accept(new UndoStep.Visitor<Boolean, IOException>() {
+            @Override
+            public Boolean restoreRanges(UndoStep.RestoreRanges s) throws IOException {
+                return UndoExecutor.this.restoreRanges(s, backupDir, manager, touched);
             }
-            setSize(file.get(), s.oldSize());
-            touched.files.add(file.get());
-            return true;
-        } else if (step instanceof UndoStep.RestoreAttributes s) {
-            Optional<Path> object = objectOf(s.target());
-            if (object.isEmpty()) {
-                return false;
+
+            @Override
+            public Boolean restoreSize(UndoStep.RestoreSize s) throws IOException {
+                Optional<Path> file = regularFileOf(s.target());
+                if (file.isEmpty()) {
+                    return false;
+                }
+                setSize(file.get(), s.oldSize());
+                touched.files.add(file.get());
+                return true;
             }
-            setAttributes(object.get(), s.old());
-            touched.files.add(object.get());
-            return true;
-        } else if (step instanceof UndoStep.RemoveCreated s) {
-            return removeCreated(s, touched);
-        } else if (step instanceof UndoStep.UnlinkLink s) {
-            Optional<Path> link = objectOf(s.link());
-            if (link.isEmpty() || Files.isDirectory(link.get(), LinkOption.NOFOLLOW_LINKS)) {
-                return false;
+
+            @Override
+            public Boolean restoreAttributes(UndoStep.RestoreAttributes s) throws IOException {
+                Optional<Path> object = objectOf(s.target());
+                if (object.isEmpty()) {
+                    return false;
+                }
+                setAttributes(object.get(), s.old());
+                touched.files.add(object.get());
+                return true;
             }
-            Files.delete(link.get());
-            touched.dirs.add(link.get().getParent());
-            return true;
-        } else if (step instanceof UndoStep.MoveBack s) {
-            return moveBack(under(backupDir, s.backup()), local(s.original().path()), touched);
-        } else if (step instanceof UndoStep.RenameBack s) {
-            return renameBack(s, backupDir, touched);
-        }
-        throw new IllegalArgumentException("undo step of unknown kind " + step);
+
+            @Override
+            public Boolean removeCreated(UndoStep.RemoveCreated s) throws IOException {
+                return UndoExecutor.this.removeCreated(s, touched);
+            }
+
+            @Override
+            public Boolean unlinkLink(UndoStep.UnlinkLink s) throws IOException {
+                Optional<Path> link = objectOf(s.link());
+                if (link.isEmpty() || Files.isDirectory(link.get(), LinkOption.NOFOLLOW_LINKS)) {
+                    return false;
+                }
+                Files.delete(link.get());
+                touched.dirs.add(link.get().getParent());
+                return true;
+            }
+
+            @Override
+            public Boolean moveBack(UndoStep.MoveBack s) throws IOException {
+                return UndoExecutor.this.moveBack(under(backupDir, s.backup()), local(s.original().path()), touched);
+            }
+
+            @Override
+            public Boolean renameBack(UndoStep.RenameBack s) throws IOException {
+                return UndoExecutor.this.renameBack(s, backupDir, touched);
+            }
+        });
     }
 
     private boolean restoreRanges(UndoStep.RestoreRanges s, Path backupDir, BackupManager manager, Touched touched)
@@ -251,8 +271,7 @@ public final class UndoExecutor {
 
     /** Whether the step changes names (so replaying it after an earlier step's undo could be unsafe). */
     private static boolean isNamespaceStep(UndoStep step) {
-        return step instanceof UndoStep.RemoveCreated || step instanceof UndoStep.UnlinkLink
-                || step instanceof UndoStep.MoveBack || step instanceof UndoStep.RenameBack;
+        return step.accept(StepFacts.INSTANCE).namespace();
     }
 
     /**
@@ -263,10 +282,11 @@ public final class UndoExecutor {
     private static boolean sharesAName(UndoStep step, List<UndoStep> earlier) {
         Set<RelativePath> mine = new HashSet<>(pathsOf(step));
         for (UndoStep other : earlier) {
-            if (other instanceof UndoStep.RestoreAttributes) {
+            Facts facts = other.accept(StepFacts.INSTANCE);
+            if (!facts.replayUnsafeAfterward()) {
                 continue;
             }
-            for (RelativePath p : pathsOf(other)) {
+            for (RelativePath p : facts.paths()) {
                 if (mine.contains(p)) {
                     return true;
                 }
@@ -276,26 +296,62 @@ public final class UndoExecutor {
     }
 
     private static List<RelativePath> pathsOf(UndoStep step) {
-        List<RelativePath> paths = new ArrayList<>(2);
-        if (step instanceof UndoStep.RestoreRanges s) {
-            paths.add(s.target().path());
-        } else if (step instanceof UndoStep.RestoreSize s) {
-            paths.add(s.target().path());
-        } else if (step instanceof UndoStep.RestoreAttributes s) {
-            paths.add(s.target().path());
-        } else if (step instanceof UndoStep.RemoveCreated s) {
-            paths.add(s.target().path());
-        } else if (step instanceof UndoStep.UnlinkLink s) {
-            paths.add(s.link().path());
-        } else if (step instanceof UndoStep.MoveBack s) {
-            paths.add(s.original().path());
-        } else if (step instanceof UndoStep.RenameBack s) {
-            paths.add(s.from().path());
-            paths.add(s.to().path());
-        } else {
-            throw new IllegalArgumentException("undo step of unknown kind " + step);
+        return step.accept(StepFacts.INSTANCE).paths();
+    }
+
+    /**
+     * What the executor's bookkeeping needs of a step: the paths it names, whether it changes names, and whether
+     * replaying it after a later step's undo at one of its paths could be unsafe ({@link #sharesAName}).
+     *
+     * @param paths the paths the step names
+     * @param namespace whether undoing it changes names (rather than data or attributes)
+     * @param replayUnsafeAfterward false for restored attributes: they check the object's identity, so
+     *     replaying them is harmless
+     */
+    private record Facts(List<RelativePath> paths, boolean namespace, boolean replayUnsafeAfterward) {
+        Facts(List<RelativePath> paths, boolean namespace) {
+            this(paths, namespace, true);
         }
-        return paths;
+    }
+
+    /** The {@link Facts} of each kind of step. */
+    private enum StepFacts implements UndoStep.Visitor<Facts, RuntimeException> {
+        INSTANCE;
+
+        @Override
+        public Facts restoreRanges(UndoStep.RestoreRanges s) {
+            return new Facts(List.of(s.target().path()), false);
+        }
+
+        @Override
+        public Facts restoreSize(UndoStep.RestoreSize s) {
+            return new Facts(List.of(s.target().path()), false);
+        }
+
+        @Override
+        public Facts restoreAttributes(UndoStep.RestoreAttributes s) {
+            return new Facts(List.of(s.target().path()), false, false);
+        }
+
+        @Override
+        public Facts removeCreated(UndoStep.RemoveCreated s) {
+            return new Facts(List.of(s.target().path()), true);
+        }
+
+        @Override
+        public Facts unlinkLink(UndoStep.UnlinkLink s) {
+            return new Facts(List.of(s.link().path()), true);
+        }
+
+        @Override
+        public Facts moveBack(UndoStep.MoveBack s) {
+            return new Facts(List.of(s.original().path()), true);
+        }
+
+        @Override
+        public Facts renameBack(UndoStep.RenameBack s) {
+            return new Facts(List.of(s.from().path(), s.to().path()), true);
+        }
     }
 
     private Path local(RelativePath p) {
