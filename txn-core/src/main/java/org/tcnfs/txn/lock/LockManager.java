@@ -74,7 +74,10 @@ public final class LockManager {
         }
 
         /** An older holder the request must not wait for (wait-die), or null. */
-        private LockOwner olderConflict(LockOwner owner, LockMode mode) {
+        private LockOwner olderConflict(LockOwner owner, LockMode mode, boolean holdsNothing) {
+            if (holdsNothing && !owner.spansCompounds()) {
+                return null; // no one can wait for a compound that holds nothing: its wait closes no cycle
+            }
             if (writer != null && writer != owner && owner.diesFor(writer)) {
                 return writer;
             }
@@ -89,14 +92,14 @@ public final class LockManager {
         }
 
         /** Grants or throws; waits at most until {@code deadline} (System.nanoTime()). */
-        synchronized boolean lock(LockOwner owner, LockMode mode, long deadline, LockKey key)
+        synchronized boolean lock(LockOwner owner, LockMode mode, long deadline, LockKey key, boolean holdsNothing)
                 throws InterruptedException, WaitDieException {
             if (!grantable(owner, mode)) {
                 Thread me = Thread.currentThread();
                 waiting.add(me);
                 try {
                     while (!grantable(owner, mode)) {
-                        LockOwner older = olderConflict(owner, mode);
+                        LockOwner older = olderConflict(owner, mode, holdsNothing);
                         if (older != null) {
                             throw new WaitDieException(owner, key, older);
                         }
@@ -248,7 +251,7 @@ public final class LockManager {
                 KeyLock rw = pin(key);
                 boolean granted = false;
                 try {
-                    granted = rw.lock(owner, mode, deadline, key);
+                    granted = rw.lock(owner, mode, deadline, key, count == 0);
                 } finally {
                     if (!granted) {
                         unpin(key);

@@ -8,8 +8,9 @@ package org.tcnfs.txn.lock;
  * <p>The {@linkplain #ticket() ticket} orders owners for wait-die: the smaller ticket is the older owner. An
  * older requester waits for a younger holder; a younger requester of a key an older transaction holds dies
  * ({@link WaitDieException}) instead of waiting, so waits never form a cycle. A single compound is the youngest
- * of all ({@link #YOUNGEST}): it dies at once rather than wait for a transaction that spans compounds, and waits
- * (bounded by its timeout) for other single compounds, which take their keys in one global order.
+ * of all ({@link #YOUNGEST}): once it holds a key it dies at once rather than wait for a transaction that spans
+ * compounds (while it holds nothing it may wait, bounded by its timeout: no one can be waiting for it), and it
+ * waits (bounded by its timeout) for other single compounds, which take their keys in one global order.
  */
 public final class LockOwner {
     /** The ticket of a single compound: younger than every transaction that spans compounds. */
