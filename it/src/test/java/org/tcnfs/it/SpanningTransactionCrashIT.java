@@ -43,7 +43,7 @@ class SpanningTransactionCrashIT {
     private static final int STREAMS = Integer.getInteger("tcnfs.it.spanning.streams", 9);
     /** Transactions each stream runs one after the other before each kill (at most). */
     private static final int PER_STREAM = 4;
-    private static final long MAX_DELAY_MICROS = Long.getLong("tcnfs.it.spanning.max.delay.micros", 3_500_000);
+    private static final long MAX_DELAY_MICROS = Long.getLong("tcnfs.it.spanning.max.delay.micros", 2_500_000);
     private static final int COMPOUNDS = 6;
     private static final int FILES_PER_COMPOUND = 3;
     private static final int FILE_BYTES = 8192;
@@ -202,12 +202,20 @@ class SpanningTransactionCrashIT {
         Set<String> expected = new TreeSet<>();
         expected.add("base");
         expected.add("sub");
+        Set<String> expectedInSub = new TreeSet<>();
+        expectedInSub.add("g");
         for (int c = 1; c < COMPOUNDS; c++) {
             for (int f = 0; f < FILES_PER_COMPOUND; f++) {
-                expected.add("f" + c + "-" + f);
-                assertThat(Files.readAllBytes(dir.resolve("f" + c + "-" + f))).as(where + " f" + c + "-" + f)
-                        .isEqualTo(content(o.dir(), c, f));
+                String file = "f" + c + "-" + f;
+                (c % 2 == 0 ? expectedInSub : expected).add(file);
+                assertThat(Files.readAllBytes((c % 2 == 0 ? dir.resolve("sub") : dir).resolve(file)))
+                        .as(where + " " + file).isEqualTo(content(o.dir(), c, f));
             }
+        }
+        try (Stream<Path> s = Files.list(dir.resolve("sub"))) {
+            Set<String> inSub = new TreeSet<>();
+            s.forEach(p -> inSub.add(p.getFileName().toString()));
+            assertThat(inSub).as(where + ": sub").isEqualTo(expectedInSub);
         }
         assertThat(names).as(where + ": committed, so everything").isEqualTo(expected);
         assertThat(Files.readString(dir.resolve("sub/g"))).as(where + " sub/g").isEqualTo("g");
@@ -225,17 +233,20 @@ class SpanningTransactionCrashIT {
                 .openExisting(session.clientId(), owner, "base", OPEN4args.OPEN4_SHARE_ACCESS_BOTH)
                 .write(CompoundBuilder.currentStateid(), 0, text("new " + name))
                 .close(CompoundBuilder.currentStateid())
-                .putfh(dir).mkdir("sub").openCreate(session.clientId(), owner, "g",
+                .putfh(dir).mkdir("sub").getfh().openCreate(session.clientId(), owner, "g",
                         OPEN4args.OPEN4_SHARE_ACCESS_BOTH, Attrs.builder().size(0).mode(0644).build())
                 .write(CompoundBuilder.currentStateid(), 0, text("g"))
                 .close(CompoundBuilder.currentStateid()));
         if (!first.isOk()) {
             return new Outcome(name, false);
         }
+        byte[] sub = first.fileHandle();
         for (int c = 1; c < COMPOUNDS; c++) {
             CompoundBuilder b = new CompoundBuilder();
             for (int f = 0; f < FILES_PER_COMPOUND; f++) {
-                b.putfh(dir).openCreate(session.clientId(), owner, "f" + c + "-" + f,
+                // in the directory the first compound made: undoing the compounds in any other order than newest
+                // first would find it not empty
+                b.putfh(c % 2 == 0 ? sub : dir).openCreate(session.clientId(), owner, "f" + c + "-" + f,
                                 OPEN4args.OPEN4_SHARE_ACCESS_BOTH, Attrs.builder().size(0).mode(0644).build())
                         .write(CompoundBuilder.currentStateid(), 0, content(name, c, f))
                         .close(CompoundBuilder.currentStateid());
