@@ -61,7 +61,7 @@ final class SpanningTxnRegistry implements SpanningTransactions, AutoCloseable {
     }
 
     @Override
-    public Begun begin(long ticket, Connection connection) {
+    public synchronized Begun begin(long ticket, Connection connection) {
         if (open.size() >= limits.maxOpen()) {
             LOG.warn("TXN_BEGIN refused with NFS4ERR_DELAY: {} transactions that span compounds are open "
                     + "(max-open-txns)", open.size());
