@@ -34,6 +34,7 @@ import org.tcnfs.nfs4.xdr.OPEN4args;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SpanningTransactionsIT {
     private static final int MAX_BYTES = 3 << 20;
+    private static final int MAX_OPEN = 6;
 
     private ServerProcess server;
     private ItSession it;
@@ -45,7 +46,7 @@ class SpanningTransactionsIT {
     @BeforeAll
     void start() throws IOException {
         server = ServerProcess.startIn(ServerProcess.defaultWorkDirectory(), List.of(), "--txn-idle-timeout", "1500ms",
-                "--txn-max-bytes", Integer.toString(MAX_BYTES));
+                "--txn-max-bytes", Integer.toString(MAX_BYTES), "--max-open-txns", Integer.toString(MAX_OPEN));
     }
 
     @AfterAll
@@ -314,5 +315,20 @@ class SpanningTransactionsIT {
         assertThat(NfsStatus.of(other.connection().txnCommit(txn.id()))).isEqualTo(NfsStatus.BAD_STATEID);
         assertThat(NfsStatus.of(other.connection().txnAbort(txn.id()))).isEqualTo(NfsStatus.BAD_STATEID);
         assertThat(NfsStatus.of(txn.abort())).isEqualTo(NfsStatus.OK);
+    }
+
+    @Test
+    void beginPastMaxOpenTxnsIsDelayUntilOneEnds() throws IOException {
+        List<SpanningTransaction> open = new java.util.ArrayList<>();
+        for (int i = 0; i < MAX_OPEN; i++) {
+            open.add(begin(it.session(), 0));
+        }
+        assertThat(NfsStatus.of(it.session().beginTransaction(0).beginStatus())).isEqualTo(NfsStatus.DELAY);
+        assertThat(NfsStatus.of(open.get(0).abort())).isEqualTo(NfsStatus.OK);
+        SpanningTransaction again = begin(it.session(), 0);
+        assertThat(NfsStatus.of(again.abort())).isEqualTo(NfsStatus.OK);
+        for (SpanningTransaction txn : open.subList(1, MAX_OPEN)) {
+            assertThat(NfsStatus.of(txn.abort())).isEqualTo(NfsStatus.OK);
+        }
     }
 }
