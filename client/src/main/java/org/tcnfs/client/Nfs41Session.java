@@ -31,6 +31,7 @@ import java.util.concurrent.BlockingQueue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tcnfs.client.rpc.AuthSys;
+import org.tcnfs.nfs4.xdr.TXN_BEGIN4res;
 import org.tcnfs.client.rpc.NfsConnection;
 import org.tcnfs.nfs4.status.NfsException;
 import org.tcnfs.nfs4.status.NfsExceptions;
@@ -204,6 +205,16 @@ public final class Nfs41Session implements AutoCloseable {
      * came.
      */
     public CompoundResult execute(int procedure, CompoundBuilder ops, AuthSys caller) throws IOException {
+        return execute(ops, caller, args -> connection.compound(procedure, args, caller));
+    }
+
+    /** How a compound goes out: COMPOUND with some procedure number, or TXN_COMPOUND. */
+    @FunctionalInterface
+    private interface Sender {
+        COMPOUND4res send(COMPOUND4args args) throws IOException;
+    }
+
+    private CompoundResult execute(CompoundBuilder ops, AuthSys caller, Sender sender) throws IOException {
         if (closed) {
             throw new IllegalStateException("session closed");
         }
@@ -217,7 +228,7 @@ public final class Nfs41Session implements AutoCloseable {
             SEQUENCE4args sequence = sequence(slot, seq);
             sequence.sa_cachethis = needsCachedReply(body);
             COMPOUND4args args = withSequence(body, sequence);
-            COMPOUND4res res = connection.compound(procedure, args, caller);
+            COMPOUND4res res = sender.send(args);
             if (res.resarray.length > 0 && res.resarray[0].resop == OP_SEQUENCE && res.resarray[0].status == 0) {
                 synchronized (this) {
                     slotSequence[slot] = seq + 1;
@@ -226,6 +237,85 @@ public final class Nfs41Session implements AutoCloseable {
             return new CompoundResult(args, res);
         } finally {
             freeSlots.add(slot);
+        }
+    }
+
+    /**
+     * Begins a transaction that spans compounds (TXN_BEGIN, docs/protocol.md) on this session's connection.
+     *
+     * @param ticket 0 for new work, or {@link SpanningTransaction#ticket()} of an earlier attempt that died
+     *     (NFS4ERR_DEADLOCK), so that the retry keeps its age
+     * @throws org.tcnfs.client.rpc.RpcReplyException PROC_UNAVAIL from a server without the extension
+     *     (a refusal is in {@link SpanningTransaction#beginStatus()})
+     */
+    public SpanningTransaction beginTransaction(long ticket) throws IOException {
+        TXN_BEGIN4res res = connection.txnBegin(ticket);
+        return new SpanningTransaction(res);
+    }
+
+    /**
+     * A transaction that spans compounds: {@link #execute} any number of compounds in it, then {@link #commit()}
+     * or {@link #abort()}. A compound that fails aborts it on the server; so do a lost connection and
+     * {@link #idleTimeoutMillis()} without a call.
+     */
+    public final class SpanningTransaction {
+        private final int beginStatus;
+        private final byte[] id;
+        private final long ticket;
+        private final int maxCompounds;
+        private final long maxBytes;
+        private final int idleTimeoutMillis;
+
+        private SpanningTransaction(TXN_BEGIN4res res) {
+            this.beginStatus = res.status;
+            this.id = res.txnid.value.clone();
+            this.ticket = res.ticket;
+            this.maxCompounds = res.maxCompounds;
+            this.maxBytes = res.maxBytes;
+            this.idleTimeoutMillis = res.idleTimeoutMillis;
+        }
+
+        /** TXN_BEGIN's status: NFS4_OK, or why the server refused (NFS4ERR_DELAY: too many open). */
+        public int beginStatus() {
+            return beginStatus;
+        }
+
+        /** The 16-byte id. */
+        public byte[] id() {
+            return id.clone();
+        }
+
+        /** The wait-die ticket, to begin again with after NFS4ERR_DEADLOCK. */
+        public long ticket() {
+            return ticket;
+        }
+
+        public int maxCompounds() {
+            return maxCompounds;
+        }
+
+        public long maxBytes() {
+            return maxBytes;
+        }
+
+        public int idleTimeoutMillis() {
+            return idleTimeoutMillis;
+        }
+
+        /** The operations after a SEQUENCE, as TXN_COMPOUND in this transaction. */
+        public CompoundResult execute(CompoundBuilder ops) throws IOException {
+            AuthSys caller = connection.credential();
+            return Nfs41Session.this.execute(ops, caller, args -> connection.txnCompound(id, args, caller));
+        }
+
+        /** TXN_COMMIT: NFS4_OK iff it committed. */
+        public int commit() throws IOException {
+            return connection.txnCommit(id);
+        }
+
+        /** TXN_ABORT: its status. */
+        public int abort() throws IOException {
+            return connection.txnAbort(id);
         }
     }
 

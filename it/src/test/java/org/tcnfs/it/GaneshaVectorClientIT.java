@@ -260,6 +260,25 @@ class GaneshaVectorClientIT {
     }
 
     @Test
+    void ganeshaRefusesTransactionsThatSpanCompoundsWithProcUnavail() throws IOException {
+        try (org.tcnfs.client.rpc.NfsConnection raw = org.tcnfs.client.rpc.NfsConnection.connect("127.0.0.1",
+                port)) {
+            assertThatThrownBy(() -> raw.txnBegin(0))
+                    .isInstanceOfSatisfying(org.tcnfs.client.rpc.RpcReplyException.class, e -> assertThat(
+                            e.acceptStatus()).contains(org.tcnfs.client.rpc.RpcAcceptStatus.PROC_UNAVAIL));
+            org.tcnfs.nfs4.xdr.COMPOUND4args args = new org.tcnfs.client.CompoundBuilder().putrootfh()
+                    .lookup("export").mkdir("span-dir").build();
+            args.minorversion = 0;
+            assertThatThrownBy(() -> raw.txnCompound(new byte[16], args, raw.credential()))
+                    .isInstanceOfSatisfying(org.tcnfs.client.rpc.RpcReplyException.class, e -> assertThat(
+                            e.acceptStatus()).contains(org.tcnfs.client.rpc.RpcAcceptStatus.PROC_UNAVAIL));
+            assertThatThrownBy(() -> raw.txnCommit(new byte[16]))
+                    .isInstanceOf(org.tcnfs.client.rpc.RpcReplyException.class);
+        }
+        assertThat(export.resolve("span-dir")).doesNotExist();
+    }
+
+    @Test
     void cliPutWorksAndPutTxnExitsWithStatusFour() throws IOException {
         Path file = Files.writeString(base.resolve("cli-file"), "cli\n");
         String url = "nfs://127.0.0.1:" + port + "/export";

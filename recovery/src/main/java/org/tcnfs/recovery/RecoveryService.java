@@ -61,7 +61,12 @@ public final class RecoveryService {
     public RecoveryReport recover() throws RecoveryException {
         long start = System.nanoTime();
         List<RecoveryReport.Recovered> recovered = new ArrayList<>();
-        for (Map.Entry<Long, byte[]> stored : storedRecords().entrySet()) {
+        // Newest first: the compounds of a transaction that spans compounds are undone in reverse order (their
+        // record ids grow compound by compound); records of different transactions touch disjoint objects
+        // (they held their locks together), so their order does not matter.
+        List<Map.Entry<Long, byte[]>> newestFirst = new ArrayList<>(storedRecords().entrySet());
+        java.util.Collections.reverse(newestFirst);
+        for (Map.Entry<Long, byte[]> stored : newestFirst) {
             RecoveryRecord record = decode(stored.getKey(), stored.getValue());
             ExportArea export = exports.get(record.exportId());
             if (export == null) {

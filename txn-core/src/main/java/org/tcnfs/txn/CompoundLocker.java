@@ -28,7 +28,10 @@ import org.tcnfs.txn.lock.LockManager;
 import org.tcnfs.txn.lock.LockMode;
 import org.tcnfs.txn.lock.LockRequest;
 import org.tcnfs.txn.lock.LockSet;
+import org.tcnfs.txn.lock.LockOwner;
 import org.tcnfs.txn.lock.LockTimeoutException;
+import org.tcnfs.txn.lock.WaitDieException;
+import org.tcnfs.nfs4.status.DeadlockException;
 import org.tcnfs.txn.plan.CompoundPlanner;
 import org.tcnfs.txn.plan.PathResolver;
 import org.tcnfs.txn.plan.TxnPlan;
@@ -138,6 +141,18 @@ final class CompoundLocker {
      * @throws IOException a handle-table lookup failed
      */
     Admission admit(COMPOUND4args args, boolean transactionFlag, InetAddress client) throws IOException {
+        return admit(args, transactionFlag, client, null);
+    }
+
+    /**
+     * Plans {@code args} and takes its locks for {@code owner}, a transaction that spans compounds, in addition
+     * to what it holds (null: a compound on its own).
+     *
+     * @throws DeadlockException when a lock is held by an older transaction that spans compounds (wait-die);
+     *     nothing of this compound is locked
+     */
+    Admission admit(COMPOUND4args args, boolean transactionFlag, InetAddress client, LockOwner owner)
+            throws IOException {
         boolean transactional = transactionFlag;
         Reach reach = reachOf(args);
         if (reach.export() == null) {
@@ -164,7 +179,7 @@ final class CompoundLocker {
             if (exclusive) {
                 LOG.debug("planning under an exclusive lock of export {} after {} attempts", export.exportId(),
                         attempt - 1);
-                set = acquire(List.of(new LockRequest(LockKey.root(export.exportId()), LockMode.WRITE)));
+                set = acquire(List.of(new LockRequest(LockKey.root(export.exportId()), LockMode.WRITE)), owner);
             }
             boolean hold = false;
             try {
@@ -184,7 +199,7 @@ final class CompoundLocker {
                     throw new DelayException("objects of a transaction whose undo failed are fenced until recovery");
                 }
                 if (set == null) {
-                    set = acquire(plan.lockRequests());
+                    set = acquire(plan.lockRequests(), owner);
                 }
                 if (plan.assumptionsHold(export.resolver())) {
                     hold = true;
@@ -216,14 +231,19 @@ final class CompoundLocker {
         for (String exportId : exports.keySet()) {
             all.add(new LockRequest(LockKey.root(exportId), LockMode.WRITE));
         }
-        return new Admission(Optional.empty(), null, acquire(all), false, true);
+        return new Admission(Optional.empty(), null, acquire(all, null), false, true);
     }
 
-    private LockSet acquire(List<LockRequest> requests) throws IOException {
+    private LockSet acquire(List<LockRequest> requests, LockOwner owner) throws IOException {
         try {
-            return locks.acquire(requests, lockTimeout);
+            return owner == null ? locks.acquire(requests, lockTimeout) : locks.acquireFor(owner, requests, lockTimeout);
         } catch (LockTimeoutException e) {
             throw new DelayException("locks busy: " + e.getMessage(), e);
+        } catch (WaitDieException e) {
+            if (owner == null) {
+                throw new DelayException("held by a transaction that spans compounds: " + e.getMessage(), e);
+            }
+            throw new DeadlockException("wait-die: " + e.getMessage(), e);
         }
     }
 

@@ -17,7 +17,9 @@ import org.tcnfs.nfs4.export.PseudoFs;
 import org.tcnfs.nfs4.state.StateJournal;
 import org.tcnfs.nfs4.status.DelayException;
 import org.tcnfs.nfs4.status.NfsStatus;
+import org.tcnfs.nfs4.rpc.SpanningTransactions;
 import org.tcnfs.nfs4.status.NoSpcException;
+import org.tcnfs.nfs4.status.NotSuppException;
 import org.tcnfs.nfs4.status.ServerFaultException;
 import org.tcnfs.nfs4.xdr.COMPOUND4args;
 import org.tcnfs.nfs4.xdr.COMPOUND4res;
@@ -103,6 +105,7 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
     private final TransactionServices services;
     private final CompoundGate gate = new CompoundGate();
     private final CrashPoints crashPoints;
+    private final SpanningTxnRegistry spanning;
 
     /**
      * @param exports the exports transactions run on (each compound on one of them)
@@ -113,6 +116,19 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
      */
     public TransactionHook(List<TxnExport> exports, HandleTable handles, LockManager locks, Duration lockTimeout,
             CrashPoints crashPoints) {
+        this(exports, handles, locks, lockTimeout, crashPoints, SpanningLimits.DEFAULT);
+    }
+
+    /**
+     * @param exports the exports transactions run on (each compound on one of them)
+     * @param handles the handle table, which also holds the recovery records
+     * @param locks the lock manager shared by all compounds
+     * @param lockTimeout how long a compound waits for its locks before NFS4ERR_DELAY
+     * @param crashPoints crash injection for tests; {@link CrashPoints#NONE} in production
+     * @param spanningLimits the bounds of transactions that span compounds
+     */
+    public TransactionHook(List<TxnExport> exports, HandleTable handles, LockManager locks, Duration lockTimeout,
+            CrashPoints crashPoints, SpanningLimits spanningLimits) {
         this.handles = Objects.requireNonNull(handles, "handles");
         Objects.requireNonNull(locks, "locks");
         Objects.requireNonNull(lockTimeout, "lockTimeout");
@@ -131,6 +147,27 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         }
         this.locker = new CompoundLocker(lockerExports, rootExportId, handles, locks, lockTimeout, fenced);
         this.services = new TransactionServices(handles, crashPoints, fenced);
+        this.spanning = new SpanningTxnRegistry(services, spanningLimits);
+    }
+
+    /** What serves TXN_BEGIN, TXN_COMMIT and TXN_ABORT (docs/protocol.md); TXN_COMPOUND runs through this hook. */
+    public SpanningTransactions spanningTransactions() {
+        return spanning;
+    }
+
+    /** Transactions that span compounds open now. */
+    public int spanningOpen() {
+        return spanning.openCount();
+    }
+
+    /** Transactions that span compounds committed since the start. */
+    public long spanningCommits() {
+        return spanning.committed.get();
+    }
+
+    /** Transactions that span compounds aborted (by the client, a failure, a deadlock or a timeout) since the start. */
+    public long spanningAborts() {
+        return spanning.aborted.get();
     }
 
     /**
@@ -190,7 +227,12 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
     @Override
     public void beforeCompound(CompoundContext context, COMPOUND4args args) {
         handles.unbindCurrentThread();
-        context.setExtension(new Txn(args, isTransactional(context.procedure())));
+        Txn txn = new Txn(args, isTransactional(context.procedure()));
+        txn.call = context.spanningTxn();
+        if (txn.call != null) {
+            txn.transactional = true;
+        }
+        context.setExtension(txn);
     }
 
     @Override
@@ -208,7 +250,11 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
             }
             txn.entered = true;
             try {
-                begin(context, txn);
+                if (txn.call != null) {
+                    beginSpanning(context, txn);
+                } else {
+                    begin(context, txn);
+                }
             } catch (BackupBudgetExceededException e) {
                 throw new NoSpcException(e.getMessage(), e);
             }
@@ -225,6 +271,16 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
             // fail (the tree changed between planning and running): go no further unlocked, let the client retry.
             LOG.debug("operation {} runs past the plan's end {}: NFS4ERR_DELAY", index, txn.plan.coveredOps());
             throw new DelayException("operation " + index + " runs past the plan's end " + txn.plan.coveredOps());
+        }
+        if (txn.multi != null) {
+            try {
+                txn.steps.beforeOp(index);
+            } catch (BackupBudgetExceededException e) {
+                throw new NoSpcException(e.getMessage(), e);
+            }
+            txn.binding = handles.bind(txn.buffer);
+            txn.steps.bindStateJournal(context.server().state().opens());
+            return;
         }
         if (txn.transaction == null) {
             txn.binding = handles.bind(txn.buffer);
@@ -246,7 +302,7 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
             return;
         }
         unbind(txn);
-        if (txn.transaction == null) {
+        if (txn.steps == null) {
             return;
         }
         txn.steps.afterOp(index);
@@ -270,6 +326,10 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
 
     /** Commits or rolls back, then releases the locks; a plain compound commits its handle changes. */
     private void finish(Txn txn, COMPOUND4res res) throws IOException {
+        if (txn.multi != null) {
+            finishSpanning(txn, res);
+            return;
+        }
         if (txn.lockSet == null) {
             return;
         }
@@ -310,6 +370,8 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         if (left > 0) {
             LOG.warn("{} compounds still in flight after {}s; stopping anyway (an unfinished transaction is undone "
                     + "by recovery at the next start)", left, DRAIN_TIMEOUT.toSeconds());
+        } else {
+            spanning.close();
         }
         services.stopCleaner(DRAIN_TIMEOUT);
     }
@@ -349,6 +411,74 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         steps.prepare();
         txn.buffer = steps.buffer();
         txn.transaction.prepared();
+    }
+
+    // ---- transactions that span compounds --------------------------------------------------------------------
+
+    /**
+     * A TXN_COMPOUND's first operation after SEQUENCE: enters its transaction (NFS4ERR_BAD_STATEID when there is
+     * none on this connection), checks the caps (NFS4ERR_NOSPC before anything changes), plans and locks in
+     * addition to what the transaction holds (NFS4ERR_DEADLOCK when an older transaction holds a key: wait-die),
+     * then prepares this compound's undo like a transactional compound's, with the transaction's buffer.
+     */
+    private void beginSpanning(CompoundContext context, Txn txn) throws IOException {
+        MultiTransaction multi = spanning.enter(txn.call.txnId(), txn.call.connection());
+        txn.multi = multi;
+        SpanningLimits limits = spanning.limits();
+        long requestBytes = Math.max(0, context.requestBytes());
+        if (multi.compoundCount() >= limits.maxCompounds()) {
+            throw new NoSpcException("transaction " + multi.name() + " would exceed txn-max-compounds ("
+                    + limits.maxCompounds() + ")");
+        }
+        if (multi.bytes() + requestBytes > limits.maxBytes()) {
+            throw new NoSpcException("transaction " + multi.name() + " would exceed txn-max-bytes ("
+                    + limits.maxBytes() + "): " + multi.bytes() + " carried, " + requestBytes + " more");
+        }
+        CompoundLocker.Admission admitted;
+        try (HandleTable.Binding planning = handles.bind(multi.buffer())) {
+            admitted = locker.admit(txn.args, true, context.clientAddress(), multi.owner());
+        }
+        if (admitted.locks() == null || admitted.wholeExports() || admitted.plan() == null) {
+            if (admitted.locks() != null) {
+                multi.addLocks(admitted.locks());
+            }
+            throw new NotSuppException("a TXN_COMPOUND must work on an export that runs transactions");
+        }
+        txn.lockSet = admitted.locks();
+        multi.addLocks(txn.lockSet);
+        txn.plan = admitted.plan();
+        Area area = areas.get(admitted.exportId().orElseThrow());
+        TransactionSteps steps = new TransactionSteps(services, area.export(), area.undo(), txn.args, txn.plan,
+                txn.lockSet, multi.buffer());
+        txn.steps = steps;
+        multi.addCompound(steps);
+        multi.charge(requestBytes);
+        steps.prepare();
+        txn.buffer = multi.buffer();
+    }
+
+    /**
+     * A TXN_COMPOUND's end: NFS4_OK keeps everything for the next compound or the commit; any other status
+     * aborts the whole transaction (every compound undone, the last first) and the compound keeps its status.
+     */
+    private void finishSpanning(Txn txn, COMPOUND4res res) throws IOException {
+        unbind(txn);
+        MultiTransaction multi = txn.multi;
+        try {
+            if (txn.steps != null) {
+                txn.steps.compoundEnded();
+                multi.charge(txn.steps.backupBytes());
+            }
+            if (res.status != NfsStatus.OK.code()) {
+                spanning.abortEntered(multi, "compound \"" + txn.args.tag + "\" failed with "
+                        + NfsStatus.nameOf(res.status));
+                if (multi.state() == MultiTransaction.State.UNDO_FAILED) {
+                    throw new ServerFaultException("undo failed; the transaction's records stay for recovery");
+                }
+            }
+        } finally {
+            multi.exit();
+        }
     }
 
     private void unbind(Txn txn) {
@@ -417,6 +547,10 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         LockSet lockSet;
         TxnBuffer buffer;
         HandleTable.Binding binding;
+        /** The TXN_COMPOUND call, or null for a COMPOUND. */
+        SpanningTransactions.Call call;
+        /** The transaction that spans compounds this compound runs in, once entered; else null. */
+        MultiTransaction multi;
 
         Txn(COMPOUND4args args, boolean transactional) {
             this.args = args;

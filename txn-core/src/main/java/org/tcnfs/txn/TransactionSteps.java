@@ -57,8 +57,11 @@ final class TransactionSteps implements Transaction.Steps {
     private final TransactionServices services;
     private final TxnExport export;
     private final UndoExecutor undo;
-    private final COMPOUND4args args;
-    private final TxnPlan plan;
+    private final int opCount;
+    private final String tag;
+    private TxnPlan plan;
+    /** The buffer of the transaction that spans compounds this compound belongs to, or null. */
+    private final TxnBuffer sharedBuffer;
     private final LockSet lockSet;
     private final Instant started = Instant.now();
     private long id;
@@ -82,17 +85,30 @@ final class TransactionSteps implements Transaction.Steps {
      */
     TransactionSteps(TransactionServices services, TxnExport export, UndoExecutor undo, COMPOUND4args args,
             TxnPlan plan, LockSet lockSet) {
+        this(services, export, undo, args, plan, lockSet, null);
+    }
+
+    /**
+     * One compound of a transaction that spans compounds: like the other constructor, but its handle-table
+     * changes go into {@code sharedBuffer}, the buffer of the whole transaction, which it neither commits nor
+     * discards on its own (see {@link MultiTransaction}).
+     */
+    TransactionSteps(TransactionServices services, TxnExport export, UndoExecutor undo, COMPOUND4args args,
+            TxnPlan plan, LockSet lockSet, TxnBuffer sharedBuffer) {
+        this.sharedBuffer = sharedBuffer;
         this.services = Objects.requireNonNull(services, "services");
         this.export = Objects.requireNonNull(export, "export");
         this.undo = Objects.requireNonNull(undo, "undo");
-        this.args = Objects.requireNonNull(args, "args");
+        Objects.requireNonNull(args, "args");
+        this.opCount = args.argarray.length;
+        this.tag = args.tag == null ? "" : args.tag;
         this.plan = Objects.requireNonNull(plan, "plan");
         this.lockSet = Objects.requireNonNull(lockSet, "lockSet");
     }
 
     /** How the log names the transaction: its id once it has one, else its tag. */
     String label() {
-        return id != 0 ? Long.toString(id) : "(tag " + args.tag + ")";
+        return id != 0 ? Long.toString(id) : "(tag " + tag + ")";
     }
 
     /** The transaction's id, 0 until {@link #prepare()} gave one to a transaction that changes something. */
@@ -103,6 +119,24 @@ final class TransactionSteps implements Transaction.Steps {
     /** The buffer the operations' handle-table changes wait in; null before {@link #prepare()}. */
     TxnBuffer buffer() {
         return buffer;
+    }
+
+    /**
+     * The compound of a transaction that spans compounds has run all its operations: forget its plan (its
+     * record, backups and touched objects stay until the transaction ends).
+     */
+    void compoundEnded() {
+        plan = null;
+    }
+
+    /** Fsyncs the files and directories the compound touched (the data half of a commit). */
+    void syncForCommit() throws IOException {
+        syncTouched();
+    }
+
+    /** Bytes of the backups this compound made so far. */
+    long backupBytes() {
+        return backups == null ? 0 : backups.bytesCharged();
     }
 
     /** Whether the recovery record is in LMDB. */
@@ -119,7 +153,7 @@ final class TransactionSteps implements Transaction.Steps {
      *     (before anything changed)
      */
     void prepare() throws IOException {
-        buffer = services.handles.buffer();
+        buffer = sharedBuffer != null ? sharedBuffer : services.handles.buffer();
         if (!plan.mutates()) {
             return;
         }
@@ -279,8 +313,8 @@ final class TransactionSteps implements Transaction.Steps {
         Path root = export.root();
         RecoveryRecord.Builder b = RecoveryRecord.builder(id, export.exportId(), started)
                 .backupDirectory(root.relativize(backups.directory().toAbsolutePath()).toString())
-                .opCount(args.argarray.length)
-                .tag(args.tag == null ? "" : args.tag);
+                .opCount(opCount)
+                .tag(tag);
         steps.forEach(b::step);
         return b.build();
     }

@@ -24,6 +24,11 @@ import org.dcache.oncrpc4j.xdr.XdrEncodingStream;
 import org.dcache.oncrpc4j.xdr.XdrVoid;
 import org.tcnfs.nfs4.xdr.COMPOUND4args;
 import org.tcnfs.nfs4.xdr.COMPOUND4res;
+import org.tcnfs.nfs4.xdr.TXN_BEGIN4args;
+import org.tcnfs.nfs4.xdr.TXN_BEGIN4res;
+import org.tcnfs.nfs4.xdr.TXN_COMPOUND4args;
+import org.tcnfs.nfs4.xdr.TXN_END4res;
+import org.tcnfs.nfs4.xdr.txnid4;
 
 /**
  * One TCP connection to an NFSv4 server (program 100003, version 4) over oncrpc4j's client mode.
@@ -52,6 +57,14 @@ public final class NfsConnection implements AutoCloseable {
     public static final int PROC_COMPOUND = 1;
     /** COMPOUND with the transaction flag (the most significant bit) set. */
     public static final int PROC_COMPOUND_TXN = 0x80000000 | PROC_COMPOUND;
+    /** TXN_BEGIN: begins a transaction that spans compounds (tcnfs extension, docs/protocol.md). */
+    public static final int PROC_TXN_BEGIN = 0x80000010;
+    /** TXN_COMPOUND: a COMPOUND inside a transaction that spans compounds. */
+    public static final int PROC_TXN_COMPOUND = 0x80000011;
+    /** TXN_COMMIT. */
+    public static final int PROC_TXN_COMMIT = 0x80000012;
+    /** TXN_ABORT. */
+    public static final int PROC_TXN_ABORT = 0x80000013;
 
     private final OncRpcClient client;
     private final RpcTransport transport;
@@ -133,6 +146,44 @@ public final class NfsConnection implements AutoCloseable {
         COMPOUND4res res = new COMPOUND4res();
         call(procedure, args, res, caller);
         return res;
+    }
+
+    /**
+     * TXN_BEGIN (docs/protocol.md): a server without the extension answers PROC_UNAVAIL, thrown as an
+     * {@link RpcReplyException}.
+     *
+     * @param ticket 0, or the ticket of an earlier attempt of the same work (wait-die age)
+     */
+    public TXN_BEGIN4res txnBegin(long ticket) throws IOException {
+        TXN_BEGIN4args args = new TXN_BEGIN4args();
+        args.ticket = ticket;
+        TXN_BEGIN4res res = new TXN_BEGIN4res();
+        call(PROC_TXN_BEGIN, args, res, credential);
+        return res;
+    }
+
+    /** TXN_COMPOUND: {@code args} inside transaction {@code txnId}. */
+    public COMPOUND4res txnCompound(byte[] txnId, COMPOUND4args args, AuthSys caller) throws IOException {
+        TXN_COMPOUND4args wrapped = new TXN_COMPOUND4args();
+        wrapped.txnid = new txnid4(txnId.clone());
+        wrapped.compound = args;
+        COMPOUND4res res = new COMPOUND4res();
+        call(PROC_TXN_COMPOUND, wrapped, res, caller);
+        return res;
+    }
+
+    /** TXN_COMMIT: the status (NFS4_OK iff it committed). */
+    public int txnCommit(byte[] txnId) throws IOException {
+        TXN_END4res res = new TXN_END4res();
+        call(PROC_TXN_COMMIT, new txnid4(txnId.clone()), res, credential);
+        return res.status;
+    }
+
+    /** TXN_ABORT: the status. */
+    public int txnAbort(byte[] txnId) throws IOException {
+        TXN_END4res res = new TXN_END4res();
+        call(PROC_TXN_ABORT, new txnid4(txnId.clone()), res, credential);
+        return res.status;
     }
 
     /**

@@ -1401,7 +1401,14 @@ public final class VnfsClient implements AutoCloseable {
         if (transactionsUnavailable) {
             throw TransactionsUnsupportedException.procUnavail(server, null);
         }
-        Packer.Packed p = txnPacker.all(steps, what);
+        Packer.Packed p;
+        try {
+            p = txnPacker.all(steps, what);
+        } catch (CompoundTooLargeException tooLarge) {
+            LOG.debug("{} does not fit one compound ({}); running it as a transaction that spans compounds", what,
+                    tooLarge.getMessage());
+            return runSpanning(what, steps);
+        }
         List<ItemResult<T>> results = new ArrayList<>(Collections.nCopies(steps.size(), null));
         CompoundResult r = send(p.ops(), Mode.TRANSACTION);
         int sent = 1;
@@ -1417,6 +1424,121 @@ public final class VnfsClient implements AutoCloseable {
         int failed = decode(p, r, steps, results, Mode.TRANSACTION);
         listener.itemsDone(steps.size());
         return new VResult<>(results, failed, failed < 0, Mode.TRANSACTION, sent);
+    }
+
+    /**
+     * Runs a transaction that does not fit one compound as a transaction that spans compounds (docs/protocol.md):
+     * TXN_BEGIN, the items packed into as few TXN_COMPOUNDs as the session allows, TXN_COMMIT. A compound that
+     * fails ends the transaction on the server (nothing of it remains) and its item is the failure; the items
+     * before it are UNDONE. NFS4ERR_DEADLOCK (wait-die: an older transaction holds a key) or NFS4ERR_DELAY
+     * (locks busy) also ends it: it is begun again with its old ticket, so that it keeps its age, after a
+     * growing random pause, at most {@value #SPANNING_RETRIES} times.
+     */
+    private <T> VResult<T> runSpanning(String what, List<? extends Step<T>> steps) throws IOException {
+        long ticket = 0;
+        int sent = 0;
+        for (int attempt = 0; ; attempt++) {
+            Nfs41Session.SpanningTransaction txn = beginSpanning(ticket);
+            ticket = txn.ticket();
+            List<ItemResult<T>> results = new ArrayList<>(Collections.nCopies(steps.size(), null));
+            int from = 0;
+            int failed = -1;
+            NfsStatus retryable = null;
+            boolean ended = false;
+            try {
+                while (from < steps.size()) {
+                    Packer.Packed p = txnPacker.next(steps, from, what);
+                    compounds.incrementAndGet();
+                    CompoundResult r = txn.execute(p.ops());
+                    sent++;
+                    if ((r.status() == NfsStatus.DEADLOCK || r.status() == NfsStatus.DELAY)
+                            && refusedAtItsFirstOperation(r)) {
+                        retryable = r.status();
+                        ended = true;
+                        break;
+                    }
+                    int f = decode(p, r, steps, results, Mode.TRANSACTION);
+                    if (f >= 0) {
+                        failed = f;
+                        ended = true;
+                        break;
+                    }
+                    listener.itemsDone(p.items());
+                    from += p.items();
+                }
+            } finally {
+                if (!ended && from < steps.size()) {
+                    abortQuietly(txn);
+                }
+            }
+            if (retryable != null) {
+                if (attempt + 1 >= SPANNING_RETRIES) {
+                    throw NfsExceptions.of(retryable, what + ": gave up after " + SPANNING_RETRIES
+                            + " attempts of a transaction that spans compounds (ticket " + ticket + ")");
+                }
+                LOG.info("{}: the transaction that spans compounds ended with {} after {} of {} items; beginning it "
+                        + "again with ticket {}", what, retryable, from, steps.size(), ticket);
+                sleep((10L << Math.min(attempt, 6)) + java.util.concurrent.ThreadLocalRandom.current().nextLong(50));
+                continue;
+            }
+            if (failed >= 0) {
+                for (int k = 0; k < failed; k++) {
+                    results.set(k, ItemResult.undone());
+                }
+                for (int k = failed + 1; k < steps.size(); k++) {
+                    results.set(k, ItemResult.notRun());
+                }
+                return new VResult<>(results, failed, false, Mode.TRANSACTION, sent);
+            }
+            int status = txn.commit();
+            sent++;
+            if (status != NfsStatus.OK.code()) {
+                throw NfsExceptions.of(NfsStatus.of(status), what + ": TXN_COMMIT failed; nothing of the "
+                        + steps.size() + " items remains");
+            }
+            return new VResult<>(results, -1, true, Mode.TRANSACTION, sent);
+        }
+    }
+
+    /** How many times a transaction that spans compounds is begun again after NFS4ERR_DEADLOCK or NFS4ERR_DELAY. */
+    private static final int SPANNING_RETRIES = 20;
+
+    private Nfs41Session.SpanningTransaction beginSpanning(long ticket) throws IOException {
+        for (int attempt = 0; ; attempt++) {
+            Nfs41Session.SpanningTransaction txn;
+            try {
+                txn = session.beginTransaction(ticket);
+            } catch (RpcReplyException e) {
+                if (e.acceptStatus().orElse(null) == RpcAcceptStatus.PROC_UNAVAIL) {
+                    transactionsUnavailable = true;
+                    throw TransactionsUnsupportedException.procUnavail(server, e);
+                }
+                throw e;
+            }
+            NfsStatus status = NfsStatus.of(txn.beginStatus());
+            if (status == NfsStatus.OK) {
+                return txn;
+            }
+            if (status != NfsStatus.DELAY || attempt >= DELAY_RETRIES) {
+                throw NfsExceptions.of(status, "TXN_BEGIN refused by " + server);
+            }
+            sleep(20L << attempt);
+        }
+    }
+
+    private static void abortQuietly(Nfs41Session.SpanningTransaction txn) {
+        try {
+            txn.abort();
+        } catch (IOException | RuntimeException e) {
+            LOG.debug("TXN_ABORT failed (the server aborts it when the connection closes or it idles): {}",
+                    e.toString());
+        }
+    }
+
+    /** Whether the compound failed at its first operation after SEQUENCE (where locks are taken): nothing ran. */
+    private static boolean refusedAtItsFirstOperation(CompoundResult r) {
+        nfs_resop4[] res = r.response().resarray;
+        return res.length <= 2 && (res.length < 2 || res[0].status == 0);
     }
 
     /**

@@ -27,6 +27,7 @@ public final class CompoundContext {
     private final InetAddress clientAddress;
     private final Object connection;
     private final int requestBytes;
+    private final org.tcnfs.nfs4.rpc.SpanningTransactions.Call spanningTxn;
     private final VirtualFileSystem fs;
 
     private Inode currentFh;
@@ -52,6 +53,7 @@ public final class CompoundContext {
         this.connection = Objects.requireNonNull(b.connection, "connection");
         this.requestBytes = b.requestBytes;
         this.requestFingerprint = b.requestFingerprint;
+        this.spanningTxn = b.spanningTxn;
         this.fs = server.fileSystems().forCaller(credential, clientAddress);
     }
 
@@ -228,6 +230,14 @@ public final class CompoundContext {
         return requestFingerprint;
     }
 
+    /**
+     * The id of the transaction that spans compounds this compound belongs to (a TXN_COMPOUND, see
+     * {@link org.tcnfs.nfs4.rpc.SpanningTransactions}), or {@code null} for a COMPOUND.
+     */
+    public org.tcnfs.nfs4.rpc.SpanningTransactions.Call spanningTxn() {
+        return spanningTxn;
+    }
+
     /** Data a compound hook keeps for this compound (a transaction, say), or {@code null}. */
     public Object extension() {
         return extension;
@@ -248,6 +258,7 @@ public final class CompoundContext {
         private Object connection;
         private int requestBytes;
         private long requestFingerprint;
+        private org.tcnfs.nfs4.rpc.SpanningTransactions.Call spanningTxn;
 
         private Builder() {
         }
@@ -295,6 +306,12 @@ public final class CompoundContext {
         /** See {@link CompoundContext#requestFingerprint()}. */
         public Builder requestFingerprint(long requestFingerprint) {
             this.requestFingerprint = requestFingerprint;
+            return this;
+        }
+
+        /** See {@link CompoundContext#spanningTxn()}. */
+        public Builder spanningTxn(org.tcnfs.nfs4.rpc.SpanningTransactions.Call call) {
+            this.spanningTxn = call;
             return this;
         }
 

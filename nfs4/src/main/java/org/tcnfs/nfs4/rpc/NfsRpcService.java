@@ -23,6 +23,12 @@ import org.tcnfs.nfs4.log.RateLimitedLog;
 import org.tcnfs.nfs4.vfs.Credential;
 import org.tcnfs.nfs4.xdr.COMPOUND4args;
 import org.tcnfs.nfs4.xdr.COMPOUND4res;
+import org.tcnfs.nfs4.xdr.TXN_BEGIN4args;
+import org.tcnfs.nfs4.xdr.TXN_BEGIN4res;
+import org.tcnfs.nfs4.xdr.TXN_COMPOUND4args;
+import org.tcnfs.nfs4.xdr.TXN_END4res;
+import org.tcnfs.nfs4.xdr.txnid4;
+import org.tcnfs.nfs4.status.NfsStatus;
 
 /**
  * The NFS program (100003, version 4) on oncrpc4j: NULL and COMPOUND.
@@ -30,7 +36,9 @@ import org.tcnfs.nfs4.xdr.COMPOUND4res;
  * <p>COMPOUND with the most significant bit of the procedure number set ({@code 0x80000001}) asks for a
  * transaction; it is served only when {@link TransactionSupport} says so, and answered PROC_UNAVAIL
  * otherwise, so a client can never mistake a plain server for a transactional one. Arguments that do not
- * decode are answered with GARBAGE_ARGS. Callers without AUTH_SYS are treated as the anonymous user.
+ * decode are answered with GARBAGE_ARGS. With {@link SpanningTransactions}, TXN_BEGIN ({@code 0x80000010}),
+ * TXN_COMPOUND ({@code 0x80000011}), TXN_COMMIT ({@code 0x80000012}) and TXN_ABORT ({@code 0x80000013}) run
+ * transactions that span compounds (docs/protocol.md); without, they are PROC_UNAVAIL too. Callers without AUTH_SYS are treated as the anonymous user.
  */
 public final class NfsRpcService implements RpcDispatchable {
     private static final Logger LOG = LoggerFactory.getLogger(NfsRpcService.class);
@@ -47,6 +55,14 @@ public final class NfsRpcService implements RpcDispatchable {
     public static final int PROC_COMPOUND = 1;
     /** The bit that asks for a transactional COMPOUND. */
     public static final int TXN_FLAG = 0x80000000;
+    /** TXN_BEGIN (docs/protocol.md, transactions that span compounds). */
+    public static final int PROC_TXN_BEGIN = 0x80000010;
+    /** TXN_COMPOUND: a COMPOUND inside a transaction that spans compounds. */
+    public static final int PROC_TXN_COMPOUND = 0x80000011;
+    /** TXN_COMMIT. */
+    public static final int PROC_TXN_COMMIT = 0x80000012;
+    /** TXN_ABORT. */
+    public static final int PROC_TXN_ABORT = 0x80000013;
     /** uid and gid of callers without AUTH_SYS. */
     public static final int NOBODY = 65534;
     private static final int FINGERPRINTED_BYTES = 4096;
@@ -60,11 +76,22 @@ public final class NfsRpcService implements RpcDispatchable {
     private final ServerContext server;
     private final CompoundEngine engine;
     private final TransactionSupport transactions;
+    private final SpanningTransactions spanning;
 
     public NfsRpcService(ServerContext server, CompoundEngine engine, TransactionSupport transactions) {
+        this(server, engine, transactions, null);
+    }
+
+    /**
+     * @param spanning what serves transactions that span compounds; null answers their procedures
+     *     PROC_UNAVAIL
+     */
+    public NfsRpcService(ServerContext server, CompoundEngine engine, TransactionSupport transactions,
+            SpanningTransactions spanning) {
         this.server = Objects.requireNonNull(server);
         this.engine = Objects.requireNonNull(engine);
         this.transactions = Objects.requireNonNull(transactions);
+        this.spanning = spanning;
     }
 
     @Override
@@ -74,20 +101,91 @@ public final class NfsRpcService implements RpcDispatchable {
             call.retrieveCall(XdrVoid.XDR_VOID);
             call.reply(XdrVoid.XDR_VOID);
         } else if (proc == PROC_COMPOUND || (proc == (TXN_FLAG | PROC_COMPOUND) && transactions.acceptsTransactionFlag())) {
-            compound(call, proc);
+            compound(call, proc, null);
+        } else if (spanning != null && proc == PROC_TXN_COMPOUND) {
+            compound(call, proc, spanning);
+        } else if (spanning != null && proc == PROC_TXN_BEGIN) {
+            txnBegin(call);
+        } else if (spanning != null && (proc == PROC_TXN_COMMIT || proc == PROC_TXN_ABORT)) {
+            txnEnd(call, proc);
         } else {
             call.failProcedureUnavailable();
         }
     }
 
-    private void compound(RpcCall call, int proc) {
+    private void txnBegin(RpcCall call) throws OncRpcException, java.io.IOException {
+        TXN_BEGIN4args args = new TXN_BEGIN4args();
+        try {
+            call.retrieveCall(args);
+        } catch (java.io.IOException | RuntimeException e) {
+            UNDECODABLE.warn("undecodable TXN_BEGIN from {}: {}", call.getTransport().getRemoteSocketAddress(),
+                    e.toString());
+            call.failRpcGarbage();
+            return;
+        }
+        TXN_BEGIN4res res = new TXN_BEGIN4res();
+        try {
+            SpanningTransactions.Begun begun = spanning.begin(args.ticket, connectionOf(call));
+            res.status = begun.status().code();
+            if (begun.status() == NfsStatus.OK) {
+                res.txnid = new txnid4(begun.txnId());
+                res.ticket = begun.ticket();
+                res.maxCompounds = begun.maxCompounds();
+                res.maxBytes = begun.maxBytes();
+                res.idleTimeoutMillis = begun.idleTimeoutMillis();
+            }
+        } catch (RuntimeException e) {
+            LOG.error("TXN_BEGIN failed", e);
+            res.status = NfsStatus.SERVERFAULT.code();
+        }
+        call.reply(res);
+    }
+
+    private void txnEnd(RpcCall call, int proc) throws OncRpcException, java.io.IOException {
+        txnid4 id = new txnid4();
+        try {
+            call.retrieveCall(id);
+        } catch (java.io.IOException | RuntimeException e) {
+            UNDECODABLE.warn("undecodable TXN_COMMIT/TXN_ABORT from {}: {}",
+                    call.getTransport().getRemoteSocketAddress(), e.toString());
+            call.failRpcGarbage();
+            return;
+        }
+        NfsStatus status;
+        try {
+            status = proc == PROC_TXN_COMMIT ? spanning.commit(id.value, connectionOf(call))
+                    : spanning.abort(id.value, connectionOf(call));
+        } catch (RuntimeException e) {
+            LOG.error("{} failed", proc == PROC_TXN_COMMIT ? "TXN_COMMIT" : "TXN_ABORT", e);
+            status = NfsStatus.SERVERFAULT;
+        }
+        call.reply(new TXN_END4res(status.code()));
+    }
+
+    /** The connection a call came on, identified by its two socket addresses. */
+    static SpanningTransactions.Connection connectionOf(RpcCall call) {
+        org.dcache.oncrpc4j.rpc.RpcTransport transport = call.getTransport();
+        return new SpanningTransactions.Connection(transport.getRemoteSocketAddress() + "/"
+                + transport.getLocalSocketAddress(), transport::isOpen);
+    }
+
+    private void compound(RpcCall call, int proc, SpanningTransactions spanningTxn) {
         InetSocketAddress remote = call.getTransport().getRemoteSocketAddress();
         ByteBuffer body = call.getXdr().asBuffer().toByteBuffer();
         int requestBytes = body.remaining();
         long fingerprint = fingerprint(body);
-        COMPOUND4args args = new COMPOUND4args();
+        COMPOUND4args args;
+        SpanningTransactions.Call txnCall = null;
         try {
-            call.retrieveCall(args);
+            if (spanningTxn != null) {
+                TXN_COMPOUND4args wrapped = new TXN_COMPOUND4args();
+                call.retrieveCall(wrapped);
+                args = wrapped.compound;
+                txnCall = new SpanningTransactions.Call(wrapped.txnid.value, connectionOf(call));
+            } else {
+                args = new COMPOUND4args();
+                call.retrieveCall(args);
+            }
         } catch (java.io.IOException | RuntimeException e) {
             UNDECODABLE.warn("undecodable COMPOUND from {}: {}", remote, e.toString());
             call.failRpcGarbage();
@@ -108,6 +206,7 @@ public final class NfsRpcService implements RpcDispatchable {
                     .connection(call.getTransport())
                     .requestBytes(requestBytes)
                     .requestFingerprint(fingerprint)
+                    .spanningTxn(txnCall)
                     .build();
             COMPOUND4res res = engine.process(context, args);
             call.reply(res);

@@ -99,7 +99,7 @@ public final class NfsServer implements AutoCloseable {
         this.context = new ServerContext(b.fileSystems, state, b.limits, b.clock);
         OperationExecutor executor = OperationExecutor.of(b.operations);
         CompoundEngine engine = new CompoundEngine(executor, b.hooks, b.minorVersions);
-        NfsRpcService service = new NfsRpcService(context, engine, b.transactions);
+        NfsRpcService service = new NfsRpcService(context, engine, b.transactions, b.spanning);
         this.bindAddress = b.bindAddress;
         this.requestedPort = b.port;
         this.idleTimeout = b.recordIdleTimeout;
@@ -223,6 +223,7 @@ public final class NfsServer implements AutoCloseable {
         private Set<Integer> minorVersions = Set.of(1);
         private Map<Integer, NfsOperation> operations = Operations.all();
         private NfsRpcService.TransactionSupport transactions = () -> false;
+        private SpanningTransactions spanning;
         private StateHandler state;
         private long recordBudget = DEFAULT_RECORD_BUDGET;
         private Duration recordIdleTimeout = DEFAULT_RECORD_IDLE_TIMEOUT;
@@ -276,6 +277,12 @@ public final class NfsServer implements AutoCloseable {
 
         public Builder transactions(NfsRpcService.TransactionSupport transactions) {
             this.transactions = transactions;
+            return this;
+        }
+
+        /** Serves transactions that span compounds (TXN_BEGIN, ...); without, they are PROC_UNAVAIL. */
+        public Builder spanningTransactions(SpanningTransactions spanning) {
+            this.spanning = spanning;
             return this;
         }
 

@@ -11,6 +11,7 @@ import java.util.EnumMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.tcnfs.txn.SpanningLimits;
 import java.util.OptionalInt;
 import java.util.Properties;
 import org.tcnfs.nfs4.export.ExportOptions;
@@ -146,7 +147,19 @@ public final class ConfigLoader {
         }
         return new ServerConfig(bind, port, data, state, exports, lease, grace, maxOps, maxRequest, maxIo, workers,
                 path(Setting.PORT_FILE), metricsPort, metricsPortFile, dataOptions, budgetPerTxn, budgetTotal,
-                sessionLimits(), rpcBudget, rpcIdle);
+                sessionLimits(), rpcBudget, rpcIdle, spanningLimits());
+    }
+
+    /** The bounds of transactions that span compounds. */
+    private SpanningLimits spanningLimits() {
+        int maxOpen = (int) integer(Setting.MAX_OPEN_TXNS, 0, 1 << 20);
+        int maxCompounds = (int) integer(Setting.TXN_MAX_COMPOUNDS, 1, Integer.MAX_VALUE);
+        long maxBytes = size(Setting.TXN_MAX_BYTES, 1, Long.MAX_VALUE);
+        Duration idle = duration(Setting.TXN_IDLE_TIMEOUT);
+        if (idle.toMillis() < 1) {
+            throw invalid(Setting.TXN_IDLE_TIMEOUT, "must be positive");
+        }
+        return new SpanningLimits(maxOpen, maxCompounds, maxBytes, idle);
     }
 
     /** The client, session, reply cache and owner bounds; the reply cache must hold a slot for every session. */

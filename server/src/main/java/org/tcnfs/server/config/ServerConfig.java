@@ -3,6 +3,7 @@ package org.tcnfs.server.config;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
+import org.tcnfs.txn.SpanningLimits;
 import java.util.Optional;
 import java.util.OptionalInt;
 import org.tcnfs.nfs4.export.ExportOptions;
@@ -52,7 +53,8 @@ public record ServerConfig(
         long backupBudgetTotal,
         SessionLimits sessionLimits,
         long rpcBufferBudget,
-        Duration rpcIdleTimeout) {
+        Duration rpcIdleTimeout,
+        SpanningLimits spanningLimits) {
 
     /** Default of {@link #backupBudgetPerTxn()} ({@link Setting#BACKUP_BUDGET_PER_TXN}): 1 GiB. */
     public static final long DEFAULT_BACKUP_BUDGET_PER_TXN = 1L << 30;
@@ -76,6 +78,7 @@ public record ServerConfig(
         Objects.requireNonNull(dataOptions, "dataOptions");
         Objects.requireNonNull(sessionLimits, "sessionLimits");
         Objects.requireNonNull(rpcIdleTimeout, "rpcIdleTimeout");
+        Objects.requireNonNull(spanningLimits, "spanningLimits");
         if (rpcBufferBudget < 1 || rpcIdleTimeout.isNegative() || rpcIdleTimeout.isZero()) {
             throw new IllegalArgumentException("RPC buffer budget and idle timeout must be positive");
         }
@@ -106,6 +109,6 @@ public record ServerConfig(
         this(bind, port, data, state, exports, lease, grace, maxOps, maxRequestBytes, maxIoBytes, workers, portFile,
                 metricsPort, metricsPortFile, ExportOptions.DEFAULT_EXPORT, DEFAULT_BACKUP_BUDGET_PER_TXN,
                 DEFAULT_BACKUP_BUDGET_TOTAL, SessionLimits.DEFAULTS, DEFAULT_RPC_BUFFER_BUDGET,
-                DEFAULT_RPC_IDLE_TIMEOUT);
+                DEFAULT_RPC_IDLE_TIMEOUT, SpanningLimits.DEFAULT);
     }
 }

@@ -54,6 +54,17 @@ public enum Setting {
     RPC_BUFFER_BUDGET("rpc-buffer-budget", "64MiB", "Most bytes of RPC requests held in memory at once over all "
             + "connections (partly received or waiting to be answered); past it the server stops reading the "
             + "connections that would hold more. At least max-request."),
+    MAX_OPEN_TXNS("max-open-txns", "64", "Most transactions that span compounds (TXN_BEGIN, docs/protocol.md) open "
+            + "at once; TXN_BEGIN past it gets NFS4ERR_DELAY. 0 refuses them all."),
+    TXN_MAX_COMPOUNDS("txn-max-compounds", "100000", "Most TXN_COMPOUNDs one transaction that spans compounds "
+            + "may carry; the next is refused with NFS4ERR_NOSPC before it changes anything and the transaction "
+            + "is rolled back."),
+    TXN_MAX_BYTES("txn-max-bytes", "4GiB", "Most bytes one transaction that spans compounds may carry (its "
+            + "TXN_COMPOUND requests plus its backups); the compound that would pass it is refused like one past "
+            + "txn-max-compounds."),
+    TXN_IDLE_TIMEOUT("txn-idle-timeout", "90s", "A transaction that spans compounds without a call for this long "
+            + "is rolled back and its locks released (its client is presumed gone); so is one whose connection "
+            + "closes."),
     RPC_IDLE_TIMEOUT("rpc-idle-timeout", "60s", "A connection whose partly received RPC request gets no new byte "
             + "for this long is closed.");
 

@@ -87,8 +87,8 @@ public final class TransactionWiring implements AutoCloseable {
         }
         LockManager locks = new LockManager();
         TransactionHook hook = new TransactionHook(txnExports, handles, locks, LOCK_TIMEOUT,
-                CrashPoints.fromSystemProperties());
-        builder.hook(hook).transactions(() -> true);
+                CrashPoints.fromSystemProperties(), config.spanningLimits());
+        builder.hook(hook).transactions(() -> true).spanningTransactions(hook.spanningTransactions());
         return new TransactionWiring(hook, locks, areas, budget);
     }
 
@@ -160,6 +160,14 @@ public final class TransactionWiring implements AutoCloseable {
         count(metrics, "tcnfs.txn.lock.wait.seconds", "Time compounds waited for their locks", locks,
                 l -> l.waitNanos() / 1e9);
         count(metrics, "tcnfs.txn.lock.timeouts", "Lock acquisitions that timed out", locks, LockManager::timeouts);
+        count(metrics, "tcnfs.txn.lock.waitdie", "Lock requests that died rather than wait for an older transaction "
+                + "that spans compounds", locks, LockManager::waitDies);
+        count(metrics, "tcnfs.txn.spanning.commits", "Transactions that span compounds committed", hook,
+                TransactionHook::spanningCommits);
+        count(metrics, "tcnfs.txn.spanning.aborts", "Transactions that span compounds rolled back", hook,
+                TransactionHook::spanningAborts);
+        Gauge.builder("tcnfs.txn.spanning.open", hook, TransactionHook::spanningOpen)
+                .description("Transactions that span compounds open now").register(metrics.registry());
         count(metrics, "tcnfs.txn.backup.cloned.bytes", "Bytes backed up by FICLONERANGE", backups,
                 b -> b.stream().mapToLong(BackupStore::bytesCloned).sum());
         count(metrics, "tcnfs.txn.backup.copied.bytes", "Bytes backed up by copying", backups,

@@ -9,14 +9,12 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.Lock;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Locks the keys of a compound all at once, one {@link ReentrantReadWriteLock} per key in use (DESIGN.md,
- * "The transaction protocol", step 3).
+ * Locks the keys of a compound all at once, one read-write lock per key in use, owned by a {@link LockOwner}
+ * (DESIGN.md, "The transaction protocol", step 3).
  *
  * <p>{@link #acquire} expands and merges the requested keys (every path key also read-locks each of its
  * ancestors up to the export root; a key wanted both ways is locked once, for writing) and takes them in
@@ -33,9 +31,13 @@ import org.slf4j.LoggerFactory;
  * <p><b>Threading.</b> Thread-safe. A thread holds at most one open {@link LockSet} of a manager at a
  * time (a second {@link #acquire} before closing the first throws {@link IllegalStateException}: it would
  * break the global order, and a read lock followed by a write lock of the same key would wait for itself).
- * A set is closed on the thread that acquired it.
+ * A set is closed on the thread that acquired it. A transaction that spans compounds ({@link #acquireFor})
+ * is the exception: it adds sets compound by compound, in no global order, so it may deadlock with another;
+ * wait-die on its {@link LockOwner#ticket()} prevents that (an older owner waits, a younger one dies with
+ * {@link WaitDieException}), and a single compound never waits for such a transaction (it dies at once).
  *
- * <p><b>Metrics.</b> {@link #acquisitions()}, {@link #waitNanos()} and {@link #timeouts()} are monotonic
+ * <p><b>Metrics.</b> {@link #acquisitions()}, {@link #waitNanos()}, {@link #timeouts()} and {@link #waitDies()}
+ * are monotonic
  * counters, cheap to read at any time.
  */
 public final class LockManager {
@@ -46,11 +48,141 @@ public final class LockManager {
     private final LongAdder acquisitions = new LongAdder();
     private final LongAdder waitNanos = new LongAdder();
     private final LongAdder timeouts = new LongAdder();
+    private final LongAdder waitDies = new LongAdder();
 
-    /** The lock of one key, with the number of sets holding or waiting for it (guarded by the map). */
-    static final class KeyLock extends ReentrantReadWriteLock {
-        private static final long serialVersionUID = 1L;
+    /**
+     * The lock of one key: a read-write lock owned by {@link LockOwner}s rather than threads (a transaction
+     * that spans compounds holds it across requests served by different threads), reentrant per owner, with
+     * an upgrade from READ to WRITE when the owner is the only reader. {@code users} (sets holding or waiting
+     * for it) is guarded by the map; the rest by the object's monitor.
+     */
+    static final class KeyLock {
         private int users;
+        private LockOwner writer;
+        private int writeHolds;
+        private final Map<LockOwner, Integer> readers = new HashMap<>(4);
+        private final java.util.Set<Thread> waiting = new java.util.HashSet<>(2);
+
+        private boolean grantable(LockOwner owner, LockMode mode) {
+            if (writer != null && writer != owner) {
+                return false;
+            }
+            if (mode == LockMode.READ) {
+                return true;
+            }
+            return readers.isEmpty() || (readers.size() == 1 && readers.containsKey(owner));
+        }
+
+        /** An older holder the request must not wait for (wait-die), or null. */
+        private LockOwner olderConflict(LockOwner owner, LockMode mode, boolean holdsNothing) {
+            if (holdsNothing && !owner.spansCompounds()) {
+                return null; // no one can wait for a compound that holds nothing: its wait closes no cycle
+            }
+            if (writer != null && writer != owner && owner.diesFor(writer)) {
+                return writer;
+            }
+            if (mode == LockMode.WRITE) {
+                for (LockOwner reader : readers.keySet()) {
+                    if (reader != owner && owner.diesFor(reader)) {
+                        return reader;
+                    }
+                }
+            }
+            return null;
+        }
+
+        /** Grants or throws; waits at most until {@code deadline} (System.nanoTime()). */
+        synchronized boolean lock(LockOwner owner, LockMode mode, long deadline, LockKey key, boolean holdsNothing)
+                throws InterruptedException, WaitDieException {
+            if (!grantable(owner, mode)) {
+                Thread me = Thread.currentThread();
+                waiting.add(me);
+                try {
+                    while (!grantable(owner, mode)) {
+                        LockOwner older = olderConflict(owner, mode, holdsNothing);
+                        if (older != null) {
+                            throw new WaitDieException(owner, key, older);
+                        }
+                        long left = deadline - System.nanoTime();
+                        if (left <= 0) {
+                            return false;
+                        }
+                        TimeUnit.NANOSECONDS.timedWait(this, left);
+                    }
+                } finally {
+                    waiting.remove(me);
+                }
+            }
+            if (mode == LockMode.WRITE) {
+                writer = owner;
+                writeHolds++;
+            } else {
+                readers.merge(owner, 1, Integer::sum);
+            }
+            return true;
+        }
+
+        synchronized void unlock(LockOwner owner, LockMode mode) {
+            if (mode == LockMode.WRITE) {
+                if (writer != owner || writeHolds == 0) {
+                    throw new IllegalMonitorStateException("not write-locked by " + owner);
+                }
+                if (--writeHolds == 0) {
+                    writer = null;
+                }
+            } else {
+                Integer holds = readers.get(owner);
+                if (holds == null) {
+                    throw new IllegalMonitorStateException("not read-locked by " + owner);
+                }
+                if (holds == 1) {
+                    readers.remove(owner);
+                } else {
+                    readers.put(owner, holds - 1);
+                }
+            }
+            notifyAll();
+        }
+
+        /** Whether some owner holds it for writing. */
+        synchronized boolean isWriteLocked() {
+            return writer != null;
+        }
+
+        /** Whether the single compound of the current thread holds it for writing. */
+        synchronized boolean isWriteLockedByCurrentThread() {
+            return writer != null && writer.thread() == Thread.currentThread();
+        }
+
+        /** The write holds of the current thread's single compound. */
+        synchronized int getWriteHoldCount() {
+            return isWriteLockedByCurrentThread() ? writeHolds : 0;
+        }
+
+        /** The read holds of the current thread's single compound. */
+        synchronized int getReadHoldCount() {
+            int n = 0;
+            for (Map.Entry<LockOwner, Integer> e : readers.entrySet()) {
+                if (e.getKey().thread() == Thread.currentThread()) {
+                    n += e.getValue();
+                }
+            }
+            return n;
+        }
+
+        /** The number of read holds of all owners. */
+        synchronized int getReadLockCount() {
+            int n = 0;
+            for (int holds : readers.values()) {
+                n += holds;
+            }
+            return n;
+        }
+
+        /** Whether {@code thread} waits for it. */
+        synchronized boolean hasQueuedThread(Thread thread) {
+            return waiting.contains(thread);
+        }
     }
 
     /**
@@ -61,40 +193,65 @@ public final class LockManager {
      * @param timeout  the longest total wait, not negative; zero tries once without waiting
      * @return the held locks; close it on this thread, after commit or rollback
      * @throws LockTimeoutException      if not every lock was granted in time; nothing is held
+     * @throws WaitDieException          if a key is held by a transaction that spans compounds (a single
+     *                                   compound never waits for one); nothing is held
      * @throws LockInterruptedException  if the thread was interrupted while waiting; nothing is held and
      *                                   the interrupt flag is set
      * @throws IllegalStateException     if this thread already holds an open set of this manager
      * @throws IllegalArgumentException  if {@code timeout} is negative
      */
     public LockSet acquire(Collection<LockRequest> requests, Duration timeout)
-            throws LockTimeoutException, LockInterruptedException {
+            throws LockTimeoutException, LockInterruptedException, WaitDieException {
+        LockSet current = openSet.get();
+        if (current != null) {
+            throw new IllegalStateException("this thread already holds a lock set of this manager: " + current);
+        }
+        LockSet set = acquire(LockOwner.compound(), requests, timeout);
+        openSet.set(set);
+        return set;
+    }
+
+    /**
+     * Locks for {@code owner}, a transaction that spans compounds, in addition to what it already holds: every
+     * requested key in its mode and every ancestor of every path key for reading, all or nothing, waiting at
+     * most {@code timeout} in total and only for younger holders (wait-die, see {@link LockOwner}). A key the
+     * owner holds is taken again (reentrant); a key it holds for reading alone is upgraded to WRITE once it is
+     * the only reader. The set may be closed on any thread.
+     *
+     * @throws WaitDieException if a key is held by an older transaction; nothing of this request is held
+     * @throws LockTimeoutException if not every lock was granted in time; nothing of this request is held
+     */
+    public LockSet acquireFor(LockOwner owner, Collection<LockRequest> requests, Duration timeout)
+            throws LockTimeoutException, LockInterruptedException, WaitDieException {
+        if (!owner.spansCompounds()) {
+            throw new IllegalArgumentException("not the owner of a transaction that spans compounds: " + owner);
+        }
+        return acquire(owner, requests, timeout);
+    }
+
+    private LockSet acquire(LockOwner owner, Collection<LockRequest> requests, Duration timeout)
+            throws LockTimeoutException, LockInterruptedException, WaitDieException {
         Objects.requireNonNull(requests, "requests");
         Objects.requireNonNull(timeout, "timeout");
         if (timeout.isNegative()) {
             throw new IllegalArgumentException("negative timeout: " + timeout);
-        }
-        LockSet current = openSet.get();
-        if (current != null) {
-            throw new IllegalStateException("this thread already holds a lock set of this manager: " + current);
         }
         Map<LockKey, LockMode> keys = expand(requests);
         LockKey[] order = keys.keySet().toArray(new LockKey[0]);
         Arrays.sort(order);
 
         long start = System.nanoTime();
-        long timeoutNanos = nanos(timeout);
-        Lock[] taken = new Lock[order.length];
+        long deadline = start + Math.min(nanos(timeout), Long.MAX_VALUE / 4);
+        LockMode[] taken = new LockMode[order.length];
         int count = 0;
         boolean success = false;
         try {
             for (LockKey key : order) {
                 LockMode mode = keys.get(key);
                 KeyLock rw = pin(key);
-                Lock lock = mode == LockMode.WRITE ? rw.writeLock() : rw.readLock();
                 boolean granted = false;
                 try {
-                    long remaining = Math.max(0, timeoutNanos - (System.nanoTime() - start));
-                    granted = lock.tryLock(remaining, TimeUnit.NANOSECONDS);
+                    granted = rw.lock(owner, mode, deadline, key, count == 0);
                 } finally {
                     if (!granted) {
                         unpin(key);
@@ -105,22 +262,29 @@ public final class LockManager {
                     LOG.debug("lock timeout after {} waiting for {} on {}", timeout, mode, key);
                     throw new LockTimeoutException(timeout, key, mode);
                 }
-                taken[count++] = lock;
+                taken[count++] = mode;
             }
             success = true;
+        } catch (WaitDieException e) {
+            waitDies.increment();
+            LOG.debug("{}", e.getMessage());
+            throw e;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new LockInterruptedException(e);
         } finally {
             waitNanos.add(System.nanoTime() - start);
             if (!success) {
-                release(order, taken, count);
+                release(owner, order, taken, count);
             }
         }
         acquisitions.increment();
-        LockSet set = new LockSet(this, Thread.currentThread(), keys, order, taken);
-        openSet.set(set);
-        return set;
+        return new LockSet(this, owner, keys, order, taken);
+    }
+
+    /** Number of requests that died rather than wait for an older transaction (wait-die). */
+    public long waitDies() {
+        return waitDies.sum();
     }
 
     /** Number of successful {@link #acquire} calls. */
@@ -144,7 +308,7 @@ public final class LockManager {
     }
 
     /** The lock of {@code key} while it is in use, else null; for tests that inspect its state. */
-    ReentrantReadWriteLock lockOf(LockKey key) {
+    KeyLock lockOf(LockKey key) {
         return locks.get(key);
     }
 
@@ -155,10 +319,10 @@ public final class LockManager {
         }
     }
 
-    /** Releases {@code locks[0..count)} in reverse order and lets go of their keys. */
-    void release(LockKey[] keys, Lock[] locks, int count) {
+    /** Releases {@code keys[0..count)} of {@code owner} in reverse order and lets go of their keys. */
+    void release(LockOwner owner, LockKey[] keys, LockMode[] modes, int count) {
         for (int i = count - 1; i >= 0; i--) {
-            locks[i].unlock();
+            locks.get(keys[i]).unlock(owner, modes[i]);
             unpin(keys[i]);
         }
     }

@@ -4,27 +4,27 @@ import java.util.Collections;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
-import java.util.concurrent.locks.Lock;
 
 /**
  * The locks one compound holds, from {@link LockManager#acquire} until {@link #close()}.
  *
- * <p>Must be closed on the thread that acquired it ({@link java.util.concurrent.locks.ReentrantReadWriteLock}
- * ties a held lock to its thread): closing from another thread throws {@link IllegalStateException} and
- * releases nothing. {@link #close()} releases the locks in the reverse order of their acquisition;
+ * <p>A single compound's set must be closed on the thread that acquired it: closing from another thread
+ * throws {@link IllegalStateException} and releases nothing. The set of a transaction that spans compounds
+ * ({@link LockManager#acquireFor}) may be closed on any thread. {@link #close()} releases the locks in the reverse order of their acquisition;
  * closing again is harmless. Not thread-safe: one thread owns it.
  */
 public final class LockSet implements AutoCloseable {
     private final LockManager manager;
-    private final Thread owner;
+    private final LockOwner owner;
     private final Map<LockKey, LockMode> keys;
     private final LockKey[] lockedKeys;
-    private final Lock[] locks;
+    private final LockMode[] locks;
     private SortedMap<LockKey, LockMode> sorted;
     private volatile boolean open = true;
 
-    /** {@code lockedKeys[i]} is the key of {@code locks[i]}, in the order they were taken. */
-    LockSet(LockManager manager, Thread owner, Map<LockKey, LockMode> keys, LockKey[] lockedKeys, Lock[] locks) {
+    /** {@code lockedKeys[i]} was taken in mode {@code locks[i]}, in the order they were taken. */
+    LockSet(LockManager manager, LockOwner owner, Map<LockKey, LockMode> keys, LockKey[] lockedKeys,
+            LockMode[] locks) {
         this.manager = manager;
         this.owner = owner;
         this.keys = keys;
@@ -63,8 +63,16 @@ public final class LockSet implements AutoCloseable {
         return open;
     }
 
-    /** The thread that acquired this set, and the only one that may close it. */
+    /**
+     * The thread that acquired this single compound's set, and the only one that may close it; null for a set
+     * of a transaction that spans compounds.
+     */
     public Thread owner() {
+        return owner.thread();
+    }
+
+    /** Who holds the locks. */
+    public LockOwner lockOwner() {
         return owner;
     }
 
@@ -78,12 +86,12 @@ public final class LockSet implements AutoCloseable {
         if (!open) {
             return;
         }
-        if (Thread.currentThread() != owner) {
+        if (owner.thread() != null && Thread.currentThread() != owner.thread()) {
             throw new IllegalStateException("a lock set must be closed by the thread that acquired it ("
-                    + owner.getName() + "), not by " + Thread.currentThread().getName());
+                    + owner.thread().getName() + "), not by " + Thread.currentThread().getName());
         }
         open = false;
-        manager.release(lockedKeys, locks, locks.length);
+        manager.release(owner, lockedKeys, locks, locks.length);
         manager.closed(this);
     }
 

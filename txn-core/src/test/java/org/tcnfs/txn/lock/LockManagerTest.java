@@ -172,7 +172,7 @@ class LockManagerTest {
                 List.of(read("y"), write("y/z"), write("y")),
                 List.of(write("y"), read("y"), read("y/z/w")))) {
             try (LockSet set = manager.acquire(requests, SHORT)) {
-                ReentrantReadWriteLock lock = manager.lockOf(path("y"));
+                LockManager.KeyLock lock = manager.lockOf(path("y"));
                 assertThat(lock.isWriteLockedByCurrentThread()).isTrue();
                 assertThat(lock.getWriteHoldCount()).isEqualTo(1);
                 assertThat(lock.getReadHoldCount()).isZero();
@@ -331,7 +331,7 @@ class LockManagerTest {
     }
 
     private static boolean queuedOn(LockManager manager, LockKey key, Thread thread) {
-        ReentrantReadWriteLock lock = manager.lockOf(key);
+        LockManager.KeyLock lock = manager.lockOf(key);
         return lock != null && lock.hasQueuedThread(thread);
     }
 

@@ -1,0 +1,270 @@
+package org.tcnfs.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.tcnfs.client.Attrs;
+import org.tcnfs.client.CompoundBuilder;
+import org.tcnfs.client.CompoundResult;
+import org.tcnfs.client.Nfs41Session;
+import org.tcnfs.client.Nfs41Session.SpanningTransaction;
+import org.tcnfs.nfs4.status.NfsStatus;
+import org.tcnfs.nfs4.xdr.OPEN4args;
+
+/**
+ * kill -9 of the server at random moments while clients run transactions that span compounds (issue 15 items 2
+ * and 3; DESIGN.md recovery): after the restart every transaction is all there (its commit may have passed
+ * before the kill) or not there at all, and one whose TXN_COMMIT answered NFS4_OK is all there. Each kill is one
+ * round of {@code tcnfs.it.spanning.streams} (default 9) client streams, each running up to {@value #PER_STREAM}
+ * transactions one after the other, each of {@value #COMPOUNDS} compounds that overwrite a file, make a directory
+ * and create files in it; the kill comes at a random moment of the round. {@code -Dtcnfs.it.spanning.kills}
+ * (default 6) sets the number of kills (at least 54 transactions begun per run, most cut off by a kill),
+ * {@code -Dtcnfs.it.seed} the seed (printed).
+ */
+@Tag("crash")
+class SpanningTransactionCrashIT {
+    private static final long SEED = Long.getLong("tcnfs.it.seed", System.nanoTime());
+    private static final int KILLS = Integer.getInteger("tcnfs.it.spanning.kills", 6);
+    private static final int STREAMS = Integer.getInteger("tcnfs.it.spanning.streams", 9);
+    /** Transactions each stream runs one after the other before each kill (at most). */
+    private static final int PER_STREAM = 4;
+    private static final long MAX_DELAY_MICROS = Long.getLong("tcnfs.it.spanning.max.delay.micros", 2_500_000);
+    private static final int COMPOUNDS = 6;
+    private static final int FILES_PER_COMPOUND = 3;
+    private static final int FILE_BYTES = 8192;
+
+    /** What one client's transaction did before the kill. */
+    private record Outcome(String dir, boolean committed) {
+    }
+
+    @Test
+    void everyTransactionIsAllThereOrNotThereAfterKillMinusNine() throws Exception {
+        System.out.println("SpanningTransactionCrashIT: seed " + SEED + ", " + KILLS + " kills of " + STREAMS
+                + " streams");
+        Random random = new Random(SEED);
+        int committedSeen = 0;
+        int undoneSeen = 0;
+        int begun = 0;
+        int inFlight = 0;
+        ExecutorService pool = Executors.newFixedThreadPool(STREAMS);
+        try (ServerProcess server = startFast()) {
+            for (int kill = 0; kill < KILLS; kill++) {
+                List<ItSession> sessions = new ArrayList<>();
+                List<List<byte[]>> dirs = new ArrayList<>();
+                for (int c = 0; c < STREAMS; c++) {
+                    ItSession s = ItSession.open(server, "crash" + kill + "-" + c);
+                    sessions.add(s);
+                    List<byte[]> mine = new ArrayList<>();
+                    for (int n = 0; n < PER_STREAM; n++) {
+                        String dir = name(kill, c, n);
+                        byte[] fh = s.nfs().mkdir(s.nfs().rootFh(), dir);
+                        s.nfs().createFile(fh, "base", text("old " + dir));
+                        mine.add(fh);
+                    }
+                    dirs.add(mine);
+                }
+                List<List<Outcome>> outcomes = new ArrayList<>();
+                List<Future<?>> running = new ArrayList<>();
+                for (int c = 0; c < STREAMS; c++) {
+                    ItSession s = sessions.get(c);
+                    List<byte[]> mine = dirs.get(c);
+                    List<Outcome> results = java.util.Collections.synchronizedList(new ArrayList<>());
+                    outcomes.add(results);
+                    int k = kill;
+                    int stream = c;
+                    running.add(pool.submit(() -> {
+                        for (int n = 0; n < PER_STREAM; n++) {
+                            String dir = name(k, stream, n);
+                            results.add(new Outcome(dir, false)); // begun; replaced by the outcome when known
+                            results.set(n, transaction(s.session(), mine.get(n), dir));
+                        }
+                        return null;
+                    }));
+                }
+                long delay = (long) (random.nextDouble() * MAX_DELAY_MICROS);
+                TimeUnit.MICROSECONDS.sleep(delay);
+                server.kill();
+                for (Future<?> f : running) {
+                    try {
+                        f.get(60, TimeUnit.SECONDS);
+                    } catch (java.util.concurrent.ExecutionException e) {
+                        inFlight++; // the kill cut this stream's transaction off
+                    }
+                }
+                for (ItSession s : sessions) {
+                    try {
+                        s.connection().close();
+                    } catch (IOException ignored) {
+                        // the server is gone
+                    }
+                }
+                server.relaunch();
+                for (int c = 0; c < STREAMS; c++) {
+                    for (int n = 0; n < PER_STREAM; n++) {
+                        Outcome o = n < outcomes.get(c).size() ? outcomes.get(c).get(n)
+                                : new Outcome(name(kill, c, n), false);
+                        if (n < outcomes.get(c).size()) {
+                            begun++;
+                        }
+                        if (checkAllOrNothing(server.exportDir().resolve(o.dir()), o, kill, delay)) {
+                            committedSeen++;
+                        } else {
+                            undoneSeen++;
+                        }
+                    }
+                }
+                // the server agrees with the disk, and the objects are usable again (locks released, handles valid)
+                try (ItSession s = ItSession.open(server, "check" + kill)) {
+                    for (int c = 0; c < STREAMS; c++) {
+                        String dir = name(kill, c, 0);
+                        byte[] fh = s.nfs().lookup(s.nfs().rootFh(), dir);
+                        Set<String> names = new TreeSet<>(s.nfs().readdirNames(fh));
+                        assertThat(names).as("kill %d, %s", kill, dir).isEqualTo(localNames(server, dir));
+                        s.nfs().createFile(fh, "base", text("after"));
+                    }
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        System.out.printf("SpanningTransactionCrashIT: %d kills, %d transactions begun (%d cut off by a kill), %d "
+                + "found committed, %d undone, 0 partial%n", KILLS, begun, inFlight, committedSeen, undoneSeen);
+        assertThat(begun).as("transactions begun before the kills").isGreaterThanOrEqualTo(KILLS * STREAMS);
+    }
+
+    private static String name(int kill, int stream, int n) {
+        return "k" + kill + "-s" + stream + "-n" + n;
+    }
+
+    /**
+     * The server with a JVM that starts fast (C1 only, serial GC, a class-data archive written at the first
+     * clean stop), as the other crash tests start it.
+     */
+    private static ServerProcess startFast() throws IOException {
+        Path archive = ServerProcess.defaultWorkDirectory().toAbsolutePath().resolve("tcnfs-spanning-crash.jsa");
+        List<String> base = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto");
+        if (Files.isRegularFile(archive)) {
+            List<String> fast = new ArrayList<>(base);
+            fast.add("-XX:SharedArchiveFile=" + archive);
+            return ServerProcess.startIn(ServerProcess.defaultWorkDirectory(), fast);
+        }
+        List<String> dump = new ArrayList<>(base);
+        dump.add("-XX:ArchiveClassesAtExit=" + archive);
+        ServerProcess server = ServerProcess.startIn(ServerProcess.defaultWorkDirectory(), dump);
+        server.stop();
+        List<String> fast = new ArrayList<>(base);
+        if (Files.isRegularFile(archive)) {
+            fast.add("-XX:SharedArchiveFile=" + archive);
+        }
+        server.setJvmArgs(fast.toArray(String[]::new));
+        server.relaunch();
+        return server;
+    }
+
+    private static Set<String> localNames(ServerProcess server, String dir) throws IOException {
+        try (Stream<Path> s = Files.list(server.exportDir().resolve(dir))) {
+            Set<String> names = new TreeSet<>();
+            s.forEach(p -> names.add(p.getFileName().toString()));
+            return names;
+        }
+    }
+
+    /** True when the transaction is all there, false when none of it is; fails on anything in between. */
+    private static boolean checkAllOrNothing(Path dir, Outcome o, int trial, long delayMicros) throws IOException {
+        String where = "kill " + trial + " (kill after " + delayMicros + " us, seed " + SEED + "), " + o.dir();
+        String base = Files.readString(dir.resolve("base"));
+        Set<String> names;
+        try (Stream<Path> s = Files.list(dir)) {
+            names = new TreeSet<>();
+            s.forEach(p -> names.add(p.getFileName().toString()));
+        }
+        if (base.equals("old " + o.dir())) {
+            assertThat(o.committed()).as(where + ": TXN_COMMIT answered OK, yet it was undone").isFalse();
+            assertThat(names).as(where + ": undone, so nothing but base").containsExactly("base");
+            return false;
+        }
+        assertThat(base).as(where + ": base").isEqualTo("new " + o.dir());
+        Set<String> expected = new TreeSet<>();
+        expected.add("base");
+        expected.add("sub");
+        Set<String> expectedInSub = new TreeSet<>();
+        expectedInSub.add("g");
+        for (int c = 1; c < COMPOUNDS; c++) {
+            for (int f = 0; f < FILES_PER_COMPOUND; f++) {
+                String file = "f" + c + "-" + f;
+                (c % 2 == 0 ? expectedInSub : expected).add(file);
+                assertThat(Files.readAllBytes((c % 2 == 0 ? dir.resolve("sub") : dir).resolve(file)))
+                        .as(where + " " + file).isEqualTo(content(o.dir(), c, f));
+            }
+        }
+        try (Stream<Path> s = Files.list(dir.resolve("sub"))) {
+            Set<String> inSub = new TreeSet<>();
+            s.forEach(p -> inSub.add(p.getFileName().toString()));
+            assertThat(inSub).as(where + ": sub").isEqualTo(expectedInSub);
+        }
+        assertThat(names).as(where + ": committed, so everything").isEqualTo(expected);
+        assertThat(Files.readString(dir.resolve("sub/g"))).as(where + " sub/g").isEqualTo("g");
+        return true;
+    }
+
+    /** One transaction: base overwritten, sub made, files created compound by compound, then TXN_COMMIT. */
+    private static Outcome transaction(Nfs41Session session, byte[] dir, String name) throws IOException {
+        SpanningTransaction txn = session.beginTransaction(0);
+        if (txn.beginStatus() != NfsStatus.OK.code()) {
+            return new Outcome(name, false);
+        }
+        byte[] owner = ("o-" + name).getBytes(StandardCharsets.UTF_8);
+        CompoundResult first = txn.execute(new CompoundBuilder().putfh(dir)
+                .openExisting(session.clientId(), owner, "base", OPEN4args.OPEN4_SHARE_ACCESS_BOTH)
+                .write(CompoundBuilder.currentStateid(), 0, text("new " + name))
+                .close(CompoundBuilder.currentStateid())
+                .putfh(dir).mkdir("sub").getfh().openCreate(session.clientId(), owner, "g",
+                        OPEN4args.OPEN4_SHARE_ACCESS_BOTH, Attrs.builder().size(0).mode(0644).build())
+                .write(CompoundBuilder.currentStateid(), 0, text("g"))
+                .close(CompoundBuilder.currentStateid()));
+        if (!first.isOk()) {
+            return new Outcome(name, false);
+        }
+        byte[] sub = first.fileHandle();
+        for (int c = 1; c < COMPOUNDS; c++) {
+            CompoundBuilder b = new CompoundBuilder();
+            for (int f = 0; f < FILES_PER_COMPOUND; f++) {
+                // in the directory the first compound made: undoing the compounds in any other order than newest
+                // first would find it not empty
+                b.putfh(c % 2 == 0 ? sub : dir).openCreate(session.clientId(), owner, "f" + c + "-" + f,
+                                OPEN4args.OPEN4_SHARE_ACCESS_BOTH, Attrs.builder().size(0).mode(0644).build())
+                        .write(CompoundBuilder.currentStateid(), 0, content(name, c, f))
+                        .close(CompoundBuilder.currentStateid());
+            }
+            if (!txn.execute(b).isOk()) {
+                return new Outcome(name, false);
+            }
+        }
+        return new Outcome(name, txn.commit() == NfsStatus.OK.code());
+    }
+
+    private static byte[] content(String dir, int compound, int file) {
+        byte[] data = new byte[FILE_BYTES];
+        new Random(dir.hashCode() * 31L + compound * 7L + file).nextBytes(data);
+        return data;
+    }
+
+    private static byte[] text(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}

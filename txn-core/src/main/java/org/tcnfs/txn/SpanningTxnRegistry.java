@@ -1,0 +1,193 @@
+package org.tcnfs.txn;
+
+import java.security.SecureRandom;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tcnfs.nfs4.rpc.SpanningTransactions;
+import org.tcnfs.nfs4.status.BadStateIdException;
+import org.tcnfs.nfs4.status.DelayException;
+import org.tcnfs.nfs4.status.NfsStatus;
+
+/**
+ * The open transactions that span compounds, by id (docs/protocol.md): serves TXN_BEGIN, TXN_COMMIT and
+ * TXN_ABORT, finds the transaction of a TXN_COMPOUND for the {@link TransactionHook}, and aborts, from a reaper
+ * thread, those whose connection closed or that stayed idle past {@link SpanningLimits#idleTimeout()} (the
+ * client is gone: its lease would have expired). At most {@link SpanningLimits#maxOpen()} are open.
+ *
+ * <p>Thread-safe.
+ */
+final class SpanningTxnRegistry implements SpanningTransactions, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(SpanningTxnRegistry.class);
+    private static final HexFormat HEX = HexFormat.of();
+
+    private final TransactionServices services;
+    private final SpanningLimits limits;
+    private final ConcurrentHashMap<String, MultiTransaction> open = new ConcurrentHashMap<>();
+    private final SecureRandom random = new SecureRandom();
+    /** Tickets grow with time, so that they keep their order across restarts. */
+    private final AtomicLong nextTicket = new AtomicLong(System.currentTimeMillis() * 1000);
+    private final ScheduledExecutorService reaper;
+    final AtomicLong begun = new AtomicLong();
+    final AtomicLong committed = new AtomicLong();
+    final AtomicLong aborted = new AtomicLong();
+
+    SpanningTxnRegistry(TransactionServices services, SpanningLimits limits) {
+        this.services = Objects.requireNonNull(services, "services");
+        this.limits = Objects.requireNonNull(limits, "limits");
+        this.reaper = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "tcnfs-txn-reaper");
+            t.setDaemon(true);
+            return t;
+        });
+        long period = Math.max(50, Math.min(1000, limits.idleTimeout().toMillis() / 4));
+        reaper.scheduleWithFixedDelay(this::reap, period, period, TimeUnit.MILLISECONDS);
+    }
+
+    SpanningLimits limits() {
+        return limits;
+    }
+
+    /** Transactions that span compounds open now. */
+    int openCount() {
+        return open.size();
+    }
+
+    @Override
+    public synchronized Begun begin(long ticket, Connection connection) {
+        if (open.size() >= limits.maxOpen()) {
+            LOG.warn("TXN_BEGIN refused with NFS4ERR_DELAY: {} transactions that span compounds are open "
+                    + "(max-open-txns)", open.size());
+            return new Begun(NfsStatus.DELAY, new byte[0], 0, 0, 0, 0);
+        }
+        long now = nextTicket.incrementAndGet();
+        // an earlier attempt's ticket keeps its age; one this server cannot have issued is replaced
+        long t = ticket > 0 && ticket < now ? ticket : now;
+        byte[] id = new byte[16];
+        random.nextBytes(id);
+        String key = HEX.formatHex(id);
+        MultiTransaction txn = new MultiTransaction(services, id, key.substring(0, 12), t, connection);
+        open.put(key, txn);
+        begun.incrementAndGet();
+        LOG.debug("txn {} begun (ticket {}) on {}", txn.name(), t, connection.id());
+        return new Begun(NfsStatus.OK, id, t, limits.maxCompounds(), limits.maxBytes(),
+                (int) Math.min(Integer.MAX_VALUE, limits.idleTimeout().toMillis()));
+    }
+
+    /**
+     * The open transaction {@code id} of {@code connection}, entered for one call (the caller must
+     * {@link MultiTransaction#exit()} it).
+     *
+     * @throws BadStateIdException unknown, ended, or bound to another connection
+     * @throws DelayException another call of it is running
+     */
+    MultiTransaction enter(byte[] id, Connection connection) throws BadStateIdException, DelayException {
+        MultiTransaction txn = id == null ? null : open.get(HEX.formatHex(id));
+        if (txn == null || !txn.connection().id().equals(connection.id())) {
+            throw new BadStateIdException("no open transaction with this id on this connection");
+        }
+        if (!txn.enter()) {
+            throw new DelayException("another call of transaction " + txn.name() + " is running");
+        }
+        if (txn.state() != MultiTransaction.State.OPEN) {
+            txn.exit();
+            throw new BadStateIdException("transaction " + txn.name() + " has ended");
+        }
+        return txn;
+    }
+
+    /** Aborts {@code txn} (entered by the caller) and forgets it. */
+    void abortEntered(MultiTransaction txn, String why) {
+        try {
+            txn.abort(why);
+        } finally {
+            open.remove(HEX.formatHex(txn.id()), txn);
+            aborted.incrementAndGet();
+        }
+    }
+
+    @Override
+    public NfsStatus commit(byte[] txnId, Connection connection) {
+        MultiTransaction txn;
+        try {
+            txn = enter(txnId, connection);
+        } catch (BadStateIdException | DelayException e) {
+            return e.status();
+        }
+        try {
+            txn.commit();
+            committed.incrementAndGet();
+            return NfsStatus.OK;
+        } catch (java.io.IOException | RuntimeException e) {
+            aborted.incrementAndGet();
+            return txn.state() == MultiTransaction.State.UNDO_FAILED ? NfsStatus.SERVERFAULT : NfsStatus.IO;
+        } finally {
+            open.remove(HEX.formatHex(txn.id()), txn);
+            txn.exit();
+        }
+    }
+
+    @Override
+    public NfsStatus abort(byte[] txnId, Connection connection) {
+        MultiTransaction txn;
+        try {
+            txn = enter(txnId, connection);
+        } catch (BadStateIdException | DelayException e) {
+            return e.status();
+        }
+        try {
+            abortEntered(txn, "TXN_ABORT");
+            return txn.state() == MultiTransaction.State.UNDO_FAILED ? NfsStatus.SERVERFAULT : NfsStatus.OK;
+        } finally {
+            txn.exit();
+        }
+    }
+
+    /** Aborts the transactions whose connection closed or that stayed idle too long. */
+    private void reap() {
+        try {
+            long idleNanos = limits.idleTimeout().toNanos();
+            for (MultiTransaction txn : List.copyOf(open.values())) {
+                String why = null;
+                if (!txn.connection().open().getAsBoolean()) {
+                    why = "its connection closed";
+                } else if (txn.idleNanos() > idleNanos) {
+                    why = "no call for " + limits.idleTimeout().toMillis() + " ms (txn-idle-timeout)";
+                }
+                if (why == null || !txn.enter()) {
+                    continue;
+                }
+                try {
+                    LOG.warn("txn {}: aborted because {}; rolling back its {} compounds", txn.name(), why,
+                            txn.compoundCount());
+                    abortEntered(txn, why);
+                } finally {
+                    txn.exit();
+                }
+            }
+        } catch (RuntimeException e) {
+            LOG.error("the transaction reaper failed: {}", e.toString(), e);
+        }
+    }
+
+    /** Stops the reaper, then aborts every open transaction (waiting for a call in flight). */
+    @Override
+    public void close() {
+        reaper.shutdownNow();
+        for (MultiTransaction txn : List.copyOf(open.values())) {
+            txn.enterWaiting();
+            try {
+                abortEntered(txn, "the server is shutting down");
+            } finally {
+                txn.exit();
+            }
+        }
+    }
+}
