@@ -131,8 +131,11 @@ public final class ServerProcess implements AutoCloseable {
         command.add("-jar");
         command.add(jar.toString());
         command.addAll(List.of("--bind", "127.0.0.1", "--port", "0", "--port-file", portFile.toString(),
-                "--data", exportDir.toString(), "--state", stateDir.toString(), "--grace", "0",
+                "--data", exportDir.toString(), "--state", stateDir.toString(),
                 "--metrics-port", "0", "--metrics-port-file", metricsPortFile.toString()));
+        if (!extraArgs.contains("--grace")) {
+            command.addAll(List.of("--grace", "0"));
+        }
         if (trustRoot && !extraArgs.contains("--data-options")) {
             command.addAll(TRUSTED_ROOT_ARGS);
         }
