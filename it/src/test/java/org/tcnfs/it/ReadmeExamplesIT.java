@@ -1,0 +1,171 @@
+package org.tcnfs.it;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.zip.GZIPOutputStream;
+import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
+import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.tcnfs.client.vector.VResult;
+import org.tcnfs.client.vector.VWrite;
+import org.tcnfs.client.vector.VnfsClient;
+
+/**
+ * The README's examples run as written against the real server (issue 17): every {@code tcnfs} line of its
+ * {@code sh} blocks, in order, through {@code scripts/tcnfs} and the real fat jar (the server's address gets
+ * the test server's port), with the {@code adduser.manifest} block as the manifest of {@code apply}; the Java
+ * transaction of the first screen; and the Linux mount line where the kernel has an NFS client.
+ */
+class ReadmeExamplesIT extends SharedServerTest {
+    private static final Pattern SH_BLOCK = Pattern.compile("```sh\\n(.*?)```", Pattern.DOTALL);
+    private static final Pattern PLAIN_BLOCK = Pattern.compile("```\\n(.*?)```", Pattern.DOTALL);
+
+    @TempDir
+    Path tmp;
+
+    private static String readme() throws IOException {
+        return Files.readString(Paths.get(System.getProperty("tcnfs.repo.root", "..")).resolve("README.md"), UTF_8);
+    }
+
+    /** Every line of the README's {@code sh} blocks that runs the {@code tcnfs} command, in order. */
+    static List<String> cliExamples(String readme) {
+        List<String> lines = new ArrayList<>();
+        Matcher m = SH_BLOCK.matcher(readme);
+        while (m.find()) {
+            m.group(1).lines().filter(l -> l.startsWith("tcnfs ")).forEach(lines::add);
+        }
+        return lines;
+    }
+
+    /** The README's manifest block (the one starting {@code # adduser.manifest}). */
+    static String manifest(String readme) {
+        Matcher m = PLAIN_BLOCK.matcher(readme);
+        while (m.find()) {
+            if (m.group(1).startsWith("# adduser.manifest")) {
+                return m.group(1);
+            }
+        }
+        throw new AssertionError("README.md has no adduser.manifest block");
+    }
+
+    private byte[] smallTarGz() throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (TarArchiveOutputStream t = new TarArchiveOutputStream(new GZIPOutputStream(bytes))) {
+            for (String name : List.of("linux/Makefile", "linux/kernel/fork.c", "linux/mm/slab.c")) {
+                byte[] data = ("/* " + name + " */\n").getBytes(UTF_8);
+                TarArchiveEntry e = new TarArchiveEntry(name);
+                e.setSize(data.length);
+                e.setMode(0644);
+                t.putArchiveEntry(e);
+                t.write(data);
+                t.closeArchiveEntry();
+            }
+        }
+        return bytes.toByteArray();
+    }
+
+    @Test
+    void everyTcnfsCommandOfTheReadmeRunsAsWritten() throws Exception {
+        String readme = readme();
+        List<String> examples = cliExamples(readme);
+        assertThat(examples).as("the README's tcnfs lines").hasSizeGreaterThanOrEqualTo(10)
+                .anyMatch(l -> l.startsWith("tcnfs apply adduser.manifest"));
+        Path export = server.exportDir();
+        // given: what the examples' remote side expects to find
+        Files.createDirectories(export.resolve("etc"));
+        Files.createDirectories(export.resolve("home"));
+        Files.writeString(export.resolve("etc/passwd"), "root:x:0:0:root:/root:/bin/sh\n");
+        Files.writeString(export.resolve("etc/group"), "root:x:0:\n");
+        Files.writeString(export.resolve("etc/shadow"), "root:*:19000:0:99999:7:::\n");
+        // ... and their local side
+        Path work = Files.createDirectories(tmp.resolve("work"));
+        Files.writeString(work.resolve("a.c"), "int a;\n");
+        Files.writeString(work.resolve("b.c"), "int b;\n");
+        Files.createDirectories(work.resolve("project/src"));
+        Files.writeString(work.resolve("project/README"), "a project\n");
+        Files.writeString(work.resolve("project/src/main.c"), "int main(void) { return 0; }\n");
+        Files.write(work.resolve("linux.tar.gz"), smallTarGz());
+        Files.writeString(work.resolve("adduser.manifest"), manifest(readme));
+        Files.writeString(work.resolve("passwd.add"), "alice:x:1001:1001::/home/alice:/bin/sh\n");
+        Files.writeString(work.resolve("group.add"), "alice:x:1001:\n");
+        Files.writeString(work.resolve("shadow.add"), "alice:!:19000:0:99999:7:::\n");
+        Path bin = Files.createDirectories(tmp.resolve("bin"));
+        Path script = Paths.get(System.getProperty("tcnfs.repo.root", "..")).resolve("scripts/tcnfs")
+                .toAbsolutePath().normalize();
+        Files.createSymbolicLink(bin.resolve("tcnfs"), script);
+
+        for (String example : examples) {
+            String line = example.replace("nfs://127.0.0.1/", "nfs://127.0.0.1:" + server.port() + "/");
+            ProcessBuilder pb = new ProcessBuilder("bash", "-c", line).directory(work.toFile()).redirectErrorStream(true);
+            pb.environment().put("PATH", bin + ":" + System.getenv("PATH"));
+            pb.environment().put("TCNFS_CLIENT_JAR", CliMessagesIT.clientJar().toString());
+            pb.environment().put("JAVA", Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+            Process p = pb.start();
+            String output = new String(p.getInputStream().readAllBytes(), UTF_8);
+            assertThat(p.waitFor(120, TimeUnit.SECONDS)).as(example).isTrue();
+            assertThat(p.exitValue()).as("README example `%s`:\n%s", example, output).isZero();
+        }
+
+        assertThat(Files.readString(export.resolve("src/lib/a.c"))).isEqualTo("int a;\n");
+        assertThat(Files.readString(export.resolve("src/b.c"))).isEqualTo("int b;\n");
+        assertThat(Files.readString(export.resolve("backup/project/src/main.c"))).contains("int main");
+        assertThat(export.resolve("linux")).doesNotExist();
+        assertThat(Files.readString(export.resolve("etc/passwd"))).endsWith("alice:x:1001:1001::/home/alice:/bin/sh\n");
+        assertThat(Files.readString(export.resolve("etc/group"))).endsWith("alice:x:1001:\n");
+        assertThat(Files.readString(export.resolve("etc/shadow"))).endsWith("alice:!:19000:0:99999:7:::\n");
+        assertThat(Files.readString(export.resolve("home/alice/.profile"))).isEqualTo("export PS1='$ '\n");
+    }
+
+    /** README, first screen, "Send a transaction": the Java lines, with the test server's port. */
+    @Test
+    void theFirstScreensJavaTransactionWritesBothFiles() throws Exception {
+        Files.createDirectories(server.exportDir().resolve("src"));
+        String printed;
+        try (VnfsClient nfs = VnfsClient.builder().host("127.0.0.1").port(server.port()).export("/").connect()) {
+            VResult<Void> r = nfs.vtxn(List.of(
+                    VWrite.create("src/a.c", "int a;\n".getBytes(UTF_8)),
+                    VWrite.create("src/b.c", "int b;\n".getBytes(UTF_8))));
+            printed = r.committed() ? "both written" : "nothing changed: " + r.item(r.firstFailure()).status();
+        }
+
+        assertThat(printed).isEqualTo("both written");
+        assertThat(readme()).contains("VResult<Void> r = nfs.vtxn(List.of(",
+                "VWrite.create(\"src/a.c\", \"int a;\\n\".getBytes(UTF_8)),",
+                "System.out.println(r.committed() ? \"both written\" : \"nothing changed: \" + "
+                        + "r.item(r.firstFailure()).status());");
+    }
+
+    /** README, first screen, "Mount it from Linux", where this machine's kernel has an NFSv4 client. */
+    @Test
+    void theMountLineMountsTheServer() throws Exception {
+        assumeTrue("root".equals(System.getProperty("user.name")) && Files.isExecutable(Path.of("/sbin/mount.nfs4"))
+                && Files.readString(Path.of("/proc/filesystems")).contains("nfs4"),
+                "needs root, mount.nfs4 and an NFSv4 client in the kernel");
+        String line = readme().lines().filter(l -> l.startsWith("mount -t nfs4 ")).findFirst().orElseThrow();
+        Path mnt = Files.createDirectories(tmp.resolve("mnt"));
+        Files.writeString(server.exportDir().resolve("mounted"), "seen through the kernel\n");
+        String command = line.replace("port=2049", "port=" + server.port()).replace(" /mnt", " " + mnt);
+        Process mount = new ProcessBuilder("bash", "-c", command).redirectErrorStream(true).start();
+        String output = new String(mount.getInputStream().readAllBytes(), UTF_8);
+        assertThat(mount.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        try {
+            assertThat(mount.exitValue()).as(output).isZero();
+            assertThat(Files.readString(mnt.resolve("mounted"))).isEqualTo("seen through the kernel\n");
+        } finally {
+            new ProcessBuilder("umount", mnt.toString()).start().waitFor(60, TimeUnit.SECONDS);
+        }
+    }
+}
