@@ -117,6 +117,17 @@ class CliMessagesIT extends SharedServerTest {
     }
 
     @Test
+    void aMissingLocalFileIsNamedWithThePlainCause() throws Exception {
+        Run put = tcnfs(tmp, "put", "no-such-file", url + "/f");
+        Run untar = tcnfs(tmp, "untar", "no-such.tgz", url);
+
+        assertThat(put.status()).isEqualTo(6);
+        assertThat(put.err()).isEqualTo("tcnfs: no-such-file: no such file or directory\n");
+        assertThat(untar.status()).isEqualTo(6);
+        assertThat(untar.err()).isEqualTo("tcnfs: untar: no-such.tgz: no such file or directory\n");
+    }
+
+    @Test
     void untarOfACutArchiveSaysTruncatedArchiveAndChangesNothing() throws Exception {
         byte[] whole = tarOf("big", TestData.randomBytes(10_000, 5));
         Files.write(tmp.resolve("trunc.tar"), Arrays.copyOf(whole, 3000));

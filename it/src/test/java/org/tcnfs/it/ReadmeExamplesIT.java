@@ -12,8 +12,6 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.zip.GZIPOutputStream;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
@@ -30,8 +28,6 @@ import org.tcnfs.client.vector.VnfsClient;
  * transaction of the first screen; and the Linux mount line where the kernel has an NFS client.
  */
 class ReadmeExamplesIT extends SharedServerTest {
-    private static final Pattern SH_BLOCK = Pattern.compile("```sh\\n(.*?)```", Pattern.DOTALL);
-    private static final Pattern PLAIN_BLOCK = Pattern.compile("```\\n(.*?)```", Pattern.DOTALL);
 
     @TempDir
     Path tmp;
@@ -40,25 +36,45 @@ class ReadmeExamplesIT extends SharedServerTest {
         return Files.readString(Paths.get(System.getProperty("tcnfs.repo.root", "..")).resolve("README.md"), UTF_8);
     }
 
+    /** A fenced block of the README: its language ("" for none) and its text. */
+    private record Block(String language, String text) {
+    }
+
+    private static List<Block> blocks(String readme) {
+        List<Block> blocks = new ArrayList<>();
+        String language = null;
+        StringBuilder text = new StringBuilder();
+        for (String line : readme.lines().toList()) {
+            if (line.startsWith("```")) {
+                if (language == null) {
+                    language = line.substring(3).strip();
+                    text.setLength(0);
+                } else {
+                    blocks.add(new Block(language, text.toString()));
+                    language = null;
+                }
+            } else if (language != null) {
+                text.append(line).append('\n');
+            }
+        }
+        return blocks;
+    }
+
     /** Every line of the README's {@code sh} blocks that runs the {@code tcnfs} command, in order. */
     static List<String> cliExamples(String readme) {
         List<String> lines = new ArrayList<>();
-        Matcher m = SH_BLOCK.matcher(readme);
-        while (m.find()) {
-            m.group(1).lines().filter(l -> l.startsWith("tcnfs ")).forEach(lines::add);
+        for (Block b : blocks(readme)) {
+            if (b.language().equals("sh")) {
+                b.text().lines().filter(l -> l.startsWith("tcnfs ")).forEach(lines::add);
+            }
         }
         return lines;
     }
 
     /** The README's manifest block (the one starting {@code # adduser.manifest}). */
     static String manifest(String readme) {
-        Matcher m = PLAIN_BLOCK.matcher(readme);
-        while (m.find()) {
-            if (m.group(1).startsWith("# adduser.manifest")) {
-                return m.group(1);
-            }
-        }
-        throw new AssertionError("README.md has no adduser.manifest block");
+        return blocks(readme).stream().filter(b -> b.text().startsWith("# adduser.manifest")).findFirst()
+                .orElseThrow(() -> new AssertionError("README.md has no adduser.manifest block")).text();
     }
 
     private byte[] smallTarGz() throws IOException {

@@ -43,7 +43,7 @@ final class ApplyCommand extends BaseCommand {
                 localBase = m.toAbsolutePath().getParent();
             }
         } catch (IOException e) {
-            throw new CliException(ExitCode.LOCAL_IO, "apply: " + manifest + ": " + e.getMessage());
+            throw new CliException(ExitCode.LOCAL_IO, "apply: " + manifest + ": " + LocalErrors.cause(e));
         }
         Manifest parsed = Manifest.parse(lines, base.path(), localBase);
         try (VnfsClient nfs = connect(base)) {

@@ -138,7 +138,7 @@ record Manifest(List<TxnItem> items) {
         try {
             return Files.readAllBytes(p);
         } catch (IOException e) {
-            throw new CliException(ExitCode.LOCAL_IO, "manifest: " + p + ": " + e.getMessage());
+            throw new CliException(ExitCode.LOCAL_IO, "manifest: " + p + ": " + LocalErrors.cause(e));
         }
     }
 

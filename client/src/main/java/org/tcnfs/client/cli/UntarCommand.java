@@ -36,7 +36,7 @@ final class UntarCommand extends BaseCommand {
         try (InputStream in = archive.equals("-") ? System.in : Files.newInputStream(Path.of(archive))) {
             plan = TarPlan.read(in, dst.path());
         } catch (IOException e) {
-            throw new CliException(ExitCode.LOCAL_IO, "untar: " + archive + ": " + e.getMessage());
+            throw new CliException(ExitCode.LOCAL_IO, "untar: " + archive + ": " + LocalErrors.cause(e));
         }
         try (VnfsClient nfs = connect(dst)) {
             List<String> labels = new ArrayList<>();
