@@ -137,7 +137,7 @@ class ReadmeExamplesIT extends SharedServerTest {
 
         assertThat(Files.readString(export.resolve("src/lib/a.c"))).isEqualTo("int a;\n");
         assertThat(Files.readString(export.resolve("src/b.c"))).isEqualTo("int b;\n");
-        assertThat(Files.readString(export.resolve("backup/project/src/main.c"))).contains("int main");
+        assertThat(Files.readString(export.resolve("backup/src/main.c"))).contains("int main");
         assertThat(export.resolve("linux")).doesNotExist();
         assertThat(Files.readString(export.resolve("etc/passwd"))).endsWith("alice:x:1001:1001::/home/alice:/bin/sh\n");
         assertThat(Files.readString(export.resolve("etc/group"))).endsWith("alice:x:1001:\n");
