@@ -22,7 +22,7 @@ import org.tcnfs.nfs4.xdr.OPEN4args;
  * (issue 17).
  */
 class GraceRetryIT {
-    private static final int GRACE_SECONDS = 6;
+    private static final int GRACE_SECONDS = 20;
 
     private ServerProcess server;
 
