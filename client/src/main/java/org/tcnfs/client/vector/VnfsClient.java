@@ -293,6 +293,10 @@ public final class VnfsClient implements AutoCloseable {
                 CompoundBuilder lookup = new CompoundBuilder().tag("vnfs-export").putrootfh();
                 lookup.lookupPath(export).getfh().getattr(FATTR4_MAXREAD, FATTR4_MAXWRITE);
                 CompoundResult r = session.execute(lookup);
+                Backoff backoff = new Backoff(timeout);
+                while (r.status() == NfsStatus.DELAY && backoff.pause()) {
+                    r = session.execute(lookup); // looks only: safe to send again
+                }
                 if (!r.isOk()) {
                     session.close();
                     throw NfsExceptions.of(r.status(), "export /" + export + " on " + host + ":" + port + ": " + r);
