@@ -145,6 +145,80 @@ class ReadmeExamplesIT extends SharedServerTest {
         assertThat(Files.readString(export.resolve("home/alice/.profile"))).isEqualTo("export PS1='$ '\n");
     }
 
+    /**
+     * README, "Running the server", "Exports" and "Metrics, health and status": each {@code java -jar} line
+     * starts the server (directories moved under a temporary one, port 0 instead of 2049, the exports block as
+     * the exports file; the harness adds port files and --grace 0) or prints the help, and each {@code curl}
+     * line answers while it serves; SIGTERM stops it cleanly.
+     */
+    @Test
+    void theServerCommandsOfTheReadmeServeAndStop() throws Exception {
+        String readme = readme();
+        List<String> serverLines = new ArrayList<>();
+        List<String> curlLines = new ArrayList<>();
+        for (Block b : blocks(readme)) {
+            if (b.language().equals("sh")) {
+                b.text().lines().filter(l -> l.startsWith("java -jar server/target/tcnfs-server.jar"))
+                        .forEach(serverLines::add);
+                b.text().lines().filter(l -> l.startsWith("curl http://127.0.0.1:9049/")).forEach(curlLines::add);
+            }
+        }
+        assertThat(serverLines).hasSize(3);
+        assertThat(curlLines).hasSizeGreaterThanOrEqualTo(3);
+        String exportsBlock = blocks(readme).stream().filter(b -> b.text().startsWith("# path")).findFirst()
+                .orElseThrow().text();
+        Path root = tmp.toAbsolutePath();
+        Files.createDirectories(root.resolve("srv/projects"));
+        Files.createDirectories(root.resolve("srv/public"));
+        Files.createDirectories(root.resolve("etc/tcnfs"));
+        Files.writeString(root.resolve("etc/tcnfs/exports"), exportsBlock.replace("/srv/", root + "/srv/"));
+
+        int n = 0;
+        for (String example : serverLines) {
+            n++;
+            String line = example.replaceFirst("^java ", Paths.get(System.getProperty("java.home"), "bin", "java") + " ")
+                    .replace("server/target/tcnfs-server.jar", ServerProcess.serverJar().toString())
+                    .replace("/srv/", root + "/srv/").replace("/var/lib/tcnfs", root + "/state-" + n)
+                    .replace("/etc/tcnfs/exports", root + "/etc/tcnfs/exports").replace("--port 2049", "--port 0");
+            if (line.endsWith("--help")) {
+                Process help = new ProcessBuilder("bash", "-c", line).redirectErrorStream(true).start();
+                String output = new String(help.getInputStream().readAllBytes(), UTF_8);
+                assertThat(help.waitFor(60, TimeUnit.SECONDS)).isTrue();
+                assertThat(help.exitValue()).as(output).isZero();
+                assertThat(output).contains("--port", "--exports", "--data");
+                continue;
+            }
+            Path portFile = root.resolve("port-" + n);
+            Path metricsFile = root.resolve("metrics-port-" + n);
+            String harness = " --port-file " + portFile + " --metrics-port 0 --metrics-port-file " + metricsFile
+                    + " --grace 0";
+            Process p = new ProcessBuilder("bash", "-c", "exec " + line + harness).directory(root.toFile())
+                    .redirectErrorStream(true).redirectOutput(root.resolve("server-" + n + ".log").toFile()).start();
+            try {
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                while (!(Files.isRegularFile(portFile) && !Files.readString(portFile).isBlank())) {
+                    assertThat(p.isAlive()).as("README `%s`:\n%s", example,
+                            Files.readString(root.resolve("server-" + n + ".log"))).isTrue();
+                    assertThat(System.nanoTime()).as("serving within 60 s").isLessThan(deadline);
+                    Thread.sleep(100);
+                }
+                String metricsPort = Files.readString(metricsFile).strip();
+                for (String curl : curlLines) {
+                    Process c = new ProcessBuilder("bash", "-c", "curl -sf" + curl.substring("curl".length())
+                            .replace(":9049/", ":" + metricsPort + "/")).redirectErrorStream(true).start();
+                    String answer = new String(c.getInputStream().readAllBytes(), UTF_8);
+                    assertThat(c.waitFor(30, TimeUnit.SECONDS)).isTrue();
+                    assertThat(c.exitValue()).as("README `%s`: %s", curl, answer).isZero();
+                    assertThat(answer).isNotBlank();
+                }
+            } finally {
+                p.destroy();
+                assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            }
+            assertThat(p.exitValue()).as("a clean stop after SIGTERM").isIn(0, 143);
+        }
+    }
+
     /** README, first screen, "Send a transaction": the Java lines, with the test server's port. */
     @Test
     void theFirstScreensJavaTransactionWritesBothFiles() throws Exception {
