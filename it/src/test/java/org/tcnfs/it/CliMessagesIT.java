@@ -117,6 +117,14 @@ class CliMessagesIT extends SharedServerTest {
     }
 
     @Test
+    void aRefusedConnectionNamesTheServer() throws Exception {
+        Run r = tcnfs(tmp, "ls", "nfs://127.0.0.1:1/");
+
+        assertThat(r.status()).isEqualTo(3);
+        assertThat(r.err()).isEqualTo("tcnfs: cannot connect to 127.0.0.1:1: connection refused\n");
+    }
+
+    @Test
     void aMissingLocalFileIsNamedWithThePlainCause() throws Exception {
         Run put = tcnfs(tmp, "put", "no-such-file", url + "/f");
         Run untar = tcnfs(tmp, "untar", "no-such.tgz", url);

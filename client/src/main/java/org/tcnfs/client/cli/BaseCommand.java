@@ -54,11 +54,16 @@ abstract class BaseCommand implements Callable<Integer> {
     abstract void run() throws Exception;
 
     /** A client for the server of {@code url}, working from the server's root. */
-    VnfsClient connect(NfsUrl url) throws IOException {
+    VnfsClient connect(NfsUrl url) throws IOException, CliException {
         long[] ids = localIds();
-        return VnfsClient.builder().host(url.host()).port(url.port())
-                .uid(uid != null ? uid : (int) ids[0]).gid(gid != null ? gid : (int) ids[1])
-                .timeout(Duration.ofSeconds(Math.max(1, timeoutSeconds))).listener(progress()).connect();
+        try {
+            return VnfsClient.builder().host(url.host()).port(url.port())
+                    .uid(uid != null ? uid : (int) ids[0]).gid(gid != null ? gid : (int) ids[1])
+                    .timeout(Duration.ofSeconds(Math.max(1, timeoutSeconds))).listener(progress()).connect();
+        } catch (java.net.ConnectException e) {
+            String why = e.getMessage() == null ? "refused" : e.getMessage().toLowerCase(java.util.Locale.ROOT);
+            throw new CliException(ExitCode.CONNECTION, "cannot connect to " + url.host() + ":" + url.port() + ": " + why);
+        }
     }
 
     /** The local uid and gid, or root's where they cannot be found. */
