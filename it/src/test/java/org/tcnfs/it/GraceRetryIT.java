@@ -62,6 +62,8 @@ class GraceRetryIT {
         Run read = get.join();
         Run write = put.join();
         long seconds = (System.nanoTime() - start) / 1_000_000_000L;
+        System.out.printf("GraceRetryIT: get and put succeeded %d s after they started in a %d s grace period%n",
+                seconds, GRACE_SECONDS);
 
         assertThat(read.status()).as(read.err()).isZero();
         assertThat(write.status()).as(write.err()).isZero();
