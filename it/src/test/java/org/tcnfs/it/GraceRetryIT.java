@@ -17,9 +17,9 @@ import org.tcnfs.nfs4.xdr.OPEN4args;
 
 /**
  * After a restart the server is in its grace period (RFC 8881 8.4.2) while a client of the previous run may still
- * reclaim: OPENs that are not reclaims get NFS4ERR_GRACE, reads and writes alike. The {@code tcnfs} command (the
- * real fat jar) waits with growing pauses and succeeds once the grace period ends, instead of failing at once
- * (issue 17).
+ * reclaim: OPENs that are not reclaims get NFS4ERR_GRACE, reads, writes and transactions alike. The {@code tcnfs}
+ * command (the real fat jar) waits with growing pauses and succeeds once the grace period ends, instead of
+ * failing at once (issue 17).
  */
 class GraceRetryIT {
     private static final int GRACE_SECONDS = 20;
@@ -42,7 +42,7 @@ class GraceRetryIT {
     }
 
     @Test
-    void theCliWaitsOutTheGracePeriodAfterARestartAndThenReadsAndWrites() throws Exception {
+    void theCliWaitsOutTheGracePeriodAfterARestartAndThenReadsWritesAndCommits() throws Exception {
         Files.writeString(server.exportDir().resolve("before"), "written before the restart\n");
         // a client with a session is in the client record, so the next start grants a grace period for it
         ItSession previous = ItSession.open(server, "previous-run");
@@ -59,14 +59,18 @@ class GraceRetryIT {
         long start = System.nanoTime();
         CompletableFuture<Run> get = CompletableFuture.supplyAsync(() -> run("get", base + "before", "got"));
         CompletableFuture<Run> put = CompletableFuture.supplyAsync(() -> run("put", "put-me", base + "put"));
+        CompletableFuture<Run> txn = CompletableFuture.supplyAsync(() -> run("put", "--txn", "put-me", base + "txn"));
         Run read = get.join();
         Run write = put.join();
+        Run transaction = txn.join();
         long seconds = (System.nanoTime() - start) / 1_000_000_000L;
-        System.out.printf("GraceRetryIT: get and put succeeded %d s after they started in a %d s grace period%n",
+        System.out.printf("GraceRetryIT: get, put and put --txn succeeded %d s after they started in a %d s grace period%n",
                 seconds, GRACE_SECONDS);
 
         assertThat(read.status()).as(read.err()).isZero();
         assertThat(write.status()).as(write.err()).isZero();
+        assertThat(transaction.status()).as(transaction.err()).isZero();
+        assertThat(Files.readString(server.exportDir().resolve("txn"))).isEqualTo("written during the grace period\n");
         assertThat(Files.readString(tmp.resolve("got"))).isEqualTo("written before the restart\n");
         assertThat(Files.readString(server.exportDir().resolve("put"))).isEqualTo("written during the grace period\n");
         assertThat(seconds).as("the commands waited for the grace period to end").isGreaterThanOrEqualTo(2);
