@@ -195,7 +195,8 @@ class CliMessagesIT extends SharedServerTest {
 
         assertThat(r.status()).isEqualTo(1);
         assertThat(r.err()).isEqualTo("tcnfs: apply mkdir /aRefusedApplyNamesTheOperationThePathAndTheModeInOctal"
-                + "/missing/alice (mode 700): NFS4ERR_NOENT (transaction rolled back, nothing changed)\n");
+                + "/missing/alice (mode 700): no such file or directory (NFS4ERR_NOENT); transaction rolled back, "
+                + "nothing changed\n");
         assertThat(remote).isEmptyDirectory();
     }
 }

@@ -107,7 +107,7 @@ abstract class BaseCommand implements Callable<Integer> {
         if (r.item(0).status() == NfsStatus.NOENT) {
             return null;
         }
-        throw new CliException(ExitCode.NFS_ERROR, "/" + path + ": " + r.item(0).status());
+        throw new CliException(ExitCode.NFS_ERROR, "/" + path + ": " + Labels.of(r.item(0).status()));
     }
 
     /**
@@ -125,12 +125,13 @@ abstract class BaseCommand implements Callable<Integer> {
         }
         ItemResult<?> failed = r.item(i);
         String label = i < labels.size() ? labels.get(i) : "item " + i;
-        StringBuilder msg = new StringBuilder(verb).append(' ').append(label).append(": ").append(failed.status());
+        StringBuilder msg = new StringBuilder(verb).append(' ').append(label).append(": ")
+                .append(Labels.of(failed.status()));
         if (r.mode() == Mode.TRANSACTION) {
-            msg.append(" (transaction rolled back, nothing changed)");
+            msg.append("; transaction rolled back, nothing changed");
         } else {
             long done = r.items().stream().filter(x -> x.outcome() == Outcome.DONE).count();
-            msg.append(" (").append(done).append(" of ").append(r.items().size()).append(" done before it)");
+            msg.append("; ").append(done).append(" of ").append(r.items().size()).append(" done before it");
         }
         throw new CliException(ExitCode.NFS_ERROR, msg.toString());
     }

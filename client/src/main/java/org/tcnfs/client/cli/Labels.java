@@ -9,6 +9,7 @@ import org.tcnfs.client.vector.VSetattr;
 import org.tcnfs.client.vector.VSymlink;
 import org.tcnfs.client.vector.VWrite;
 import org.tcnfs.client.vector.WriteFlag;
+import org.tcnfs.nfs4.status.NfsStatus;
 
 /**
  * Items of a transaction in the words of a person, for error messages: the operation and its path(s) from the
@@ -44,6 +45,31 @@ final class Labels {
             return "set attributes of " + abs(a.path());
         }
         throw new IllegalArgumentException("unknown item kind " + item.getClass().getSimpleName());
+    }
+
+    /** Plain words for the statuses people meet most; the RFC name follows in parentheses. */
+    private static final java.util.Map<NfsStatus, String> PLAIN = java.util.Map.ofEntries(
+            java.util.Map.entry(NfsStatus.NOENT, "no such file or directory"),
+            java.util.Map.entry(NfsStatus.ACCESS, "permission denied"),
+            java.util.Map.entry(NfsStatus.PERM, "operation not permitted"),
+            java.util.Map.entry(NfsStatus.EXIST, "already exists"),
+            java.util.Map.entry(NfsStatus.NOTDIR, "not a directory"),
+            java.util.Map.entry(NfsStatus.ISDIR, "is a directory"),
+            java.util.Map.entry(NfsStatus.NOTEMPTY, "directory not empty"),
+            java.util.Map.entry(NfsStatus.NOSPC, "no space left"),
+            java.util.Map.entry(NfsStatus.DQUOT, "quota exceeded"),
+            java.util.Map.entry(NfsStatus.ROFS, "read-only export"),
+            java.util.Map.entry(NfsStatus.NAMETOOLONG, "name too long"),
+            java.util.Map.entry(NfsStatus.FBIG, "file too large"),
+            java.util.Map.entry(NfsStatus.STALE, "stale file handle"),
+            java.util.Map.entry(NfsStatus.NOT_SAME, "changed meanwhile"),
+            java.util.Map.entry(NfsStatus.GRACE, "the server is in its grace period after a restart"),
+            java.util.Map.entry(NfsStatus.DELAY, "the server is busy"));
+
+    /** {@code status} in plain words where there are some, with its RFC name: "no such file or directory (NFS4ERR_NOENT)". */
+    static String of(NfsStatus status) {
+        String plain = PLAIN.get(status);
+        return plain == null ? String.valueOf(status) : plain + " (" + status + ")";
     }
 
     private static String abs(String path) {

@@ -30,6 +30,12 @@ class LabelsTest {
     }
 
     @Test
+    void statusesPeopleMeetAreInPlainWordsWithTheirRfcName() {
+        assertThat(Labels.of(org.tcnfs.nfs4.status.NfsStatus.NOENT)).isEqualTo("no such file or directory (NFS4ERR_NOENT)");
+        assertThat(Labels.of(org.tcnfs.nfs4.status.NfsStatus.BADXDR)).isEqualTo("NFS4ERR_BADXDR");
+    }
+
+    @Test
     void localErrorsSayTheCauseNotThePathAgain() {
         assertThat(LocalErrors.cause(new NoSuchFileException("a.c"))).isEqualTo("no such file or directory");
         assertThat(LocalErrors.cause(new AccessDeniedException("a.c"))).isEqualTo("permission denied");
