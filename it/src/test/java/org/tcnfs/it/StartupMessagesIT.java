@@ -50,6 +50,20 @@ class StartupMessagesIT {
         return new Run(p.exitValue(), Files.readString(log, StandardCharsets.UTF_8));
     }
 
+    /** Whether a user other than the owner may read {@code path} and pass through every directory above it. */
+    private static boolean othersMayReach(Path path) throws IOException {
+        Path p = path.toAbsolutePath();
+        if (!Files.getPosixFilePermissions(p).contains(java.nio.file.attribute.PosixFilePermission.OTHERS_READ)) {
+            return false;
+        }
+        for (Path dir = Files.isDirectory(p) ? p : p.getParent(); dir != null; dir = dir.getParent()) {
+            if (!Files.getPosixFilePermissions(dir).contains(java.nio.file.attribute.PosixFilePermission.OTHERS_EXECUTE)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private static void assertOneLine(Run r, String expected) {
         assertThat(r.status()).as(r.output()).isEqualTo(1);
         assertThat(r.errors()).as(r.output()).containsExactly(expected);
@@ -94,6 +108,8 @@ class StartupMessagesIT {
     void aStateDirectoryTheServerMayNotWriteSaysPermissionDenied() throws Exception {
         assumeTrue("root".equals(System.getProperty("user.name")) && Files.isExecutable(Path.of("/usr/bin/setpriv")),
                 "needs root and setpriv to run the server as another user");
+        assumeTrue(othersMayReach(ServerProcess.serverJar()) && othersMayReach(tmp.getParent()),
+                "the server jar and the temporary directory must be readable by other users");
         Path state = Files.createDirectories(tmp.resolve("root-only"));
         Path data = Files.createDirectories(tmp.resolve("data"));
         Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxr-xr-x"));
