@@ -1329,8 +1329,9 @@ public final class VnfsClient implements AutoCloseable {
             CompoundResult r = s.result();
             sent += s.compounds();
             int failed = decode(p, r, steps, results, Mode.PLAIN);
-            if (failed >= 0 && notNow(r.status()) && itemMayRunAgain(p, r, failed)) {
+            if (failed > p.firstItem() && notNow(r.status()) && itemMayRunAgain(p, r, failed)) {
                 // the items before it in this compound are done; the refused one did nothing: send it again
+                // (a refused first item was sent again by send() already, up to the timeout)
                 backoff = backoff != null ? backoff : new Backoff(retryFor);
                 if (backoff.pause()) {
                     LOG.debug("{}: {} for item {}, sending it again", what, r.status(), failed);
