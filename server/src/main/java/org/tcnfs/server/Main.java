@@ -99,7 +99,8 @@ public final class Main {
                     e.getMessage());
             return 1;
         } catch (Exception e) {
-            LOG.error("tcnfs could not start: {}", e.getMessage(), e);
+            LOG.error("tcnfs could not start: {}", StartupFailure.describe(e, config));
+            LOG.debug("tcnfs could not start", e);
             return 1;
         }
         CountDownLatch stopped = new CountDownLatch(1);

@@ -17,7 +17,7 @@ import picocli.CommandLine.Parameters;
         description = {"Apply a manifest of changes under URL as one transaction: all of them or none.",
             "Lines: write REMOTE LOCAL | append REMOTE LOCAL | text REMOTE WORDS... | mkdir REMOTE [MODE] |",
             "rename FROM TO | remove REMOTE | symlink REMOTE TARGET | link EXISTING NEW | chmod MODE REMOTE |",
-            "truncate REMOTE SIZE. '#' starts a comment; %20 escapes a blank."})
+            "truncate REMOTE SIZE. A word starting with '#' starts a comment; %%20 escapes a blank, %%23 a '#'."})
 final class ApplyCommand extends BaseCommand {
     @Option(names = "--plain", description = "send as plain compounds (stop at the first failure, keep what ran)")
     boolean plain;
@@ -43,13 +43,13 @@ final class ApplyCommand extends BaseCommand {
                 localBase = m.toAbsolutePath().getParent();
             }
         } catch (IOException e) {
-            throw new CliException(ExitCode.LOCAL_IO, "apply: " + manifest + ": " + e.getMessage());
+            throw new CliException(ExitCode.LOCAL_IO, "apply: " + manifest + ": " + LocalErrors.cause(e));
         }
         Manifest parsed = Manifest.parse(lines, base.path(), localBase);
         try (VnfsClient nfs = connect(base)) {
             List<String> labels = new ArrayList<>();
             for (TxnItem i : parsed.items()) {
-                labels.add(i.toString());
+                labels.add(Labels.of(i));
             }
             progress().start("apply", parsed.items().size());
             check(plain ? nfs.vapply(parsed.items(), mode(false)) : nfs.vtxn(parsed.items()), labels, "apply");

@@ -54,11 +54,16 @@ abstract class BaseCommand implements Callable<Integer> {
     abstract void run() throws Exception;
 
     /** A client for the server of {@code url}, working from the server's root. */
-    VnfsClient connect(NfsUrl url) throws IOException {
+    VnfsClient connect(NfsUrl url) throws IOException, CliException {
         long[] ids = localIds();
-        return VnfsClient.builder().host(url.host()).port(url.port())
-                .uid(uid != null ? uid : (int) ids[0]).gid(gid != null ? gid : (int) ids[1])
-                .timeout(Duration.ofSeconds(Math.max(1, timeoutSeconds))).listener(progress()).connect();
+        try {
+            return VnfsClient.builder().host(url.host()).port(url.port())
+                    .uid(uid != null ? uid : (int) ids[0]).gid(gid != null ? gid : (int) ids[1])
+                    .timeout(Duration.ofSeconds(Math.max(1, timeoutSeconds))).listener(progress()).connect();
+        } catch (java.net.ConnectException e) {
+            String why = e.getMessage() == null ? "refused" : e.getMessage().toLowerCase(java.util.Locale.ROOT);
+            throw new CliException(ExitCode.CONNECTION, "cannot connect to " + url.host() + ":" + url.port() + ": " + why);
+        }
     }
 
     /** The local uid and gid, or root's where they cannot be found. */
@@ -102,7 +107,7 @@ abstract class BaseCommand implements Callable<Integer> {
         if (r.item(0).status() == NfsStatus.NOENT) {
             return null;
         }
-        throw new CliException(ExitCode.NFS_ERROR, "/" + path + ": " + r.item(0).status());
+        throw new CliException(ExitCode.NFS_ERROR, "/" + path + ": " + Labels.of(r.item(0).status()));
     }
 
     /**
@@ -120,12 +125,13 @@ abstract class BaseCommand implements Callable<Integer> {
         }
         ItemResult<?> failed = r.item(i);
         String label = i < labels.size() ? labels.get(i) : "item " + i;
-        StringBuilder msg = new StringBuilder(verb).append(' ').append(label).append(": ").append(failed.status());
+        StringBuilder msg = new StringBuilder(verb).append(' ').append(label).append(": ")
+                .append(Labels.of(failed.status()));
         if (r.mode() == Mode.TRANSACTION) {
-            msg.append(" (transaction rolled back, nothing changed)");
+            msg.append("; transaction rolled back, nothing changed");
         } else {
             long done = r.items().stream().filter(x -> x.outcome() == Outcome.DONE).count();
-            msg.append(" (").append(done).append(" of ").append(r.items().size()).append(" done before it)");
+            msg.append("; ").append(done).append(" of ").append(r.items().size()).append(" done before it");
         }
         throw new CliException(ExitCode.NFS_ERROR, msg.toString());
     }

@@ -56,7 +56,7 @@ final class GetCommand extends BaseCommand {
         try {
             Files.write(dest, data);
         } catch (IOException e) {
-            throw new CliException(ExitCode.LOCAL_IO, dest + ": " + e.getMessage());
+            throw new CliException(ExitCode.LOCAL_IO, dest + ": " + LocalErrors.cause(e));
         }
     }
 }

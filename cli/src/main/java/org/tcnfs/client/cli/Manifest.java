@@ -22,7 +22,8 @@ import org.tcnfs.client.vector.VWrite;
  * The manifest of {@code tcnfs apply}: one change per line, applied in order as one transaction. Words are
  * separated by blanks; a word may hold percent escapes ({@code %20} for a blank, {@code %25} for '%'). Remote
  * paths are relative to the URL given to {@code apply}; local files relative to the manifest's directory.
- * Empty lines and lines starting with {@code #} are ignored.
+ * A word starting with {@code #} starts a comment to the end of the line ({@code %23} for a word that starts
+ * with '#'); empty lines and comment lines are ignored.
  *
  * <pre>
  * write    REMOTE LOCAL        create or truncate REMOTE with LOCAL's bytes
@@ -54,11 +55,10 @@ record Manifest(List<TxnItem> items) {
     static Manifest parse(List<String> lines, String base, Path localBase) throws CliException {
         List<TxnItem> items = new ArrayList<>();
         for (int n = 0; n < lines.size(); n++) {
-            String line = lines.get(n).strip();
-            if (line.isEmpty() || line.startsWith("#")) {
+            String[] w = words(lines.get(n));
+            if (w.length == 0) {
                 continue;
             }
-            String[] w = line.split("\\s+");
             for (int i = 0; i < w.length; i++) {
                 w[i] = decode(w[i], n + 1);
             }
@@ -69,6 +69,20 @@ record Manifest(List<TxnItem> items) {
             }
         }
         return new Manifest(items);
+    }
+
+    /** The words of {@code line} before a comment (a word starting with '#'), still escaped. */
+    private static String[] words(String line) {
+        String stripped = line.strip();
+        if (stripped.isEmpty()) {
+            return new String[0];
+        }
+        String[] all = stripped.split("\\s+");
+        int end = 0;
+        while (end < all.length && !all[end].startsWith("#")) {
+            end++;
+        }
+        return Arrays.copyOf(all, end);
     }
 
     private static TxnItem item(String[] w, String base, Path localBase) throws CliException {
@@ -124,7 +138,7 @@ record Manifest(List<TxnItem> items) {
         try {
             return Files.readAllBytes(p);
         } catch (IOException e) {
-            throw new CliException(ExitCode.LOCAL_IO, "manifest: " + p + ": " + e.getMessage());
+            throw new CliException(ExitCode.LOCAL_IO, "manifest: " + p + ": " + LocalErrors.cause(e));
         }
     }
 

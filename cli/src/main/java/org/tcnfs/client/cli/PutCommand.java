@@ -44,7 +44,8 @@ final class PutCommand extends BaseCommand {
             for (String l : locals) {
                 Path file = Path.of(l);
                 if (!Files.isRegularFile(file)) {
-                    throw new CliException(ExitCode.LOCAL_IO, l + ": not a regular file (use cp -R for trees)");
+                    throw new CliException(ExitCode.LOCAL_IO, l + (Files.exists(file)
+                            ? ": not a regular file (use cp -R for trees)" : ": no such file or directory"));
                 }
                 String remote = intoDirectory ? RemotePath.join(target.path(), file.getFileName().toString())
                         : target.path();
@@ -60,7 +61,7 @@ final class PutCommand extends BaseCommand {
         try {
             return Files.readAllBytes(file);
         } catch (IOException e) {
-            throw new CliException(ExitCode.LOCAL_IO, file + ": " + e.getMessage());
+            throw new CliException(ExitCode.LOCAL_IO, file + ": " + LocalErrors.cause(e));
         }
     }
 }

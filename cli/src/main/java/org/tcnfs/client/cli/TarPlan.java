@@ -1,6 +1,7 @@
 package org.tcnfs.client.cli;
 
 import java.io.BufferedInputStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -9,6 +10,7 @@ import java.util.List;
 import java.util.Set;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
+import org.apache.commons.compress.archivers.tar.TarUtils;
 import org.apache.commons.compress.compressors.gzip.GzipCompressorInputStream;
 import org.tcnfs.client.vector.RemotePath;
 import org.tcnfs.client.vector.TxnItem;
@@ -20,7 +22,8 @@ import org.tcnfs.client.vector.VWrite;
  * What extracting a tar (or gzip-compressed tar) under a remote directory means as vectorized items: the
  * directories it needs (its directory entries and the parents of every entry) and, in archive order, the files
  * (created or truncated, with their modes), symbolic links and hard links. Names with {@code ..} or an absolute
- * form are refused; device files and FIFOs are skipped (counted).
+ * form are refused, and so are device files and FIFOs (by name: the client cannot create them, and an empty
+ * file in their place would be a lie); entries of other kinds are skipped (counted).
  *
  * @param directories every directory to exist, relative to the export, parents first
  * @param items writes, symlinks and links, in archive order
@@ -36,7 +39,8 @@ record TarPlan(List<String> directories, List<TxnItem> items, int skipped, long 
     /**
      * Reads {@code archive} (gzip detected by its magic bytes) for extraction under {@code target}.
      *
-     * @throws IOException when it is not a readable tar, or holds an unsafe name
+     * @throws IOException with a message for people: "not a tar archive", "truncated archive", an unsafe
+     *     name, or an entry that cannot be reproduced (a device or FIFO) by name
      */
     static TarPlan read(InputStream archive, String target) throws IOException {
         BufferedInputStream in = new BufferedInputStream(archive);
@@ -44,14 +48,18 @@ record TarPlan(List<String> directories, List<TxnItem> items, int skipped, long 
         int b1 = in.read();
         int b2 = in.read();
         in.reset();
-        InputStream tarStream = b1 == 0x1f && b2 == 0x8b ? new GzipCompressorInputStream(in, true) : in;
+        BufferedInputStream tarStream = new BufferedInputStream(
+                b1 == 0x1f && b2 == 0x8b ? new GzipCompressorInputStream(in, true) : in, TAR_BLOCK);
+        checkFirstHeader(tarStream);
         Set<String> dirs = new LinkedHashSet<>();
         List<TxnItem> items = new ArrayList<>();
         int skipped = 0;
         long bytes = 0;
+        String last = null;
         try (TarArchiveInputStream tar = new TarArchiveInputStream(tarStream)) {
             TarArchiveEntry e;
-            while ((e = tar.getNextEntry()) != null) {
+            while ((e = nextEntry(tar, last)) != null) {
+                last = e.getName();
                 String name = safeName(e.getName());
                 if (name.isEmpty()) {
                     continue;
@@ -65,8 +73,12 @@ record TarPlan(List<String> directories, List<TxnItem> items, int skipped, long 
                     items.add(new VSymlink(remote, e.getLinkName()));
                 } else if (e.isLink()) {
                     items.add(new VLink(RemotePath.join(target, safeName(e.getLinkName())), remote));
+                } else if (e.isCharacterDevice() || e.isBlockDevice() || e.isFIFO()) {
+                    throw new IOException(e.getName() + " is a " + (e.isFIFO() ? "FIFO"
+                            : e.isBlockDevice() ? "block device" : "character device")
+                            + ", which untar cannot create (only files, directories and links)");
                 } else if (e.isFile()) {
-                    byte[] data = tar.readAllBytes();
+                    byte[] data = readData(tar, e.getName());
                     bytes += data.length;
                     items.add(VWrite.create(remote, data).withMode(mode == 0 ? VWrite.DEFAULT_MODE : mode));
                 } else {
@@ -78,6 +90,68 @@ record TarPlan(List<String> directories, List<TxnItem> items, int skipped, long 
         ordered.sort((a, b) -> RemotePath.depth(a) != RemotePath.depth(b)
                 ? Integer.compare(RemotePath.depth(a), RemotePath.depth(b)) : a.compareTo(b));
         return new TarPlan(ordered, items, skipped, bytes);
+    }
+
+    /** Bytes of a tar header block. */
+    private static final int TAR_BLOCK = 512;
+
+    /**
+     * Refuses input whose first block is neither a tar header (its checksum verifies) nor the zero block of an
+     * empty archive; commons-compress reads a short text file as an empty archive.
+     */
+    private static void checkFirstHeader(BufferedInputStream in) throws IOException {
+        in.mark(TAR_BLOCK);
+        byte[] header;
+        try {
+            header = in.readNBytes(TAR_BLOCK);
+        } catch (EOFException e) {
+            throw new IOException("truncated archive", e);
+        }
+        in.reset();
+        boolean zero = true;
+        for (byte b : header) {
+            zero &= b == 0;
+        }
+        if (header.length < TAR_BLOCK || !(zero || checksumVerifies(header))) {
+            throw new IOException("not a tar archive");
+        }
+    }
+
+    private static boolean checksumVerifies(byte[] header) {
+        try {
+            return TarUtils.verifyCheckSum(header);
+        } catch (IllegalArgumentException e) {
+            return false; // the checksum field is not octal
+        }
+    }
+
+    /** The next entry; a damaged or cut header as a message for people. */
+    private static TarArchiveEntry nextEntry(TarArchiveInputStream tar, String last) throws IOException {
+        try {
+            return tar.getNextEntry();
+        } catch (EOFException e) {
+            throw new IOException("truncated archive", e);
+        } catch (IOException e) {
+            String m = String.valueOf(e.getMessage());
+            if (m.startsWith("Truncated")) {
+                throw new IOException("truncated archive", e);
+            }
+            throw new IOException("damaged archive " + (last == null ? "at its start" : "after " + last), e);
+        }
+    }
+
+    /** The data of the current entry {@code name}; a cut one as "truncated archive". */
+    private static byte[] readData(TarArchiveInputStream tar, String name) throws IOException {
+        try {
+            return tar.readAllBytes();
+        } catch (EOFException e) {
+            throw new IOException("truncated archive (in " + name + ")", e);
+        } catch (IOException e) {
+            if (String.valueOf(e.getMessage()).startsWith("Truncated")) {
+                throw new IOException("truncated archive (in " + name + ")", e);
+            }
+            throw e;
+        }
     }
 
     /** {@code dir} and every directory above it (the target's own parents included). */

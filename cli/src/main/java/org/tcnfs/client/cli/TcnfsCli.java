@@ -3,6 +3,8 @@ package org.tcnfs.client.cli;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.ConnectException;
+import java.net.UnknownHostException;
+import java.util.concurrent.Callable;
 import org.tcnfs.client.vector.CompoundTooLargeException;
 import org.tcnfs.client.vector.TransactionsUnsupportedException;
 import org.tcnfs.nfs4.status.NfsException;
@@ -27,7 +29,7 @@ import picocli.CommandLine.Command;
                 + " 2 usage, 3 connection, 4 server without transactions, 5 transaction too large, 6 local file error.",
         subcommands = {PutCommand.class, GetCommand.class, LsCommand.class, StatCommand.class, MkdirCommand.class,
             RmCommand.class, MvCommand.class, CpCommand.class, UntarCommand.class, ApplyCommand.class})
-public final class TcnfsCli implements Runnable {
+public final class TcnfsCli implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -48,9 +50,11 @@ public final class TcnfsCli implements Runnable {
         return cl.execute(args);
     }
 
+    /** Without a subcommand: the usage on standard error, and the usage exit status. */
     @Override
-    public void run() {
+    public Integer call() {
         spec.commandLine().usage(spec.commandLine().getErr());
+        return ExitCode.USAGE.code();
     }
 
     /** One line on standard error for {@code e}; the exit status for its kind. */
@@ -65,6 +69,8 @@ public final class TcnfsCli implements Runnable {
             code = ExitCode.TOO_LARGE;
         } else if (e instanceof NfsException) {
             code = ExitCode.NFS_ERROR;
+        } else if (e instanceof UnknownHostException) {
+            code = ExitCode.CONNECTION;
         } else if (e instanceof ConnectException) {
             code = ExitCode.CONNECTION;
             message = "cannot connect: " + message;

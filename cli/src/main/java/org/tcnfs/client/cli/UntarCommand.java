@@ -36,19 +36,19 @@ final class UntarCommand extends BaseCommand {
         try (InputStream in = archive.equals("-") ? System.in : Files.newInputStream(Path.of(archive))) {
             plan = TarPlan.read(in, dst.path());
         } catch (IOException e) {
-            throw new CliException(ExitCode.LOCAL_IO, "untar: " + archive + ": " + e.getMessage());
+            throw new CliException(ExitCode.LOCAL_IO, "untar: " + archive + ": " + LocalErrors.cause(e));
         }
         try (VnfsClient nfs = connect(dst)) {
             List<String> labels = new ArrayList<>();
             for (TxnItem i : plan.items()) {
-                labels.add(i.toString());
+                labels.add(Labels.of(i));
             }
             if (atomic) {
                 List<TxnItem> all = new ArrayList<>();
                 List<String> allLabels = new ArrayList<>();
                 for (String d : nfs.missingDirectories(plan.directories())) {
                     all.add(new VMkdir(d));
-                    allLabels.add("mkdir " + d);
+                    allLabels.add(Labels.of(new VMkdir(d)));
                 }
                 all.addAll(plan.items());
                 allLabels.addAll(labels);

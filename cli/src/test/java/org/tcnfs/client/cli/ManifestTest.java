@@ -47,6 +47,17 @@ class ManifestTest {
     }
 
     @Test
+    void aWordStartingWithHashStartsACommentAndPercent23IsAHash() throws Exception {
+        Manifest m = Manifest.parse(List.of(
+                "mkdir home/alice 700                # mkdir REMOTE [MODE]",
+                "text notes %23 not a comment   # but this is",
+                "remove a#b"), "", dir);
+
+        assertThat(m.items()).containsExactly(new VMkdir("home/alice", 0700),
+                VWrite.create("notes", "# not a comment\n".getBytes(StandardCharsets.UTF_8)), new VRemove("a#b"));
+    }
+
+    @Test
     void unknownVerbIsAUsageErrorNamingTheLine() {
         assertThatThrownBy(() -> Manifest.parse(List.of("remove x", "frob y"), "", dir))
                 .isInstanceOf(CliException.class).hasMessageContaining("line 2").hasMessageContaining("frob")

@@ -66,4 +66,45 @@ class TarPlanTest {
         assertThatThrownBy(() -> TarPlan.read(new ByteArrayInputStream(tar(false, "../evil")), "t"))
                 .isInstanceOf(IOException.class).hasMessageContaining("unsafe name");
     }
+
+    @Test
+    void aFileThatIsNotATarIsRefusedAsNotATarArchive() {
+        byte[] text = "hello, this is not a tar archive\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] block = new byte[2048];
+        new java.util.Random(7).nextBytes(block);
+
+        assertThatThrownBy(() -> TarPlan.read(new ByteArrayInputStream(text), "t"))
+                .isInstanceOf(IOException.class).hasMessage("not a tar archive");
+        assertThatThrownBy(() -> TarPlan.read(new ByteArrayInputStream(block), "t"))
+                .isInstanceOf(IOException.class).hasMessage("not a tar archive");
+    }
+
+    @Test
+    void aCutArchiveIsATruncatedArchive() throws IOException {
+        byte[] whole = tar(true, "a/f", "a/g");
+        byte[] gz = java.util.Arrays.copyOf(whole, whole.length / 2);
+        byte[] plain = java.util.Arrays.copyOf(tar(false, "a/f", "a/g"), 700);
+
+        assertThatThrownBy(() -> TarPlan.read(new ByteArrayInputStream(gz), "t"))
+                .isInstanceOf(IOException.class).hasMessageStartingWith("truncated archive");
+        assertThatThrownBy(() -> TarPlan.read(new ByteArrayInputStream(plain), "t"))
+                .isInstanceOf(IOException.class).hasMessageStartingWith("truncated archive");
+    }
+
+    @Test
+    void deviceNodesAndFifosAreRefusedByName() throws IOException {
+        for (byte kind : new byte[] {TarArchiveEntry.LF_CHR, TarArchiveEntry.LF_BLK, TarArchiveEntry.LF_FIFO}) {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            try (TarArchiveOutputStream t = new TarArchiveOutputStream(bytes)) {
+                t.putArchiveEntry(new TarArchiveEntry("dev/node", kind));
+                t.closeArchiveEntry();
+            }
+            String what = kind == TarArchiveEntry.LF_FIFO ? "FIFO"
+                    : kind == TarArchiveEntry.LF_BLK ? "block device" : "character device";
+
+            assertThatThrownBy(() -> TarPlan.read(new ByteArrayInputStream(bytes.toByteArray()), "t"))
+                    .isInstanceOf(IOException.class)
+                    .hasMessage("dev/node is a " + what + ", which untar cannot create (only files, directories and links)");
+        }
+    }
 }

@@ -4,6 +4,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.Objects;
@@ -91,6 +92,7 @@ public final class NfsConnection implements AutoCloseable {
      * @param address the server
      * @param credential the AUTH_SYS identity of calls that name none
      * @param timeout how long to wait for the connection and for each reply
+     * @throws UnknownHostException when the host name does not resolve ("cannot resolve host NAME")
      */
     public static NfsConnection connect(InetSocketAddress address, AuthSys credential, Duration timeout)
             throws IOException {
@@ -98,6 +100,10 @@ public final class NfsConnection implements AutoCloseable {
         Objects.requireNonNull(credential, "credential");
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("timeout must be positive");
+        }
+        if (address.isUnresolved()) {
+            // oncrpc4j would throw the unchecked UnresolvedAddressException, which names no host
+            throw new UnknownHostException("cannot resolve host " + address.getHostString());
         }
         OncRpcClient client = OncRpcClient.newBuilder()
                 .withProtocol(IpProtocolType.TCP)

@@ -10,17 +10,27 @@ import static org.tcnfs.nfs4.xdr.nfs4_attr.FATTR4_OWNER_GROUP;
 import static org.tcnfs.nfs4.xdr.nfs4_attr.FATTR4_SIZE;
 import static org.tcnfs.nfs4.xdr.nfs4_attr.FATTR4_TIME_MODIFY;
 import static org.tcnfs.nfs4.xdr.nfs4_attr.FATTR4_TYPE;
+import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_ACCESS;
 import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_GETATTR;
 import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_GETFH;
 import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_LOOKUP;
+import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_LOOKUPP;
+import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_NVERIFY;
 import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_OPEN;
+import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_PUTFH;
+import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_PUTPUBFH;
+import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_PUTROOTFH;
 import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_READ;
 import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_READDIR;
 import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_READLINK;
+import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_RESTOREFH;
+import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_SAVEFH;
+import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_SECINFO;
+import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_SECINFO_NO_NAME;
+import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_VERIFY;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -48,6 +58,7 @@ import org.tcnfs.client.rpc.AuthSys;
 import org.tcnfs.client.rpc.NfsConnection;
 import org.tcnfs.client.rpc.RpcAcceptStatus;
 import org.tcnfs.client.rpc.RpcReplyException;
+import org.tcnfs.client.vector.internal.Backoff;
 import org.tcnfs.client.vector.internal.Emitter;
 import org.tcnfs.client.vector.internal.Packer;
 import org.tcnfs.client.vector.internal.Step;
@@ -107,7 +118,14 @@ public final class VnfsClient implements AutoCloseable {
     static final int HEADER_RESERVE = 1024;
     /** Writes larger than this go into their own compounds in plain mode. */
     private static final int DEFAULT_IO_SIZE = 1024 * 1024;
-    private static final int DELAY_RETRIES = 8;
+    /**
+     * Operations a compound may have run before the one the server answered NFS4ERR_DELAY or NFS4ERR_GRACE
+     * for the compound to be sent again as it is: they change nothing (RFC 8881 2.10.6.1.3's re-runnable
+     * ones), and the refused operation did nothing.
+     */
+    private static final java.util.Set<Integer> SAFE_TO_RERUN = java.util.Set.of(OP_ACCESS, OP_GETATTR, OP_GETFH,
+            OP_LOOKUP, OP_LOOKUPP, OP_NVERIFY, OP_PUTFH, OP_PUTPUBFH, OP_PUTROOTFH, OP_READ, OP_READDIR,
+            OP_READLINK, OP_RESTOREFH, OP_SAVEFH, OP_SECINFO, OP_SECINFO_NO_NAME, OP_VERIFY);
     /**
      * Operations (SEQUENCE included) above which a plain compound answered GARBAGE_ARGS is taken as too large
      * and resent in halves; at or below, GARBAGE_ARGS is an error.
@@ -133,11 +151,13 @@ public final class VnfsClient implements AutoCloseable {
     private final ProgressListener listener;
     private final WriteStability stability;
     private final AtomicLong compounds = new AtomicLong();
+    /** How long a request answered NFS4ERR_DELAY or NFS4ERR_GRACE is retried (the timeout). */
+    private final Duration retryFor;
     private volatile boolean transactionsUnavailable;
 
     private VnfsClient(NfsConnection connection, Nfs41Session session, String export, byte[] rootHandle,
             int maxRead, int maxWrite, Packer.Limits limits, long plainBytes, ProgressListener listener,
-            WriteStability stability) {
+            WriteStability stability, Duration retryFor) {
         this.connection = connection;
         this.session = session;
         InetSocketAddress a = connection.remoteAddress();
@@ -154,6 +174,7 @@ public final class VnfsClient implements AutoCloseable {
         this.openOwner = ("vnfs-" + HexFormat.of().formatHex(suffix)).getBytes(StandardCharsets.UTF_8);
         this.listener = listener;
         this.stability = stability;
+        this.retryFor = retryFor;
     }
 
     /** A builder of a connection. */
@@ -235,7 +256,11 @@ public final class VnfsClient implements AutoCloseable {
             return this;
         }
 
-        /** How long to wait for the connection and each reply (60 s unless set). */
+        /**
+         * How long to wait for the connection and each reply, and how long to keep retrying a request the server
+         * answers NFS4ERR_DELAY or NFS4ERR_GRACE (busy, or in its grace period after a restart) with growing
+         * pauses (60 s unless set).
+         */
         public Builder timeout(Duration newTimeout) {
             if (newTimeout.isNegative() || newTimeout.isZero()) {
                 throw new IllegalArgumentException("timeout must be positive");
@@ -268,6 +293,10 @@ public final class VnfsClient implements AutoCloseable {
                 CompoundBuilder lookup = new CompoundBuilder().tag("vnfs-export").putrootfh();
                 lookup.lookupPath(export).getfh().getattr(FATTR4_MAXREAD, FATTR4_MAXWRITE);
                 CompoundResult r = session.execute(lookup);
+                Backoff backoff = new Backoff(timeout);
+                while (r.status() == NfsStatus.DELAY && backoff.pause()) {
+                    r = session.execute(lookup); // looks only: safe to send again
+                }
                 if (!r.isOk()) {
                     session.close();
                     throw NfsExceptions.of(r.status(), "export /" + export + " on " + host + ":" + port + ": " + r);
@@ -284,7 +313,7 @@ public final class VnfsClient implements AutoCloseable {
                         Math.max(4096, request - 4096));
                 LOG.debug("connected to {}:{} /{}: {}, maxread {}, maxwrite {}", host, port, export, limits, rd, wr);
                 return new VnfsClient(connection, session, export, r.fileHandle(), rd, wr, limits, plainCompoundBytes,
-                        listener, stability);
+                        listener, stability, timeout);
             } catch (IOException | RuntimeException e) {
                 connection.close();
                 throw e;
@@ -1293,12 +1322,25 @@ public final class VnfsClient implements AutoCloseable {
         int first = -1;
         int sent = 0;
         int i = 0;
+        Backoff backoff = null;
         while (i < steps.size()) {
             Sent s = sendPlain(steps, i, what);
             Packer.Packed p = s.packed();
             CompoundResult r = s.result();
             sent += s.compounds();
             int failed = decode(p, r, steps, results, Mode.PLAIN);
+            if (failed > p.firstItem() && notNow(r.status()) && itemMayRunAgain(p, r, failed)) {
+                // the items before it in this compound are done; the refused one did nothing: send it again
+                // (a refused first item was sent again by send() already, up to the timeout)
+                backoff = backoff != null ? backoff : new Backoff(retryFor);
+                if (backoff.pause()) {
+                    LOG.debug("{}: {} for item {}, sending it again", what, r.status(), failed);
+                    listener.itemsDone(failed - p.firstItem());
+                    i = failed;
+                    continue;
+                }
+            }
+            backoff = failed < 0 ? null : backoff;
             listener.itemsDone(failed < 0 ? p.items() : failed - p.firstItem() + 1);
             if (failed < 0) {
                 i += p.items();
@@ -1331,21 +1373,16 @@ public final class VnfsClient implements AutoCloseable {
      * decoded, so its SEQUENCE did not run: the session does not advance the slot's sequence id
      * ({@link Nfs41Session#execute}), and the slot's next request carries it again. A compound answered
      * NFS4ERR_DELAY before any operation ran (tcnfs: its locks were busy) is resent as it is, after a growing
-     * pause, as a transaction is.
+     * pause ({@link #send}), and so is one answered NFS4ERR_DELAY or NFS4ERR_GRACE after operations that
+     * change nothing.
      */
     private Sent sendPlain(List<? extends Step<?>> steps, int from, String what) throws IOException {
-        int tries = 0;
+        long before = compounds.get();
         while (true) {
             Packer.Packed p = packer.next(steps, from, what);
             CompoundResult r;
             try {
-                tries++;
                 r = send(p.ops(), Mode.PLAIN);
-                for (int attempt = 0; delayedBeforeAnyOperation(r) && attempt < DELAY_RETRIES; attempt++) {
-                    sleep(20L << attempt);
-                    tries++;
-                    r = send(p.ops(), Mode.PLAIN);
-                }
             } catch (RpcReplyException e) {
                 if (!undecodedForItsSize(p, e)) {
                     throw e;
@@ -1354,7 +1391,7 @@ public final class VnfsClient implements AutoCloseable {
                 continue;
             }
             if (!refusedAsTooLarge(r) || p.ops().size() <= 1) {
-                return new Sent(p, r, tries);
+                return new Sent(p, r, (int) (compounds.get() - before));
             }
             halve(p, r.status());
         }
@@ -1382,10 +1419,33 @@ public final class VnfsClient implements AutoCloseable {
                 && p.ops().size() + 1 > GARBAGE_SPLIT_MIN_OPS && p.items() > 1;
     }
 
-    /** Whether the server answered NFS4ERR_DELAY at the first operation after SEQUENCE: nothing ran. */
-    private static boolean delayedBeforeAnyOperation(CompoundResult r) {
-        nfs_resop4[] res = r.response().resarray;
-        return r.status() == NfsStatus.DELAY && res.length <= 2 && (res.length < 2 || res[0].status == 0);
+    /** Whether {@code status} means "not now, try again": NFS4ERR_DELAY or NFS4ERR_GRACE. */
+    private static boolean notNow(NfsStatus status) {
+        return status == NfsStatus.DELAY || status == NfsStatus.GRACE;
+    }
+
+    /**
+     * Whether a plain compound answered NFS4ERR_DELAY or NFS4ERR_GRACE changed nothing, so it may be sent
+     * again as it is: every operation before the refused one is {@linkplain #SAFE_TO_RERUN re-runnable}.
+     */
+    private static boolean mayRunAgain(CompoundResult r) {
+        return notNow(r.status()) && onlySafeOps(r, 1, r.response().resarray.length - 1);
+    }
+
+    /** Whether the operations of item {@code failed} before its refused one change nothing. */
+    private static boolean itemMayRunAgain(Packer.Packed p, CompoundResult r, int failed) {
+        int[] range = p.ranges().get(failed - p.firstItem());
+        return onlySafeOps(r, range[0] + 1, r.response().resarray.length - 1);
+    }
+
+    /** Whether the request's operations {@code from} to {@code to} (exclusive; SEQUENCE is 0) are re-runnable. */
+    private static boolean onlySafeOps(CompoundResult r, int from, int to) {
+        for (int k = Math.max(1, from); k < to; k++) {
+            if (!SAFE_TO_RERUN.contains(r.request().argarray[k].argop)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Whether the server refused the compound for its size before running any operation. */
@@ -1410,13 +1470,9 @@ public final class VnfsClient implements AutoCloseable {
             return runSpanning(what, steps);
         }
         List<ItemResult<T>> results = new ArrayList<>(Collections.nCopies(steps.size(), null));
+        long before = compounds.get();
         CompoundResult r = send(p.ops(), Mode.TRANSACTION);
-        int sent = 1;
-        for (int attempt = 0; r.status() == NfsStatus.DELAY && attempt < DELAY_RETRIES; attempt++) {
-            sleep(20L << attempt);
-            r = send(p.ops(), Mode.TRANSACTION);
-            sent++;
-        }
+        int sent = (int) (compounds.get() - before);
         nfs_resop4[] res = r.response().resarray;
         if (r.status() == NfsStatus.NOTSUPP && res.length == 2 && res[0].status == 0) {
             throw TransactionsUnsupportedException.refused(server, brief(r));
@@ -1602,7 +1658,29 @@ public final class VnfsClient implements AutoCloseable {
         return true;
     }
 
+    /**
+     * Sends {@code ops}, again after a growing pause ({@link Backoff}, for at most the timeout) while the
+     * server answers "not now" without having changed anything: NFS4ERR_DELAY or NFS4ERR_GRACE to a
+     * transaction (it rolled back, whatever ran), or to a plain compound whose operations before the refused
+     * one change nothing (the refused one did nothing: RFC 8881 15.1.1.3, 15.1.9.2).
+     */
     private CompoundResult send(CompoundBuilder ops, Mode mode) throws IOException {
+        CompoundResult r = sendOnce(ops, mode);
+        if (!notNow(r.status()) || mode == Mode.PLAIN && !mayRunAgain(r)) {
+            return r;
+        }
+        Backoff backoff = new Backoff(retryFor);
+        while (backoff.pause()) {
+            r = sendOnce(ops, mode);
+            if (!notNow(r.status()) || mode == Mode.PLAIN && !mayRunAgain(r)) {
+                break;
+            }
+        }
+        LOG.debug("{} after {} retries: {}", server, backoff.pauses(), r.status());
+        return r;
+    }
+
+    private CompoundResult sendOnce(CompoundBuilder ops, Mode mode) throws IOException {
         compounds.incrementAndGet();
         if (mode == Mode.PLAIN) {
             return session.execute(ops);
@@ -1627,15 +1705,6 @@ public final class VnfsClient implements AutoCloseable {
             items.add(ItemResult.notRun());
         }
         return new VResult<>(items, r.firstFailure(), r.committed(), r.mode(), r.compounds());
-    }
-
-    private static void sleep(long millis) throws InterruptedIOException {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new InterruptedIOException("interrupted");
-        }
     }
 
     /** Destroys the session and closes the connection; calling it again does nothing. */

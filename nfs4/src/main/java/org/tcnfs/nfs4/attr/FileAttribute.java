@@ -168,11 +168,9 @@ public enum FileAttribute {
     // ---- decoders ----
 
     private static void decodeMode(AttrReader r, SetAttributesBuilder b, IdMapper ids) throws IOException {
-        int mode = r.getInt();
-        if ((mode & ~07777) != 0) {
-            throw new InvalException("mode has bits beyond 07777: " + Integer.toOctalString(mode));
-        }
-        b.mode = mode;
+        // The permission bits only, as knfsd and NFS-Ganesha do: libnfs sends the file type along
+        // (0100644, 040755), and a mode cannot change an object's type anyway.
+        b.mode = r.getInt() & 07777;
     }
 
     private static void decodeSize(AttrReader r, SetAttributesBuilder b, IdMapper ids) throws IOException {

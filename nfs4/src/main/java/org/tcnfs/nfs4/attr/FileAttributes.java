@@ -171,7 +171,8 @@ public final class FileAttributes {
      *
      * <p>Checks, in this order: every attribute in the mask is supported (else NFS4ERR_ATTRNOTSUPP), every
      * one is settable (else NFS4ERR_INVAL), the values decode and fill {@code attr_vals} exactly (else
-     * NFS4ERR_BADXDR); a mode beyond 07777 or a bad time is NFS4ERR_INVAL, a size beyond maxfilesize
+     * NFS4ERR_BADXDR); a mode keeps its permission bits (07777) and ignores the rest, as knfsd and
+     * NFS-Ganesha do; a bad time is NFS4ERR_INVAL, a size beyond maxfilesize
      * NFS4ERR_FBIG, an owner or group that maps to no id NFS4ERR_BADOWNER.
      */
     public static AttributesToSet decodeSettableWithMask(CompoundContext context, fattr4 attrs) throws IOException {

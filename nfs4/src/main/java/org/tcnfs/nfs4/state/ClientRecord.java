@@ -102,7 +102,7 @@ final class ClientRecord {
         StringBuilder sb = new StringBuilder(HEADER).append('\n');
         TreeSet<String> sorted = new TreeSet<>();
         for (OwnerId o : set) {
-            sorted.add(o.toString());
+            sorted.add(o.hex());
         }
         for (String hex : sorted) {
             sb.append(hex).append('\n');

@@ -17,7 +17,7 @@ public record OwnerId(byte[] value) {
         value = value.clone();
     }
 
-    /** Parses the hex form written by {@link #toString()}. */
+    /** Parses the hex form written by {@link #hex()}. */
     public static OwnerId ofHex(String hex) {
         return new OwnerId(HexFormat.of().parseHex(hex));
     }
@@ -37,9 +37,36 @@ public record OwnerId(byte[] value) {
         return Arrays.hashCode(value);
     }
 
-    /** The bytes in hex. */
+    /** The bytes in hex (the client record's form). */
+    public String hex() {
+        return HexFormat.of().formatHex(value);
+    }
+
+    /** Most characters {@link #toString()} shows before it cuts the rest off. */
+    private static final int READABLE_MAX = 160;
+
+    /**
+     * The owner as people read it in a log line: clients send printable text (the Linux client
+     * {@code "Linux NFSv4.1 host"}, libnfs {@code "libnfs-..."}), shown in quotes; any other byte as
+     * {@code \xNN}, a backslash or quote escaped, cut after {@value #READABLE_MAX} characters.
+     */
     @Override
     public String toString() {
-        return HexFormat.of().formatHex(value);
+        StringBuilder sb = new StringBuilder(Math.min(value.length, READABLE_MAX) + 2).append('"');
+        for (int i = 0; i < value.length; i++) {
+            if (sb.length() > READABLE_MAX) {
+                sb.append("...(").append(value.length).append(" bytes)");
+                break;
+            }
+            int b = value[i] & 0xff;
+            if (b == '"' || b == '\\') {
+                sb.append('\\').append((char) b);
+            } else if (b >= 0x20 && b < 0x7f) {
+                sb.append((char) b);
+            } else {
+                sb.append(String.format("\\x%02x", b));
+            }
+        }
+        return sb.append('"').toString();
     }
 }

@@ -323,9 +323,11 @@ class FileAttributesTest {
     }
 
     @Test
-    void modeBeyond07777IsInval() {
-        fattr4 attrs = settable(FATTR4_MODE, x -> x.xdrEncodeInt(010644));
-        assertThat(statusOf(() -> FileAttributes.decodeSettable(context, attrs))).isEqualTo(NfsStatus.INVAL);
+    void modeBitsBeyond07777AreIgnored() throws IOException {
+        fattr4 file = settable(FATTR4_MODE, x -> x.xdrEncodeInt(0100644));
+        assertThat(FileAttributes.decodeSettable(context, file).mode()).isEqualTo(0644);
+        fattr4 dir = settable(FATTR4_MODE, x -> x.xdrEncodeInt(040755));
+        assertThat(FileAttributes.decodeSettable(context, dir).mode()).isEqualTo(0755);
     }
 
     @Test
