@@ -25,10 +25,10 @@ while [ $# -gt 0 ]; do
   esac
 done
 if [ "$BUILD" = 1 ]; then
-  (cd "$ROOT" && mvn -B -q -o package -DskipTests -pl server,client -am)
+  (cd "$ROOT" && mvn -B -q -o package -DskipTests -pl server,cli -am)
 fi
 SERVER_JAR=$ROOT/server/target/tcnfs-server.jar
-CLIENT_JAR=$ROOT/client/target/tcnfs-client.jar
+CLIENT_JAR=$ROOT/cli/target/tcnfs-cli.jar
 mkdir -p "$DIR"
 WORK=$(mktemp -d "$DIR/untar-XXXXXX")
 PID=

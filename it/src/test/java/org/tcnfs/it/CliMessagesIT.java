@@ -44,14 +44,12 @@ class CliMessagesIT extends SharedServerTest {
     record Run(int status, String out, String err) {
     }
 
-    /** The client's fat jar, next to the server jar the tests run. */
+    /** The command line's fat jar (the build passes its place as {@code tcnfs.cli.jar}). */
     static Path clientJar() {
-        Path serverJar = ServerProcess.serverJar();
-        return serverJar.getParent().getParent().getParent().resolve("client")
-                .resolve(serverJar.getParent().getFileName()).resolve("tcnfs-client.jar");
+        return Paths.get(System.getProperty("tcnfs.cli.jar", "../cli/target/tcnfs-cli.jar")).toAbsolutePath();
     }
 
-    /** Runs {@code java -jar tcnfs-client.jar ARGS} in {@code dir} and waits for it. */
+    /** Runs {@code java -jar tcnfs-cli.jar ARGS} in {@code dir} and waits for it. */
     static Run tcnfs(Path dir, String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(
                 Paths.get(System.getProperty("java.home"), "bin", "java").toString(), "-jar", clientJar().toString()));
