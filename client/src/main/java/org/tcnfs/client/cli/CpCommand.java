@@ -2,6 +2,7 @@ package org.tcnfs.client.cli;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,6 +39,10 @@ final class CpCommand extends BaseCommand {
     @Option(names = "--txn", description = "the remote side changes in one transaction: all copied or nothing")
     boolean txn;
 
+    @Option(names = {"-p", "--preserve"}, description = "keep modes and modification times of files (execute "
+            + "bits are kept anyway)")
+    boolean preserve;
+
     @Parameters(arity = "2..*", paramLabel = "SRC... DST")
     List<String> args;
 
@@ -71,6 +76,10 @@ final class CpCommand extends BaseCommand {
             boolean into = d != null && d.isDirectory();
             if ((sources.size() > 1 || slash) && !into) {
                 throw new CliException(ExitCode.NFS_ERROR, "cp: " + dst + " is not a directory");
+            }
+            if (!txn) {
+                localToRemotePlain(nfs, sources, dst, into);
+                return;
             }
             List<String> dirs = new ArrayList<>();
             List<TxnItem> items = new ArrayList<>();
@@ -107,6 +116,59 @@ final class CpCommand extends BaseCommand {
                 check(nfs.vapply(items, Mode.PLAIN), labels, "cp");
             }
         }
+    }
+
+    /** A local tree's entry to copy: the local path and where it goes. */
+    private record Entry(Path local, String remote) {
+    }
+
+    /** Local to remote without a transaction: files streamed or batched by {@link Transfers}. */
+    private void localToRemotePlain(VnfsClient nfs, List<String> sources, NfsUrl dst, boolean into)
+            throws Exception {
+        List<Entry> entries = new ArrayList<>();
+        long total = 0;
+        for (String s : sources) {
+            Path src = Path.of(s);
+            String base = into ? RemotePath.join(dst.path(), src.getFileName().toString()) : dst.path();
+            if (Files.isDirectory(src)) {
+                if (!recursive) {
+                    throw new CliException(ExitCode.LOCAL_IO, "cp: " + s + " is a directory (use -R)");
+                }
+                try (Stream<Path> walk = Files.walk(src)) {
+                    for (Path p : (Iterable<Path>) walk::iterator) {
+                        String rel = src.relativize(p).toString().replace(java.io.File.separatorChar, '/');
+                        entries.add(new Entry(p, RemotePath.join(base, rel)));
+                        if (Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
+                            total += Files.size(p);
+                        }
+                    }
+                } catch (IOException | java.io.UncheckedIOException e) {
+                    throw new CliException(ExitCode.LOCAL_IO, "cp: " + src + ": " + e.getMessage());
+                }
+            } else if (Files.isRegularFile(src)) {
+                entries.add(new Entry(src, base));
+                total += PutCommand.size(src);
+            } else {
+                throw new CliException(ExitCode.LOCAL_IO, "cp: " + s + ": no such file");
+            }
+        }
+        progress().startBytes("cp", total);
+        Transfers t = new Transfers(nfs, progress(), "cp");
+        for (Entry e : entries) {
+            Path p = e.local();
+            if (Files.isSymbolicLink(p)) {
+                try {
+                    t.item(new VSymlink(e.remote(), Files.readSymbolicLink(p).toString()), p.toString());
+                } catch (IOException ex) {
+                    throw new CliException(ExitCode.LOCAL_IO, "cp: " + p + ": " + ex.getMessage());
+                }
+            } else if (Files.isDirectory(p)) {
+                t.mkdir(e.remote());
+            } else if (Files.isRegularFile(p)) {
+                t.upload(p, e.remote(), localMode(p, 0644), preserve ? PutCommand.localTime(p) : null, p.toString());
+            }
+        }
+        t.finish();
     }
 
     private static void walkLocal(Path root, String base, List<String> dirs, List<TxnItem> items, List<String> labels)
@@ -149,6 +211,7 @@ final class CpCommand extends BaseCommand {
             VResult<FileInfo> infos = nfs.vgetattrs(paths, Mode.PLAIN);
             check(infos, sources.stream().map(NfsUrl::toString).toList(), "cp");
             List<String> files = new ArrayList<>();
+            List<FileInfo> fileInfos = new ArrayList<>();
             List<Path> targets = new ArrayList<>();
             List<String> links = new ArrayList<>();
             List<Path> linkTargets = new ArrayList<>();
@@ -172,6 +235,7 @@ final class CpCommand extends BaseCommand {
                             case DIRECTORY -> mkdirs(local);
                             case REGULAR -> {
                                 files.add(e.path());
+                                fileInfos.add(e.info());
                                 targets.add(local);
                             }
                             case SYMLINK -> {
@@ -186,15 +250,16 @@ final class CpCommand extends BaseCommand {
                     linkTargets.add(target);
                 } else {
                     files.add(p);
+                    fileInfos.add(info);
                     targets.add(target);
                 }
             }
-            progress().start("cp", files.size());
-            VResult<byte[]> data = nfs.vread(files.stream().map(VRead::whole).toList(), Mode.PLAIN);
-            check(data, files, "cp");
+            progress().startBytes("cp", fileInfos.stream().mapToLong(FileInfo::size).sum());
+            Transfers t = new Transfers(nfs, progress(), "cp");
             for (int i = 0; i < files.size(); i++) {
-                GetCommand.write(targets.get(i), data.value(i));
+                t.download(files.get(i), fileInfos.get(i), targets.get(i), preserve, files.get(i));
             }
+            t.finish();
             VResult<String> texts = nfs.vreadlink(links, Mode.PLAIN);
             check(texts, links, "cp");
             for (int i = 0; i < links.size(); i++) {
@@ -205,6 +270,10 @@ final class CpCommand extends BaseCommand {
                 }
             }
         }
+    }
+
+    private static String sourceLabel(NfsUrl any, String path) {
+        return any.withPath(path).toString();
     }
 
     private static void mkdirs(Path dir) throws CliException {
@@ -227,6 +296,7 @@ final class CpCommand extends BaseCommand {
             check(infos, sources.stream().map(NfsUrl::toString).toList(), "cp");
             List<String> dirs = new ArrayList<>();
             List<VCopy> copies = new ArrayList<>();
+            List<FileInfo> copyInfos = new ArrayList<>();
             for (int i = 0; i < paths.size(); i++) {
                 String p = paths.get(i);
                 String base = into ? RemotePath.join(dst.path(), RemotePath.name(p)) : dst.path();
@@ -246,11 +316,26 @@ final class CpCommand extends BaseCommand {
                             dirs.add(target);
                         } else if (e.info().type() == FileInfo.FileType.REGULAR) {
                             copies.add(new VCopy(e.path(), target));
+                            copyInfos.add(e.info());
                         }
                     }
                 } else {
                     copies.add(new VCopy(p, base));
+                    copyInfos.add(infos.value(i));
                 }
+            }
+            if (!txn) {
+                progress().startBytes("cp", copyInfos.stream().mapToLong(FileInfo::size).sum());
+                Transfers t = new Transfers(nfs, progress(), "cp");
+                for (String dir : dirs) {
+                    t.mkdir(dir);
+                }
+                for (int i = 0; i < copies.size(); i++) {
+                    VCopy c = copies.get(i);
+                    t.copy(c.from(), copyInfos.get(i), c.to(), preserve, sourceLabel(dst, c.from()));
+                }
+                t.finish();
+                return;
             }
             progress().start("cp", copies.size());
             Mode mode = mode(txn);

@@ -339,6 +339,19 @@ public final class VnfsClient implements AutoCloseable {
         return compounds.get();
     }
 
+    /**
+     * The session this client's calls go through. It is thread-safe (each call takes a free slot), so other
+     * code, such as {@link org.tcnfs.client.stream.RemoteFiles}, may send compounds on it next to this client.
+     */
+    public Nfs41Session session() {
+        return session;
+    }
+
+    /** The file handle of the export this client works in. */
+    public byte[] rootHandle() {
+        return rootHandle.clone();
+    }
+
     /** Whether a transactional call already found out the server has no transactions. */
     public boolean transactionsKnownUnavailable() {
         return transactionsUnavailable;
