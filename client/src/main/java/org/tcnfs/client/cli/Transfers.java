@@ -76,9 +76,12 @@ final class Transfers {
         this.verb = verb;
     }
 
-    /** Files above this size stream. */
+    /**
+     * Files above this size stream: one WRITE, or less when a plain compound cannot hold one WRITE and the
+     * operations around it.
+     */
     long streamAbove() {
-        return files.writeSize();
+        return Math.min(files.writeSize(), nfs.plainCompoundBytes() - 64 * 1024);
     }
 
     // ---- to the server
