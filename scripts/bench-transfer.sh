@@ -79,20 +79,29 @@ TCNFS=("$JAVA" -Xmx"$HEAP" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xshare:auto
 URL=nfs://127.0.0.1:$PORT/bench
 LIBNFS="?version=4&nfsport=$PORT"
 
-# run NAME DIRECTION CHECK-FILE COMMAND...: one timed sample into transfer.csv (seconds, peak RSS KiB, ok|failed)
+TICKS=$(getconf CLK_TCK)
+server_cpu() { awk -v t="$TICKS" '{printf "%.2f", ($14 + $15) / t}' "/proc/$SERVER_PID/stat"; }
+
+# run NAME DIRECTION CHECK-FILE COMMAND...: one timed sample into transfer.csv: wall seconds, peak RSS KiB, the
+# client's CPU seconds (user + system), the server's CPU seconds meanwhile, ok|failed|corrupt
 run() {
   local name=$1 dir=$2 check=$3; shift 3
   local t; t=$(mktemp)
   local status=ok
-  if ! /usr/bin/time -f "%e %M" -o "$t" "$@" >"$OUT/last-$name-$dir.log" 2>&1; then status=failed; fi
+  local s0; s0=$(server_cpu)
+  if ! /usr/bin/time -f "%e %M %U %S" -o "$t" "$@" >"$OUT/last-$name-$dir.log" 2>&1; then status=failed; fi
+  local s1; s1=$(server_cpu)
   if [ "$status" = ok ] && ! cmp -s "$SRC" "$check"; then status=corrupt; fi
-  read -r secs rss < <(tail -n 1 "$t")
+  read -r secs rss user sys < <(tail -n 1 "$t")
   rm -f "$t" "$check"
-  echo "$round,$name,$dir,$secs,$rss,$status" >>"$OUT/transfer.csv"
-  echo "round $round: $name $dir ${secs}s ${rss}KiB $status" >&2
+  local ccpu scpu
+  ccpu=$(awk -v a="$user" -v b="$sys" 'BEGIN {printf "%.2f", a + b}')
+  scpu=$(awk -v a="$s1" -v b="$s0" 'BEGIN {printf "%.2f", a - b}')
+  echo "$round,$name,$dir,$secs,$rss,$ccpu,$scpu,$status" >>"$OUT/transfer.csv"
+  echo "round $round: $name $dir ${secs}s ${rss}KiB client-cpu ${ccpu}s server-cpu ${scpu}s $status" >&2
 }
 
-echo "round,tool,direction,seconds,rss_kib,status" >"$OUT/transfer.csv"
+echo "round,tool,direction,seconds,rss_kib,client_cpu_s,server_cpu_s,status" >"$OUT/transfer.csv"
 for round in $(seq 1 "$ROUNDS"); do
   run tcnfs put "$WORK/data/bench/put-tcnfs.bin" "${TCNFS[@]}" put "$SRC" "$URL/put-tcnfs.bin"
   run nfs-cp put "$WORK/data/bench/put-libnfs.bin" nfs-cp "$SRC" "nfs://127.0.0.1/bench/put-libnfs.bin$LIBNFS"
@@ -108,25 +117,29 @@ def stats(tool, d):
     ok = [r for r in rows if r["tool"] == tool and r["direction"] == d and r["status"] == "ok"]
     bad = [r for r in rows if r["tool"] == tool and r["direction"] == d and r["status"] != "ok"]
     if not ok:
-        return None, None, None, len(bad)
-    s = statistics.median(float(r["seconds"]) for r in ok)
-    rss = max(int(r["rss_kib"]) for r in ok)
-    return s, size / s / 2**20, rss, len(bad)
+        return None
+    med = lambda k: statistics.median(float(r[k]) for r in ok)
+    s = med("seconds")
+    return dict(s=s, rate=size / s / 2**20, best=size / min(float(r["seconds"]) for r in ok) / 2**20,
+                rss=max(int(r["rss_kib"]) for r in ok) / 1024, ccpu=med("client_cpu_s"), scpu=med("server_cpu_s"),
+                bad=len(bad), n=len(ok))
 print(f"{mib} MiB file, {rounds} rounds, tcnfs CLI -Xmx{heap}; medians of the successful samples")
 print()
-print("| direction | tool | median s | MiB/s | peak RSS MiB | failed samples | tcnfs / nfs-cp (throughput) |")
-print("|---|---|---:|---:|---:|---:|---:|")
+print("| direction | tool | ok/failed | median s | MiB/s (median) | MiB/s (best) | client CPU s | server CPU s"
+      " | peak RSS MiB | tcnfs / nfs-cp: throughput (median, best), CPU (client+server) |")
+print("|---|---|---|---:|---:|---:|---:|---:|---:|---|")
 for d in ("put", "get"):
-    t = stats("tcnfs", d)
-    l = stats("nfs-cp", d)
+    t, l = stats("tcnfs", d), stats("nfs-cp", d)
     for tool, st in (("tcnfs", t), ("nfs-cp", l)):
-        s, rate, rss, bad = st
+        bad = sum(1 for r in rows if r["tool"] == tool and r["direction"] == d and r["status"] != "ok")
         ratio = ""
         if tool == "tcnfs":
-            ratio = f"{t[1] / l[1]:.2f}" if t[1] and l[1] else "n/a"
-        if s is None:
-            print(f"| {d} | {tool} | - | - | - | {bad} | {ratio} |")
+            ratio = (f"{t['rate'] / l['rate']:.2f}, {t['best'] / l['best']:.2f}, "
+                     f"{(t['ccpu'] + t['scpu']) / (l['ccpu'] + l['scpu']):.2f}") if t and l else "n/a"
+        if st is None:
+            print(f"| {d} | {tool} | 0/{bad} | - | - | - | - | - | - | {ratio} |")
         else:
-            print(f"| {d} | {tool} | {s:.2f} | {rate:.0f} | {rss / 1024:.0f} | {bad} | {ratio} |")
+            print(f"| {d} | {tool} | {st['n']}/{bad} | {st['s']:.2f} | {st['rate']:.0f} | {st['best']:.0f} "
+                  f"| {st['ccpu']:.2f} | {st['scpu']:.2f} | {st['rss']:.0f} | {ratio} |")
 PY
 cat "$OUT/transfer.md"

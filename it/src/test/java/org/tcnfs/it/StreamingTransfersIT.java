@@ -269,8 +269,25 @@ class StreamingTransfersIT extends SharedServerTest {
         }
         Path got = Files.createDirectories(tmp.resolve("got"));
         ok("get", "-p", url + "/small.sh", url + "/large.bin", got.toString());
+        Instant dirTime = Instant.parse("2003-04-05T06:07:08Z");
+        Files.setPosixFilePermissions(remote, PosixFilePermissions.fromString("rwxr-x--x"));
+        Files.setLastModifiedTime(remote, FileTime.from(dirTime));
         Path tree = Files.createDirectories(tmp.resolve("tree"));
-        ok("cp", "-R", "-p", url + "/", tree.toString());
+        ok("cp", "-R", "-p", url, tree.toString());
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(tree.resolve(path))))
+                .isEqualTo("rwxr-x--x");
+        assertThat(Files.getLastModifiedTime(tree.resolve(path)).toInstant()).isEqualTo(dirTime);
+
+        ok("cp", "-R", "-p", tree.resolve(path).toString(), url + "/up");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(remote.resolve("up"))))
+                .isEqualTo("rwxr-x--x");
+        assertThat(Files.getLastModifiedTime(remote.resolve("up")).toInstant()).isEqualTo(dirTime);
+        assertThat(Files.getLastModifiedTime(remote.resolve("up/large.bin")).toInstant()).isEqualTo(older);
+        ok("cp", "-R", "-p", url + "/up", url + "/up2");
+        assertThat(Files.getLastModifiedTime(remote.resolve("up2")).toInstant()).isEqualTo(dirTime);
+        assertThat(Files.getLastModifiedTime(remote.resolve("up2/small.sh")).toInstant()).isEqualTo(older);
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(remote.resolve("up2/small.sh"))))
+                .isEqualTo("rw-r-x--x");
 
         for (Path dir : List.of(got, tree.resolve(path))) {
             for (String name : List.of("small.sh", "large.bin")) {

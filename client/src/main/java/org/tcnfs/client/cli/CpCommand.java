@@ -6,6 +6,9 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
 import java.util.stream.Stream;
 import org.tcnfs.client.vector.DirEntry;
 import org.tcnfs.client.vector.FileInfo;
@@ -18,6 +21,7 @@ import org.tcnfs.client.vector.VCopy;
 import org.tcnfs.client.vector.VMkdir;
 import org.tcnfs.client.vector.VRead;
 import org.tcnfs.client.vector.VResult;
+import org.tcnfs.client.vector.VSetattr;
 import org.tcnfs.client.vector.VSymlink;
 import org.tcnfs.client.vector.VWrite;
 import org.tcnfs.client.vector.VnfsClient;
@@ -154,6 +158,7 @@ final class CpCommand extends BaseCommand {
         }
         progress().startBytes("cp", total);
         Transfers t = new Transfers(nfs, progress(), "cp");
+        List<VSetattr> dirAttrs = new ArrayList<>();
         for (Entry e : entries) {
             Path p = e.local();
             if (Files.isSymbolicLink(p)) {
@@ -164,11 +169,17 @@ final class CpCommand extends BaseCommand {
                 }
             } else if (Files.isDirectory(p)) {
                 t.mkdir(e.remote());
+                if (preserve) {
+                    dirAttrs.add(0, new VSetattr(e.remote(), OptionalInt.of(localMode(p, 0755)), OptionalLong.empty(),
+                            Optional.empty(), Optional.empty(), Optional.of(PutCommand.localTime(p))));
+                }
             } else if (Files.isRegularFile(p)) {
                 t.upload(p, e.remote(), localMode(p, 0644), preserve ? PutCommand.localTime(p) : null, p.toString());
             }
         }
         t.finish();
+        // deepest first (the walk lists parents before children), after the entries are complete
+        check(nfs.vsetattrs(dirAttrs, Mode.PLAIN), dirAttrs.stream().map(VSetattr::path).toList(), "cp");
     }
 
     private static void walkLocal(Path root, String base, List<String> dirs, List<TxnItem> items, List<String> labels)
@@ -210,6 +221,8 @@ final class CpCommand extends BaseCommand {
             List<String> paths = sources.stream().map(NfsUrl::path).toList();
             VResult<FileInfo> infos = nfs.vgetattrs(paths, Mode.PLAIN);
             check(infos, sources.stream().map(NfsUrl::toString).toList(), "cp");
+            List<Path> localDirs = new ArrayList<>();
+            List<FileInfo> localDirInfos = new ArrayList<>();
             List<String> files = new ArrayList<>();
             List<FileInfo> fileInfos = new ArrayList<>();
             List<Path> targets = new ArrayList<>();
@@ -224,6 +237,8 @@ final class CpCommand extends BaseCommand {
                         throw new CliException(ExitCode.NFS_ERROR, "cp: " + sources.get(i) + " is a directory (use -R)");
                     }
                     mkdirs(target);
+                    localDirs.add(target);
+                    localDirInfos.add(info);
                     VResult<List<DirEntry>> listed = nfs.vlistdir(List.of(p), Recursion.RECURSIVE, Mode.PLAIN);
                     check(listed, List.of(sources.get(i).toString()), "cp");
                     List<DirEntry> entries = new ArrayList<>(listed.value(0));
@@ -232,7 +247,11 @@ final class CpCommand extends BaseCommand {
                         String rel = p.isEmpty() ? e.path() : e.path().substring(p.length() + 1);
                         Path local = target.resolve(rel);
                         switch (e.info().type()) {
-                            case DIRECTORY -> mkdirs(local);
+                            case DIRECTORY -> {
+                                mkdirs(local);
+                                localDirs.add(local);
+                                localDirInfos.add(e.info());
+                            }
                             case REGULAR -> {
                                 files.add(e.path());
                                 fileInfos.add(e.info());
@@ -269,6 +288,13 @@ final class CpCommand extends BaseCommand {
                     throw new CliException(ExitCode.LOCAL_IO, "cp: " + linkTargets.get(i) + ": " + e.getMessage());
                 }
             }
+            if (preserve) {
+                // deepest first: setting a directory's time after its entries are complete
+                for (int i = localDirs.size() - 1; i >= 0; i--) {
+                    Transfers.setLocal(localDirs.get(i), localDirInfos.get(i).mode() & 0777,
+                            localDirInfos.get(i).modifyTime(), "cp");
+                }
+            }
         }
     }
 
@@ -297,6 +323,7 @@ final class CpCommand extends BaseCommand {
             List<String> dirs = new ArrayList<>();
             List<VCopy> copies = new ArrayList<>();
             List<FileInfo> copyInfos = new ArrayList<>();
+            List<FileInfo> dirInfos = new ArrayList<>();
             for (int i = 0; i < paths.size(); i++) {
                 String p = paths.get(i);
                 String base = into ? RemotePath.join(dst.path(), RemotePath.name(p)) : dst.path();
@@ -308,12 +335,14 @@ final class CpCommand extends BaseCommand {
                         throw new CliException(ExitCode.USAGE, "cp: cannot copy " + sources.get(i) + " into itself");
                     }
                     dirs.add(base);
+                    dirInfos.add(infos.value(i));
                     VResult<List<DirEntry>> listed = nfs.vlistdir(List.of(p), Recursion.RECURSIVE, Mode.PLAIN);
                     check(listed, List.of(sources.get(i).toString()), "cp");
                     for (DirEntry e : listed.value(0)) {
                         String target = RemotePath.join(base, e.path().substring(p.length() + (p.isEmpty() ? 0 : 1)));
                         if (e.info().isDirectory()) {
                             dirs.add(target);
+                            dirInfos.add(e.info());
                         } else if (e.info().type() == FileInfo.FileType.REGULAR) {
                             copies.add(new VCopy(e.path(), target));
                             copyInfos.add(e.info());
@@ -335,6 +364,15 @@ final class CpCommand extends BaseCommand {
                     t.copy(c.from(), copyInfos.get(i), c.to(), preserve, sourceLabel(dst, c.from()));
                 }
                 t.finish();
+                if (preserve) {
+                    List<VSetattr> attrs = new ArrayList<>();
+                    for (int i = 0; i < dirs.size(); i++) {
+                        attrs.add(0, new VSetattr(dirs.get(i), OptionalInt.of(dirInfos.get(i).mode() & 07777),
+                                OptionalLong.empty(), Optional.empty(), Optional.empty(),
+                                Optional.of(dirInfos.get(i).modifyTime())));
+                    }
+                    check(nfs.vsetattrs(attrs, Mode.PLAIN), attrs.stream().map(VSetattr::path).toList(), "cp");
+                }
                 return;
             }
             progress().start("cp", copies.size());

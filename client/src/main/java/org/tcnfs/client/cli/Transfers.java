@@ -346,6 +346,11 @@ final class Transfers {
     }
 
     private void setLocal(Path local, int mode, Instant time) throws CliException {
+        setLocal(local, mode, time, verb);
+    }
+
+    /** Sets a local file's permission bits and, when {@code time} is given, its modification time. */
+    static void setLocal(Path local, int mode, Instant time, String verb) throws CliException {
         try {
             Files.setPosixFilePermissions(local, permissions(mode));
             if (time != null) {
