@@ -2,6 +2,8 @@ package org.tcnfs.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.tcnfs.it.TestData.randomBytes;
 
 import java.io.ByteArrayInputStream;
@@ -366,6 +368,34 @@ class StreamingTransfersIT extends SharedServerTest {
                 .isInstanceOfSatisfying(NfsException.class, e -> assertThat(e.status()).isEqualTo(NfsStatus.NOENT));
         assertThatThrownBy(() -> files.create(path + "/no-dir/f", 0644, null))
                 .isInstanceOfSatisfying(NfsException.class, e -> assertThat(e.status()).isEqualTo(NfsStatus.NOENT));
+    }
+
+    @Test
+    void writerWhoseServerDiesFailsInsteadOfHanging() throws Exception {
+        try (ServerProcess own = ServerProcess.startIn(workDirectory(), List.of())) {
+            VnfsClient client = VnfsClient.builder().host("127.0.0.1").port(own.port())
+                    .timeout(Duration.ofSeconds(5)).connect();
+            RemoteFiles files = RemoteFiles.of(client);
+            byte[] chunk = randomBytes(files.writeSize(), 1);
+            assertTimeoutPreemptively(Duration.ofSeconds(90), () -> {
+                RemoteFileWriter out = files.create("f", 0644, null);
+                out.write(chunk);
+                own.kill();
+                Throwable writing = catchThrowable(() -> {
+                    for (int i = 0; i < 64; i++) {
+                        out.write(chunk);
+                    }
+                });
+                Throwable closing = catchThrowable(out::close);
+                assertThat(writing == null || writing instanceof IOException).as("%s", writing).isTrue();
+                assertThat(closing).as("close reports the lost WRITEs").isInstanceOf(IOException.class);
+            });
+            try {
+                client.close();
+            } catch (IOException e) {
+                // the server is gone
+            }
+        }
     }
 
     /** COMPOUNDs the server answered NFS4_OK so far, from its metrics endpoint. */

@@ -43,6 +43,8 @@ public final class RemoteFileWriter extends OutputStream {
     /** Free buffers; a WRITE in flight holds one, so taking one waits while all are out. */
     private final BlockingQueue<byte[]> free;
     private final int buffers;
+    /** Buffers allocated so far (at most {@link #buffers}); each is free, being filled, or in a WRITE. */
+    private int buffersMade;
     private final AtomicReference<IOException> failure = new AtomicReference<>();
     private final AtomicReference<byte[]> verifier = new AtomicReference<>();
     private byte[] current;
@@ -152,13 +154,14 @@ public final class RemoteFileWriter extends OutputStream {
                 b = take();
             }
         }
-        ensureOpen();
+        if (failure.get() != null) {
+            free.add(b); // close() waits for every buffer to come back
+            ensureOpen();
+        }
         current = b;
         fill = 0;
         return b;
     }
-
-    private int buffersMade;
 
     private byte[] take() throws InterruptedIOException {
         try {
