@@ -94,7 +94,7 @@ final class UntarCommand extends BaseCommand {
         }
         int skipped = 0;
         try (VnfsClient nfs = connect(dst);
-                InputStream raw = file == null ? System.in : Files.newInputStream(file)) {
+                InputStream raw = file == null ? System.in : new java.io.FileInputStream(file.toFile())) {
             progress().startBytes("untar", total);
             Progress bar = progress();
             InputStream counted = new java.io.FilterInputStream(raw) {
@@ -143,8 +143,8 @@ final class UntarCommand extends BaseCommand {
                 throw new CliException(ExitCode.LOCAL_IO, "untar: " + archive + ": " + ex.getMessage());
             }
             t.finish();
-        } catch (java.nio.file.NoSuchFileException ex) {
-            throw new CliException(ExitCode.LOCAL_IO, "untar: " + archive + ": no such file");
+        } catch (java.io.FileNotFoundException ex) {
+            throw new CliException(ExitCode.LOCAL_IO, "untar: " + ex.getMessage());
         }
         if (skipped > 0) {
             System.err.println("untar: skipped " + skipped + " entries that are not files, directories or links");
