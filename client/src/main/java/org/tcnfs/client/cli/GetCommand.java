@@ -1,9 +1,7 @@
 package org.tcnfs.client.cli;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import org.tcnfs.client.vector.FileInfo;
 import org.tcnfs.client.vector.Mode;
@@ -61,14 +59,6 @@ final class GetCommand extends BaseCommand {
                 t.download(paths.get(i), infos.value(i), dest, preserve, labels.get(i));
             }
             t.finish();
-        }
-    }
-
-    static void write(Path dest, byte[] data) throws CliException {
-        try {
-            Files.write(dest, data);
-        } catch (IOException e) {
-            throw new CliException(ExitCode.LOCAL_IO, dest + ": " + e.getMessage());
         }
     }
 }
