@@ -89,6 +89,8 @@ final class UntarCommand extends BaseCommand {
         long total = 0;
         try {
             total = file == null ? 0 : Files.size(file);
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new CliException(ExitCode.LOCAL_IO, "untar: " + archive + ": no such file");
         } catch (IOException e) {
             throw new CliException(ExitCode.LOCAL_IO, "untar: " + archive + ": " + e.getMessage());
         }
