@@ -4,7 +4,8 @@
  * CREATE_SESSION and SEQUENCE slots over an {@link org.tcnfs.client.rpc.NfsConnection}),
  * {@link org.tcnfs.client.CompoundResult} (a reply with accessors by operation) and
  * {@link org.tcnfs.client.Attrs} (attribute values to and from {@code fattr4}). The vectorized API built on
- * them is {@link org.tcnfs.client.vector.VnfsClient}; the {@code tcnfs} command line ({@code org.tcnfs.client.cli})
+ * them is {@link org.tcnfs.client.vector.VnfsClient}; single files of any size stream through {@link
+ * org.tcnfs.client.stream.RemoteFiles} on its session; the {@code tcnfs} command line ({@code org.tcnfs.client.cli})
  * is the separate artifact {@code tcnfs-cli}. This library needs only {@code tcnfs-nfs4-xdr}, oncrpc4j and
  * slf4j-api.
  *

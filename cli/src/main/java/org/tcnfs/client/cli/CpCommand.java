@@ -2,9 +2,13 @@ package org.tcnfs.client.cli;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
 import java.util.stream.Stream;
 import org.tcnfs.client.vector.DirEntry;
 import org.tcnfs.client.vector.FileInfo;
@@ -17,6 +21,7 @@ import org.tcnfs.client.vector.VCopy;
 import org.tcnfs.client.vector.VMkdir;
 import org.tcnfs.client.vector.VRead;
 import org.tcnfs.client.vector.VResult;
+import org.tcnfs.client.vector.VSetattr;
 import org.tcnfs.client.vector.VSymlink;
 import org.tcnfs.client.vector.VWrite;
 import org.tcnfs.client.vector.VnfsClient;
@@ -37,6 +42,10 @@ final class CpCommand extends BaseCommand {
 
     @Option(names = "--txn", description = "the remote side changes in one transaction: all copied or nothing")
     boolean txn;
+
+    @Option(names = {"-p", "--preserve"}, description = "keep modes and modification times of files (execute "
+            + "bits are kept anyway)")
+    boolean preserve;
 
     @Parameters(arity = "2..*", paramLabel = "SRC... DST")
     List<String> args;
@@ -71,6 +80,10 @@ final class CpCommand extends BaseCommand {
             boolean into = d != null && d.isDirectory();
             if ((sources.size() > 1 || slash) && !into) {
                 throw new CliException(ExitCode.NFS_ERROR, "cp: " + dst + " is not a directory");
+            }
+            if (!txn) {
+                localToRemotePlain(nfs, sources, dst, into);
+                return;
             }
             List<String> dirs = new ArrayList<>();
             List<TxnItem> items = new ArrayList<>();
@@ -107,6 +120,66 @@ final class CpCommand extends BaseCommand {
                 check(nfs.vapply(items, Mode.PLAIN), labels, "cp");
             }
         }
+    }
+
+    /** A local tree's entry to copy: the local path and where it goes. */
+    private record Entry(Path local, String remote) {
+    }
+
+    /** Local to remote without a transaction: files streamed or batched by {@link Transfers}. */
+    private void localToRemotePlain(VnfsClient nfs, List<String> sources, NfsUrl dst, boolean into)
+            throws Exception {
+        List<Entry> entries = new ArrayList<>();
+        long total = 0;
+        for (String s : sources) {
+            Path src = Path.of(s);
+            String base = into ? RemotePath.join(dst.path(), src.getFileName().toString()) : dst.path();
+            if (Files.isDirectory(src)) {
+                if (!recursive) {
+                    throw new CliException(ExitCode.LOCAL_IO, "cp: " + s + " is a directory (use -R)");
+                }
+                try (Stream<Path> walk = Files.walk(src)) {
+                    for (Path p : (Iterable<Path>) walk::iterator) {
+                        String rel = src.relativize(p).toString().replace(java.io.File.separatorChar, '/');
+                        entries.add(new Entry(p, RemotePath.join(base, rel)));
+                        if (Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
+                            total += Files.size(p);
+                        }
+                    }
+                } catch (IOException | java.io.UncheckedIOException e) {
+                    throw new CliException(ExitCode.LOCAL_IO, "cp: " + src + ": " + e.getMessage());
+                }
+            } else if (Files.isRegularFile(src)) {
+                entries.add(new Entry(src, base));
+                total += PutCommand.size(src);
+            } else {
+                throw new CliException(ExitCode.LOCAL_IO, "cp: " + s + ": no such file");
+            }
+        }
+        progress().startBytes("cp", total);
+        Transfers t = new Transfers(nfs, progress(), "cp");
+        List<VSetattr> dirAttrs = new ArrayList<>();
+        for (Entry e : entries) {
+            Path p = e.local();
+            if (Files.isSymbolicLink(p)) {
+                try {
+                    t.item(new VSymlink(e.remote(), Files.readSymbolicLink(p).toString()), p.toString());
+                } catch (IOException ex) {
+                    throw new CliException(ExitCode.LOCAL_IO, "cp: " + p + ": " + ex.getMessage());
+                }
+            } else if (Files.isDirectory(p)) {
+                t.mkdir(e.remote());
+                if (preserve) {
+                    dirAttrs.add(0, new VSetattr(e.remote(), OptionalInt.of(localMode(p, 0755)), OptionalLong.empty(),
+                            Optional.empty(), Optional.empty(), Optional.of(PutCommand.localTime(p))));
+                }
+            } else if (Files.isRegularFile(p)) {
+                t.upload(p, e.remote(), localMode(p, 0644), preserve ? PutCommand.localTime(p) : null, p.toString());
+            }
+        }
+        t.finish();
+        // deepest first (the walk lists parents before children), after the entries are complete
+        check(nfs.vsetattrs(dirAttrs, Mode.PLAIN), dirAttrs.stream().map(VSetattr::path).toList(), "cp");
     }
 
     private static void walkLocal(Path root, String base, List<String> dirs, List<TxnItem> items, List<String> labels)
@@ -148,7 +221,10 @@ final class CpCommand extends BaseCommand {
             List<String> paths = sources.stream().map(NfsUrl::path).toList();
             VResult<FileInfo> infos = nfs.vgetattrs(paths, Mode.PLAIN);
             check(infos, sources.stream().map(NfsUrl::toString).toList(), "cp");
+            List<Path> localDirs = new ArrayList<>();
+            List<FileInfo> localDirInfos = new ArrayList<>();
             List<String> files = new ArrayList<>();
+            List<FileInfo> fileInfos = new ArrayList<>();
             List<Path> targets = new ArrayList<>();
             List<String> links = new ArrayList<>();
             List<Path> linkTargets = new ArrayList<>();
@@ -161,6 +237,8 @@ final class CpCommand extends BaseCommand {
                         throw new CliException(ExitCode.NFS_ERROR, "cp: " + sources.get(i) + " is a directory (use -R)");
                     }
                     mkdirs(target);
+                    localDirs.add(target);
+                    localDirInfos.add(info);
                     VResult<List<DirEntry>> listed = nfs.vlistdir(List.of(p), Recursion.RECURSIVE, Mode.PLAIN);
                     check(listed, List.of(sources.get(i).toString()), "cp");
                     List<DirEntry> entries = new ArrayList<>(listed.value(0));
@@ -169,9 +247,14 @@ final class CpCommand extends BaseCommand {
                         String rel = p.isEmpty() ? e.path() : e.path().substring(p.length() + 1);
                         Path local = target.resolve(rel);
                         switch (e.info().type()) {
-                            case DIRECTORY -> mkdirs(local);
+                            case DIRECTORY -> {
+                                mkdirs(local);
+                                localDirs.add(local);
+                                localDirInfos.add(e.info());
+                            }
                             case REGULAR -> {
                                 files.add(e.path());
+                                fileInfos.add(e.info());
                                 targets.add(local);
                             }
                             case SYMLINK -> {
@@ -186,15 +269,16 @@ final class CpCommand extends BaseCommand {
                     linkTargets.add(target);
                 } else {
                     files.add(p);
+                    fileInfos.add(info);
                     targets.add(target);
                 }
             }
-            progress().start("cp", files.size());
-            VResult<byte[]> data = nfs.vread(files.stream().map(VRead::whole).toList(), Mode.PLAIN);
-            check(data, files, "cp");
+            progress().startBytes("cp", fileInfos.stream().mapToLong(FileInfo::size).sum());
+            Transfers t = new Transfers(nfs, progress(), "cp");
             for (int i = 0; i < files.size(); i++) {
-                GetCommand.write(targets.get(i), data.value(i));
+                t.download(files.get(i), fileInfos.get(i), targets.get(i), preserve, files.get(i));
             }
+            t.finish();
             VResult<String> texts = nfs.vreadlink(links, Mode.PLAIN);
             check(texts, links, "cp");
             for (int i = 0; i < links.size(); i++) {
@@ -204,7 +288,18 @@ final class CpCommand extends BaseCommand {
                     throw new CliException(ExitCode.LOCAL_IO, "cp: " + linkTargets.get(i) + ": " + e.getMessage());
                 }
             }
+            if (preserve) {
+                // deepest first: setting a directory's time after its entries are complete
+                for (int i = localDirs.size() - 1; i >= 0; i--) {
+                    Transfers.setLocal(localDirs.get(i), localDirInfos.get(i).mode() & 0777,
+                            localDirInfos.get(i).modifyTime(), "cp");
+                }
+            }
         }
+    }
+
+    private static String sourceLabel(NfsUrl any, String path) {
+        return any.withPath(path).toString();
     }
 
     private static void mkdirs(Path dir) throws CliException {
@@ -227,6 +322,8 @@ final class CpCommand extends BaseCommand {
             check(infos, sources.stream().map(NfsUrl::toString).toList(), "cp");
             List<String> dirs = new ArrayList<>();
             List<VCopy> copies = new ArrayList<>();
+            List<FileInfo> copyInfos = new ArrayList<>();
+            List<FileInfo> dirInfos = new ArrayList<>();
             for (int i = 0; i < paths.size(); i++) {
                 String p = paths.get(i);
                 String base = into ? RemotePath.join(dst.path(), RemotePath.name(p)) : dst.path();
@@ -238,19 +335,45 @@ final class CpCommand extends BaseCommand {
                         throw new CliException(ExitCode.USAGE, "cp: cannot copy " + sources.get(i) + " into itself");
                     }
                     dirs.add(base);
+                    dirInfos.add(infos.value(i));
                     VResult<List<DirEntry>> listed = nfs.vlistdir(List.of(p), Recursion.RECURSIVE, Mode.PLAIN);
                     check(listed, List.of(sources.get(i).toString()), "cp");
                     for (DirEntry e : listed.value(0)) {
                         String target = RemotePath.join(base, e.path().substring(p.length() + (p.isEmpty() ? 0 : 1)));
                         if (e.info().isDirectory()) {
                             dirs.add(target);
+                            dirInfos.add(e.info());
                         } else if (e.info().type() == FileInfo.FileType.REGULAR) {
                             copies.add(new VCopy(e.path(), target));
+                            copyInfos.add(e.info());
                         }
                     }
                 } else {
                     copies.add(new VCopy(p, base));
+                    copyInfos.add(infos.value(i));
                 }
+            }
+            if (!txn) {
+                progress().startBytes("cp", copyInfos.stream().mapToLong(FileInfo::size).sum());
+                Transfers t = new Transfers(nfs, progress(), "cp");
+                for (String dir : dirs) {
+                    t.mkdir(dir);
+                }
+                for (int i = 0; i < copies.size(); i++) {
+                    VCopy c = copies.get(i);
+                    t.copy(c.from(), copyInfos.get(i), c.to(), preserve, sourceLabel(dst, c.from()));
+                }
+                t.finish();
+                if (preserve) {
+                    List<VSetattr> attrs = new ArrayList<>();
+                    for (int i = 0; i < dirs.size(); i++) {
+                        attrs.add(0, new VSetattr(dirs.get(i), OptionalInt.of(dirInfos.get(i).mode() & 07777),
+                                OptionalLong.empty(), Optional.empty(), Optional.empty(),
+                                Optional.of(dirInfos.get(i).modifyTime())));
+                    }
+                    check(nfs.vsetattrs(attrs, Mode.PLAIN), attrs.stream().map(VSetattr::path).toList(), "cp");
+                }
+                return;
             }
             progress().start("cp", copies.size());
             Mode mode = mode(txn);

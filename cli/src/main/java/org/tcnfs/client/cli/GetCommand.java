@@ -1,23 +1,29 @@
 package org.tcnfs.client.cli;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
+import org.tcnfs.client.vector.FileInfo;
 import org.tcnfs.client.vector.Mode;
 import org.tcnfs.client.vector.RemotePath;
-import org.tcnfs.client.vector.VRead;
 import org.tcnfs.client.vector.VResult;
 import org.tcnfs.client.vector.VnfsClient;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code tcnfs get URL... LOCAL}: remote files to local ones, read in one vectorized call. */
+/**
+ * {@code tcnfs get URL... LOCAL}: remote files to local ones; small files read many per compound, large ones
+ * streamed ({@link Transfers}). Local files get the remote permission bits less the umask, with {@code -p}
+ * exactly those bits and the modification time.
+ */
 @Command(name = "get", mixinStandardHelpOptions = true,
         description = "Copy files from the server. LOCAL '-' writes one file to standard output; with several "
                 + "URLs, LOCAL must be a directory.")
 final class GetCommand extends BaseCommand {
+    @Option(names = {"-p", "--preserve"}, description = "keep the remote files' modes and modification times")
+    boolean preserve;
+
     @Parameters(arity = "2..*", paramLabel = "URL... LOCAL", description = "nfs://host[:port]/path..., then a local path")
     List<String> args;
 
@@ -31,32 +37,28 @@ final class GetCommand extends BaseCommand {
             throw new CliException(ExitCode.LOCAL_IO, localArg + ": not a directory");
         }
         try (VnfsClient nfs = connect(sources.get(0))) {
-            List<VRead> reads = new ArrayList<>();
-            List<String> labels = new ArrayList<>();
-            for (NfsUrl u : sources) {
-                reads.add(VRead.whole(u.path()));
-                labels.add(u.toString());
+            List<String> paths = sources.stream().map(NfsUrl::path).toList();
+            List<String> labels = sources.stream().map(NfsUrl::toString).toList();
+            VResult<FileInfo> infos = nfs.vgetattrs(paths, Mode.PLAIN);
+            check(infos, labels, "get");
+            long total = 0;
+            for (int i = 0; i < paths.size(); i++) {
+                if (infos.value(i).type() != FileInfo.FileType.REGULAR) {
+                    throw new CliException(ExitCode.NFS_ERROR, "get: " + labels.get(i) + ": not a regular file");
+                }
+                total += infos.value(i).size();
             }
-            progress().start("get", reads.size());
-            VResult<byte[]> r = nfs.vread(reads, Mode.PLAIN);
-            check(r, labels, "get");
-            for (int i = 0; i < sources.size(); i++) {
+            progress().startBytes("get", total);
+            Transfers t = new Transfers(nfs, progress(), "get");
+            for (int i = 0; i < paths.size(); i++) {
                 if (localArg.equals("-")) {
-                    System.out.write(r.value(i));
-                    System.out.flush();
+                    t.download(paths.get(i), System.out, labels.get(i));
                     continue;
                 }
-                Path dest = intoDirectory ? local.resolve(RemotePath.name(sources.get(i).path())) : local;
-                write(dest, r.value(i));
+                Path dest = intoDirectory ? local.resolve(RemotePath.name(paths.get(i))) : local;
+                t.download(paths.get(i), infos.value(i), dest, preserve, labels.get(i));
             }
-        }
-    }
-
-    static void write(Path dest, byte[] data) throws CliException {
-        try {
-            Files.write(dest, data);
-        } catch (IOException e) {
-            throw new CliException(ExitCode.LOCAL_IO, dest + ": " + LocalErrors.cause(e));
+            t.finish();
         }
     }
 }

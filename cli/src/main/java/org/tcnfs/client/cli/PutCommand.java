@@ -2,7 +2,9 @@ package org.tcnfs.client.cli;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.tcnfs.client.vector.FileInfo;
@@ -13,7 +15,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code tcnfs put LOCAL... URL}: local files to the server, all in one vectorized call. */
+/**
+ * {@code tcnfs put LOCAL... URL}: local files to the server. Plain: small files batched many per compound,
+ * large ones streamed ({@link Transfers}); {@code --txn}: all in one transaction.
+ */
 @Command(name = "put", mixinStandardHelpOptions = true,
         description = "Copy local files to the server (created or truncated). With several files, or a URL that "
                 + "is a directory, they go into it under their names.")
@@ -23,6 +28,9 @@ final class PutCommand extends BaseCommand {
 
     @Option(names = {"-m", "--mode"}, defaultValue = "644", description = "octal mode of created files (default: ${DEFAULT-VALUE})")
     String mode;
+
+    @Option(names = {"-p", "--preserve"}, description = "keep the local files' modes and modification times")
+    boolean preserve;
 
     @Parameters(arity = "2..*", paramLabel = "LOCAL... URL", description = "local files, then nfs://host[:port]/path")
     List<String> args;
@@ -39,21 +47,66 @@ final class PutCommand extends BaseCommand {
             if (intoDirectory && (t == null || !t.isDirectory())) {
                 throw new CliException(ExitCode.NFS_ERROR, target + " is not a directory");
             }
-            List<VWrite> writes = new ArrayList<>();
-            List<String> labels = new ArrayList<>();
+            List<Path> files = new ArrayList<>();
+            List<String> remotes = new ArrayList<>();
+            long total = 0;
             for (String l : locals) {
                 Path file = Path.of(l);
                 if (!Files.isRegularFile(file)) {
                     throw new CliException(ExitCode.LOCAL_IO, l + (Files.exists(file)
                             ? ": not a regular file (use cp -R for trees)" : ": no such file or directory"));
                 }
-                String remote = intoDirectory ? RemotePath.join(target.path(), file.getFileName().toString())
-                        : target.path();
-                writes.add(VWrite.create(remote, read(file)).withMode(bits));
-                labels.add(target.withPath(remote).toString());
+                files.add(file);
+                remotes.add(intoDirectory ? RemotePath.join(target.path(), file.getFileName().toString())
+                        : target.path());
+                total += size(file);
             }
-            progress().start("put", writes.size());
-            check(nfs.vwrite(writes, mode(txn)), labels, "put");
+            if (txn) {
+                List<VWrite> writes = new ArrayList<>();
+                List<String> labels = new ArrayList<>();
+                for (int i = 0; i < files.size(); i++) {
+                    Path file = files.get(i);
+                    writes.add(VWrite.create(remotes.get(i), read(file)).withMode(preserve ? localMode(file) : bits));
+                    labels.add(target.withPath(remotes.get(i)).toString());
+                }
+                progress().start("put", writes.size());
+                check(nfs.vwrite(writes, mode(txn)), labels, "put");
+                return;
+            }
+            progress().startBytes("put", total);
+            Transfers transfers = new Transfers(nfs, progress(), "put");
+            for (int i = 0; i < files.size(); i++) {
+                Path file = files.get(i);
+                transfers.upload(file, remotes.get(i), preserve ? localMode(file) : bits, preserve ? localTime(file) : null,
+                        target.withPath(remotes.get(i)).toString());
+            }
+            transfers.finish();
+        }
+    }
+
+    static long size(Path file) throws CliException {
+        try {
+            return Files.size(file);
+        } catch (IOException e) {
+            throw new CliException(ExitCode.LOCAL_IO, file + ": " + e.getMessage());
+        }
+    }
+
+    /** The permission bits of a local file, 0644 where the file system has none. */
+    static int localMode(Path p) {
+        try {
+            return ((Integer) Files.getAttribute(p, "unix:mode")) & 07777;
+        } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+            return VWrite.DEFAULT_MODE;
+        }
+    }
+
+    /** The modification time of a local file (not following a link). */
+    static Instant localTime(Path p) throws CliException {
+        try {
+            return Files.getLastModifiedTime(p, LinkOption.NOFOLLOW_LINKS).toInstant();
+        } catch (IOException e) {
+            throw new CliException(ExitCode.LOCAL_IO, p + ": " + e.getMessage());
         }
     }
 

@@ -1,15 +1,25 @@
 package org.tcnfs.client.cli;
 
+import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
+import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
+import org.apache.commons.compress.compressors.gzip.GzipCompressorInputStream;
 import org.tcnfs.client.vector.Mode;
 import org.tcnfs.client.vector.Parents;
+import org.tcnfs.client.vector.RemotePath;
 import org.tcnfs.client.vector.TxnItem;
+import org.tcnfs.client.vector.VLink;
 import org.tcnfs.client.vector.VMkdir;
+import org.tcnfs.client.vector.VSymlink;
+import org.tcnfs.client.vector.VWrite;
 import org.tcnfs.client.vector.VnfsClient;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -32,6 +42,10 @@ final class UntarCommand extends BaseCommand {
     @Override
     void run() throws Exception {
         NfsUrl dst = url(target);
+        if (!atomic) {
+            extractStreaming(dst);
+            return;
+        }
         TarPlan plan;
         try (InputStream in = archive.equals("-") ? System.in : Files.newInputStream(Path.of(archive))) {
             plan = TarPlan.read(in, dst.path());
@@ -62,6 +76,112 @@ final class UntarCommand extends BaseCommand {
             if (plan.skipped() > 0) {
                 System.err.println("untar: skipped " + plan.skipped() + " entries that are not files, directories or links");
             }
+        }
+    }
+
+    /**
+     * Plain extraction while the archive is read: directories and small files batched, files larger than one
+     * WRITE streamed from the archive ({@link Transfers}); memory stays bounded whatever the archive holds.
+     * Progress counts the archive's bytes.
+     */
+    private void extractStreaming(NfsUrl dst) throws Exception {
+        Path file = archive.equals("-") ? null : Path.of(archive);
+        long total = 0;
+        try {
+            total = file == null ? 0 : Files.size(file);
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new CliException(ExitCode.LOCAL_IO, "untar: " + archive + ": no such file");
+        } catch (IOException e) {
+            throw new CliException(ExitCode.LOCAL_IO, "untar: " + archive + ": " + e.getMessage());
+        }
+        int skipped = 0;
+        try (VnfsClient nfs = connect(dst);
+                InputStream raw = file == null ? System.in : new java.io.FileInputStream(file.toFile())) {
+            progress().startBytes("untar", total);
+            Progress bar = progress();
+            InputStream counted = new java.io.FilterInputStream(raw) {
+                @Override
+                public int read(byte[] b, int off, int len) throws IOException {
+                    int n = super.read(b, off, len);
+                    if (n > 0) {
+                        bar.bytesDone(n);
+                    }
+                    return n;
+                }
+            };
+            Transfers t = new Transfers(nfs, new Progress(false), "untar");
+            Set<String> made = new HashSet<>();
+            t.mkdir(dst.path());
+            try (TarArchiveInputStream tar = new TarArchiveInputStream(decompressed(counted))) {
+                TarArchiveEntry e;
+                while ((e = nextEntry(tar)) != null) {
+                    String name = safeName(e.getName());
+                    if (name.isEmpty()) {
+                        continue;
+                    }
+                    String remote = RemotePath.join(dst.path(), name);
+                    String parent = RemotePath.parent(remote);
+                    if (made.add(parent)) {
+                        t.mkdir(parent);
+                    }
+                    int mode = e.getMode() & 07777;
+                    if (e.isDirectory()) {
+                        if (made.add(remote)) {
+                            t.mkdir(remote);
+                        }
+                    } else if (e.isSymbolicLink()) {
+                        t.item(new VSymlink(remote, e.getLinkName()), "symlink " + remote);
+                    } else if (e.isLink()) {
+                        t.item(new VLink(RemotePath.join(dst.path(), safeName(e.getLinkName())), remote),
+                                "link " + remote);
+                    } else if (e.isFile()) {
+                        t.upload(tar, e.getSize(), remote, mode == 0 ? VWrite.DEFAULT_MODE : mode, null,
+                                dst.withPath(remote).toString());
+                    } else {
+                        skipped++;
+                    }
+                }
+            } catch (Transfers.LocalIo ex) {
+                throw new CliException(ExitCode.LOCAL_IO, "untar: " + archive + ": " + ex.getMessage());
+            }
+            t.finish();
+        } catch (java.io.FileNotFoundException ex) {
+            throw new CliException(ExitCode.LOCAL_IO, "untar: " + ex.getMessage());
+        }
+        if (skipped > 0) {
+            System.err.println("untar: skipped " + skipped + " entries that are not files, directories or links");
+        }
+    }
+
+    /** An entry's name as a relative path; an unsafe one is a local failure. */
+    private String safeName(String name) throws CliException {
+        try {
+            return TarPlan.safeName(name);
+        } catch (IOException e) {
+            throw new CliException(ExitCode.LOCAL_IO, "untar: " + archive + ": " + e.getMessage());
+        }
+    }
+
+    /** The next entry; a damaged archive is a local failure. */
+    private TarArchiveEntry nextEntry(TarArchiveInputStream tar) throws CliException {
+        try {
+            return tar.getNextEntry();
+        } catch (IOException e) {
+            throw new CliException(ExitCode.LOCAL_IO, "untar: " + archive + ": " + e.getMessage());
+        }
+    }
+
+    /** The tar stream of {@code in}, gunzipped when it starts with gzip's magic bytes. */
+    private InputStream decompressed(InputStream in) throws CliException {
+        try {
+            BufferedInputStream b = new BufferedInputStream(in, 64 * 1024);
+            b.mark(2);
+            int b1 = b.read();
+            int b2 = b.read();
+            b.reset();
+            return b1 == 0x1f && b2 == 0x8b ? new GzipCompressorInputStream(b, true) : b;
+        } catch (IOException e) {
+            throw new CliException(ExitCode.LOCAL_IO, "untar: " + archive + ": " + e.getMessage());
         }
     }
 }

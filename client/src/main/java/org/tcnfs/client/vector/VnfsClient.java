@@ -31,6 +31,7 @@ import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_VERIFY;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -366,6 +367,19 @@ public final class VnfsClient implements AutoCloseable {
     /** COMPOUND RPCs the vectorized calls of this client sent so far (not the session's own setup). */
     public long compoundsSent() {
         return compounds.get();
+    }
+
+    /**
+     * The session this client's calls go through. It is thread-safe (each call takes a free slot), so other
+     * code, such as {@link org.tcnfs.client.stream.RemoteFiles}, may send compounds on it next to this client.
+     */
+    public Nfs41Session session() {
+        return session;
+    }
+
+    /** The file handle of the export this client works in. */
+    public byte[] rootHandle() {
+        return rootHandle.clone();
     }
 
     /** Whether a transactional call already found out the server has no transactions. */
@@ -1534,7 +1548,7 @@ public final class VnfsClient implements AutoCloseable {
                 }
                 LOG.info("{}: the transaction that spans compounds ended with {} after {} of {} items; beginning it "
                         + "again with ticket {}", what, retryable, from, steps.size(), ticket);
-                sleep((10L << Math.min(attempt, 6)) + java.util.concurrent.ThreadLocalRandom.current().nextLong(50));
+                pause((10L << Math.min(attempt, 6)) + java.util.concurrent.ThreadLocalRandom.current().nextLong(50));
                 continue;
             }
             if (failed >= 0) {
@@ -1556,11 +1570,21 @@ public final class VnfsClient implements AutoCloseable {
         }
     }
 
+    private static void pause(long millis) throws InterruptedIOException {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while waiting to begin the transaction again");
+        }
+    }
+
     /** How many times a transaction that spans compounds is begun again after NFS4ERR_DEADLOCK or NFS4ERR_DELAY. */
     private static final int SPANNING_RETRIES = 20;
 
     private Nfs41Session.SpanningTransaction beginSpanning(long ticket) throws IOException {
-        for (int attempt = 0; ; attempt++) {
+        Backoff backoff = new Backoff(retryFor);
+        while (true) {
             Nfs41Session.SpanningTransaction txn;
             try {
                 txn = session.beginTransaction(ticket);
@@ -1575,10 +1599,9 @@ public final class VnfsClient implements AutoCloseable {
             if (status == NfsStatus.OK) {
                 return txn;
             }
-            if (status != NfsStatus.DELAY || attempt >= DELAY_RETRIES) {
+            if (status != NfsStatus.DELAY || !backoff.pause()) {
                 throw NfsExceptions.of(status, "TXN_BEGIN refused by " + server);
             }
-            sleep(20L << attempt);
         }
     }
 

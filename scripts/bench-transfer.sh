@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# Streaming transfers of one large file (issue 15, item 1; docs/benchmarks.md "Large-file transfers"): the tcnfs
+# CLI's put and get against libnfs's nfs-cp (NFSv4.0) on the same tcnfs server and the same file, side by side,
+# alternating tools within every round so that load on this shared machine hits both alike. Prints a Markdown
+# table (median seconds, MiB/s, peak RSS, tcnfs/nfs-cp throughput ratio) and writes it to OUT/transfer.md with
+# every sample in OUT/transfer.csv. Every copy is checked with cmp. Stops the server on exit. Not part of the
+# test command.
+#
+# Usage: scripts/bench-transfer.sh [--dir DIR] [--out DIR] [--size MIB] [--rounds N] [--heap SIZE] [--no-build]
+#   --dir DIR     work directory: the server's export and state, the local files (default /tmp/tcnfs-bench-transfer;
+#                 needs 3 x SIZE free; the XFS test loop device is too small for 1 GiB)
+#   --out DIR     results (default target/bench-transfer)
+#   --size MIB    file size (default 1024)
+#   --rounds N    rounds; each runs every tool once in each direction (default 3)
+#   --heap SIZE   the CLI's -Xmx (default 96m: bounded memory is part of what is measured)
+#   --no-build    use the jars that are there
+# Environment: JAVA (default java).
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+DIR=/tmp/tcnfs-bench-transfer
+OUT=$ROOT/target/bench-transfer
+SIZE=1024
+ROUNDS=3
+HEAP=96m
+BUILD=1
+JAVA=${JAVA:-java}
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --dir) DIR=$2; shift 2 ;;
+    --out) OUT=$2; shift 2 ;;
+    --size) SIZE=$2; shift 2 ;;
+    --rounds) ROUNDS=$2; shift 2 ;;
+    --heap) HEAP=$2; shift 2 ;;
+    --no-build) BUILD=0; shift ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+    *) echo "bench-transfer.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
+  esac
+done
+
+SERVER_JAR=$ROOT/server/target/tcnfs-server.jar
+CLIENT_JAR=$ROOT/client/target/tcnfs-client.jar
+if [ "$BUILD" = 1 ]; then
+  echo "building server and client ..." >&2
+  (cd "$ROOT" && { mvn -B -q -o package -DskipTests -pl server,client -am \
+      || mvn -B -q package -DskipTests -pl server,client -am; })
+fi
+for f in "$SERVER_JAR" "$CLIENT_JAR"; do
+  [ -f "$f" ] || { echo "bench-transfer.sh: $f is missing (run without --no-build)" >&2; exit 1; }
+done
+command -v nfs-cp >/dev/null || { echo "bench-transfer.sh: nfs-cp missing (apt-get install libnfs-utils)" >&2; exit 1; }
+[ -x /usr/bin/time ] || { echo "bench-transfer.sh: /usr/bin/time missing (apt-get install time)" >&2; exit 1; }
+
+mkdir -p "$DIR" "$OUT"
+WORK=$(mktemp -d "$DIR/run-XXXXXX")
+mkdir -p "$WORK"/{data/bench,state,local}
+SERVER_PID=
+cleanup() {
+  if [ -n "$SERVER_PID" ]; then kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; fi
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+"$JAVA" -Xmx512m -jar "$SERVER_JAR" --bind 127.0.0.1 --port 0 --port-file "$WORK/port" --data "$WORK/data" \
+  --state "$WORK/state" --grace 0 --metrics-port 0 --metrics-port-file "$WORK/metrics-port" \
+  --data-options rw,no_root_squash >"$OUT/server.log" 2>&1 &
+SERVER_PID=$!
+for _ in $(seq 1 300); do [ -s "$WORK/port" ] && break; sleep 0.1; done
+[ -s "$WORK/port" ] || { echo "bench-transfer.sh: the server did not start (see $OUT/server.log)" >&2; exit 1; }
+PORT=$(tr -d '[:space:]' <"$WORK/port")
+
+SRC=$WORK/local/src.bin
+head -c $((SIZE * 1024 * 1024)) /dev/urandom >"$SRC"
+cp "$SRC" "$WORK/data/bench/remote.bin"
+sync
+BYTES=$(stat -c %s "$SRC")
+# the JVM options of scripts/tcnfs, plus the heap bound
+TCNFS=("$JAVA" -Xmx"$HEAP" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xshare:auto -jar "$CLIENT_JAR")
+URL=nfs://127.0.0.1:$PORT/bench
+LIBNFS="?version=4&nfsport=$PORT"
+
+TICKS=$(getconf CLK_TCK)
+server_cpu() { awk -v t="$TICKS" '{printf "%.2f", ($14 + $15) / t}' "/proc/$SERVER_PID/stat"; }
+
+# run NAME DIRECTION CHECK-FILE COMMAND...: one timed sample into transfer.csv: wall seconds, peak RSS KiB, the
+# client's CPU seconds (user + system), the server's CPU seconds meanwhile, ok|failed|corrupt
+run() {
+  local name=$1 dir=$2 check=$3; shift 3
+  local t; t=$(mktemp)
+  local status=ok
+  local s0; s0=$(server_cpu)
+  if ! /usr/bin/time -f "%e %M %U %S" -o "$t" "$@" >"$OUT/last-$name-$dir.log" 2>&1; then status=failed; fi
+  local s1; s1=$(server_cpu)
+  if [ "$status" = ok ] && ! cmp -s "$SRC" "$check"; then status=corrupt; fi
+  read -r secs rss user sys < <(tail -n 1 "$t")
+  rm -f "$t" "$check"
+  local ccpu scpu
+  ccpu=$(awk -v a="$user" -v b="$sys" 'BEGIN {printf "%.2f", a + b}')
+  scpu=$(awk -v a="$s1" -v b="$s0" 'BEGIN {printf "%.2f", a - b}')
+  echo "$round,$name,$dir,$secs,$rss,$ccpu,$scpu,$status" >>"$OUT/transfer.csv"
+  echo "round $round: $name $dir ${secs}s ${rss}KiB client-cpu ${ccpu}s server-cpu ${scpu}s $status" >&2
+}
+
+echo "round,tool,direction,seconds,rss_kib,client_cpu_s,server_cpu_s,status" >"$OUT/transfer.csv"
+for round in $(seq 1 "$ROUNDS"); do
+  run tcnfs put "$WORK/data/bench/put-tcnfs.bin" "${TCNFS[@]}" put "$SRC" "$URL/put-tcnfs.bin"
+  run nfs-cp put "$WORK/data/bench/put-libnfs.bin" nfs-cp "$SRC" "nfs://127.0.0.1/bench/put-libnfs.bin$LIBNFS"
+  run tcnfs get "$WORK/local/get-tcnfs.bin" "${TCNFS[@]}" get "$URL/remote.bin" "$WORK/local/get-tcnfs.bin"
+  run nfs-cp get "$WORK/local/get-libnfs.bin" nfs-cp "nfs://127.0.0.1/bench/remote.bin$LIBNFS" "$WORK/local/get-libnfs.bin"
+done
+
+python3 - "$OUT/transfer.csv" "$BYTES" "$SIZE" "$ROUNDS" "$HEAP" >"$OUT/transfer.md" <<'PY'
+import csv, statistics, sys
+path, size, mib, rounds, heap = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
+rows = list(csv.DictReader(open(path)))
+def stats(tool, d):
+    ok = [r for r in rows if r["tool"] == tool and r["direction"] == d and r["status"] == "ok"]
+    bad = [r for r in rows if r["tool"] == tool and r["direction"] == d and r["status"] != "ok"]
+    if not ok:
+        return None
+    med = lambda k: statistics.median(float(r[k]) for r in ok)
+    s = med("seconds")
+    return dict(s=s, rate=size / s / 2**20, best=size / min(float(r["seconds"]) for r in ok) / 2**20,
+                rss=max(int(r["rss_kib"]) for r in ok) / 1024, ccpu=med("client_cpu_s"), scpu=med("server_cpu_s"),
+                bad=len(bad), n=len(ok))
+print(f"{mib} MiB file, {rounds} rounds, tcnfs CLI -Xmx{heap}; medians of the successful samples")
+print()
+print("| direction | tool | ok/failed | median s | MiB/s (median) | MiB/s (best) | client CPU s | server CPU s"
+      " | peak RSS MiB | tcnfs / nfs-cp: throughput (median, best), CPU (client+server) |")
+print("|---|---|---|---:|---:|---:|---:|---:|---:|---|")
+for d in ("put", "get"):
+    t, l = stats("tcnfs", d), stats("nfs-cp", d)
+    for tool, st in (("tcnfs", t), ("nfs-cp", l)):
+        bad = sum(1 for r in rows if r["tool"] == tool and r["direction"] == d and r["status"] != "ok")
+        ratio = ""
+        if tool == "tcnfs":
+            ratio = (f"{t['rate'] / l['rate']:.2f}, {t['best'] / l['best']:.2f}, "
+                     f"{(t['ccpu'] + t['scpu']) / (l['ccpu'] + l['scpu']):.2f}") if t and l else "n/a"
+        if st is None:
+            print(f"| {d} | {tool} | 0/{bad} | - | - | - | - | - | - | {ratio} |")
+        else:
+            print(f"| {d} | {tool} | {st['n']}/{bad} | {st['s']:.2f} | {st['rate']:.0f} | {st['best']:.0f} "
+                  f"| {st['ccpu']:.2f} | {st['scpu']:.2f} | {st['rss']:.0f} | {ratio} |")
+PY
+cat "$OUT/transfer.md"
