@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import org.tcnfs.nfs4.vfs.Inode;
+import org.tcnfs.txn.handles.HandleSnapshot;
 import org.tcnfs.txn.handles.HandleTable;
 import org.tcnfs.txn.handles.HandleTableException;
 import org.tcnfs.txn.handles.Nfh;
@@ -41,8 +42,8 @@ public final class HandleTableResolver implements PathResolver {
         } catch (IllegalArgumentException e) {
             return new ResolvedPath.Unresolvable("malformed handle: " + e.getMessage());
         }
-        try {
-            Optional<Node> node = handles.node(nfh);
+        try (HandleSnapshot snapshot = handles.read()) {
+            Optional<Node> node = snapshot.node(nfh);
             if (node.isEmpty()) {
                 return new ResolvedPath.Unresolvable("unknown handle " + nfh);
             }
@@ -52,7 +53,7 @@ public final class HandleTableResolver implements PathResolver {
             if (node.get().isRoot()) {
                 return ObjectPath.root(exportId);
             }
-            Optional<List<String>> names = handles.path(nfh);
+            Optional<List<String>> names = snapshot.path(nfh);
             return names.<ResolvedPath>map(n -> ObjectPath.of(exportId, n))
                     .orElseGet(() -> new ResolvedPath.Unresolvable("no path for handle " + nfh));
         } catch (HandleTableException e) {
@@ -67,13 +68,13 @@ public final class HandleTableResolver implements PathResolver {
 
     @Override
     public Optional<Inode> identify(ObjectPath path) throws IOException {
-        try {
-            Optional<Nfh> at = handles.root(exportId);
+        try (HandleSnapshot snapshot = handles.read()) {
+            Optional<Nfh> at = snapshot.root(exportId);
             for (String name : path.components()) {
                 if (at.isEmpty()) {
                     return Optional.empty();
                 }
-                at = handles.child(at.get(), name);
+                at = snapshot.child(at.get(), name);
             }
             return at.map(h -> Inode.of(h.toBytes()));
         } catch (HandleTableException e) {

@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.util.Arrays;
 import jnr.constants.platform.Errno;
 import jnr.ffi.LastError;
 import jnr.ffi.LibraryLoader;
@@ -64,11 +65,12 @@ final class Posix {
 
         int statvfs(@Encoding("UTF-8") CharSequence path, @Out byte[] buf);
 
-        int statx(int dirfd, @Encoding("UTF-8") CharSequence path, int flags, int mask, @Out byte[] buf);
+        /** {@code path} is NUL-terminated UTF-8 ({@link #cPath}): cheaper than a CharSequence's encoder. */
+        int statx(int dirfd, @In byte[] path, int flags, int mask, @Out byte[] buf);
 
         /** {@code syscall(SYS_openat2, dirfd, path, &how, sizeof how)}: glibc has no wrapper for openat2. */
         @Variadic(fixedCount = 1)
-        long syscall(long number, int dirfd, @Encoding("UTF-8") CharSequence path, @In byte[] how, long size);
+        long syscall(long number, int dirfd, @In byte[] path, @In byte[] how, long size);
 
         int close(int fd);
     }
@@ -103,7 +105,7 @@ final class Posix {
         if (openat2) {
             long fd;
             try {
-                fd = extra.syscall(SYS_OPENAT2, AT_FDCWD, directory.toString(), OPEN_DIRECTORY_NO_SYMLINKS,
+                fd = extra.syscall(SYS_OPENAT2, AT_FDCWD, cPath(directory.toString()), OPEN_DIRECTORY_NO_SYMLINKS,
                         OPEN_HOW_SIZE);
             } catch (UnsatisfiedLinkError e) {
                 openat2 = false;
@@ -172,7 +174,8 @@ final class Posix {
             byte[] buffer = new byte[STATX_SIZE];
             int result;
             try {
-                result = extra.statx(AT_FDCWD, path.toString(), follow ? 0 : AT_SYMLINK_NOFOLLOW, STATX_MASK, buffer);
+                result = extra.statx(AT_FDCWD, cPath(path.toString()), follow ? 0 : AT_SYMLINK_NOFOLLOW, STATX_MASK,
+                        buffer);
             } catch (UnsatisfiedLinkError e) {
                 statx = false;
                 return statOrNull(path, follow);
@@ -211,6 +214,16 @@ final class Posix {
                 0, 0);
     }
 
+    /**
+     * {@code path} as a C string: UTF-8 and a terminating NUL (a path holds no NUL: names are checked).
+     * Passing these bytes costs a copy, where a CharSequence parameter costs a charset encoder and a
+     * native buffer per call.
+     */
+    static byte[] cPath(String path) {
+        byte[] utf8 = path.getBytes(StandardCharsets.UTF_8);
+        return Arrays.copyOf(utf8, utf8.length + 1);
+    }
+
     /** Decodes a {@code struct statx} (the same layout on every architecture). */
     private static PosixStat fromStatx(byte[] buffer) {
         ByteBuffer in = ByteBuffer.wrap(buffer).order(ByteOrder.nativeOrder());
@@ -240,7 +253,7 @@ final class Posix {
     /** Whether statx fails with EPERM for a path that lstat can read (a seccomp filter that forbids it). */
     private boolean statxForbidden() {
         byte[] buffer = new byte[STATX_SIZE];
-        return extra.statx(AT_FDCWD, "/", AT_SYMLINK_NOFOLLOW, STATX_MASK, buffer) < 0
+        return extra.statx(AT_FDCWD, cPath("/"), AT_SYMLINK_NOFOLLOW, STATX_MASK, buffer) < 0
                 && LastError.getLastError(extraRuntime) == Errno.EPERM.intValue();
     }
 

@@ -11,10 +11,21 @@ import org.lmdbjava.Dbi;
 abstract class AbstractView implements HandleView {
     final HandleTable table;
     final Store store;
+    /**
+     * The {@link HandleTable#directoryEpoch directory epoch} this view's rows belong to, or -1 when the
+     * view may not use the table's cache of directory paths (a batch; a buffer that changed directories; a
+     * directory change committed while the view began).
+     */
+    private final long cacheEpoch;
 
     AbstractView(HandleTable table, Store store) {
+        this(table, store, -1);
+    }
+
+    AbstractView(HandleTable table, Store store, long cacheEpoch) {
         this.table = table;
         this.store = store;
+        this.cacheEpoch = cacheEpoch;
     }
 
     /** Fails unless the view may still be used. */
@@ -48,20 +59,56 @@ abstract class AbstractView implements HandleView {
     @Override
     public Optional<List<String>> path(Nfh handle) {
         ArrayDeque<String> names = new ArrayDeque<>();
+        List<Nfh> walkedDirectories = cacheEpoch < 0 ? null : new ArrayList<>();
+        List<Integer> walkedDepths = cacheEpoch < 0 ? null : new ArrayList<>();
         Nfh current = handle;
         for (int depth = 0; depth <= HandleTable.MAX_DEPTH; depth++) {
+            if (walkedDirectories != null) {
+                List<String> cached = table.cachedDirectoryPath(current, cacheEpoch);
+                if (cached != null) {
+                    return Optional.of(joined(cached, names, walkedDirectories, walkedDepths));
+                }
+            }
             Optional<Node> node = node(current);
             if (node.isEmpty()) {
                 return Optional.empty();
             }
+            if (walkedDirectories != null && node.get().isDirectory()) {
+                walkedDirectories.add(current);
+                walkedDepths.add(depth);
+            }
             if (node.get().isRoot()) {
-                return Optional.of(List.copyOf(names));
+                return Optional.of(joined(List.of(), names, walkedDirectories, walkedDepths));
             }
             Link link = node.get().links().get(0);
             names.addFirst(link.name());
             current = link.parent();
         }
         throw new HandleTableException("parent chain of " + handle + " exceeds " + HandleTable.MAX_DEPTH);
+    }
+
+    /**
+     * {@code prefix} (the cached path where the walk stopped, or none at the root) followed by the names
+     * {@code walked}; caches the path of each directory the walk read, the one {@code depth} levels above
+     * the start having the path without the last {@code depth} names.
+     */
+    private List<String> joined(List<String> prefix, ArrayDeque<String> walked, List<Nfh> directories,
+            List<Integer> depths) {
+        String[] all = new String[prefix.size() + walked.size()];
+        int i = 0;
+        for (String name : prefix) {
+            all[i++] = name;
+        }
+        for (String name : walked) {
+            all[i++] = name;
+        }
+        List<String> path = List.of(all);
+        if (directories != null) {
+            for (int k = 0; k < directories.size(); k++) {
+                table.cacheDirectoryPath(directories.get(k), cacheEpoch, path.subList(0, all.length - depths.get(k)));
+            }
+        }
+        return path;
     }
 
     @Override

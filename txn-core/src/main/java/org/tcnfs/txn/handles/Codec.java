@@ -4,6 +4,7 @@ import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.tcnfs.nfs4.vfs.FileType;
 
@@ -91,7 +92,7 @@ final class Codec {
                 throw new HandleTableException("unknown node record version " + version + " for " + handle);
             }
             FileType type = typeOf(in.get());
-            String exportId = string(in, Byte.toUnsignedInt(in.get()));
+            String exportId = exportId(in, Byte.toUnsignedInt(in.get()));
             long dev = in.getLong();
             long ino = in.getLong();
             long generation = in.getLong();
@@ -114,9 +115,34 @@ final class Codec {
     }
 
     private static String string(ByteBuffer in, int length) {
-        byte[] bytes = new byte[length];
-        in.get(bytes);
-        return new String(bytes, StandardCharsets.UTF_8);
+        if (length > in.remaining()) {
+            throw new BufferUnderflowException();
+        }
+        String text = new String(in.array(), in.arrayOffset() + in.position(), length, StandardCharsets.UTF_8);
+        in.position(in.position() + length);
+        return text;
+    }
+
+    /** The export id last decoded, with its bytes: every node of an export repeats them. */
+    private record KnownExport(byte[] bytes, String id) {
+    }
+
+    private static volatile KnownExport lastExport = new KnownExport(new byte[0], "");
+
+    /** {@link #string} for an export id, reusing the last one decoded when the bytes are the same. */
+    private static String exportId(ByteBuffer in, int length) {
+        if (length > in.remaining()) {
+            throw new BufferUnderflowException();
+        }
+        KnownExport known = lastExport;
+        int from = in.arrayOffset() + in.position();
+        if (Arrays.equals(known.bytes(), 0, known.bytes().length, in.array(), from, from + length)) {
+            in.position(in.position() + length);
+            return known.id();
+        }
+        String id = string(in, length);
+        lastExport = new KnownExport(Arrays.copyOfRange(in.array(), from, from + length), id);
+        return id;
     }
 
     /** The {@code nfs_ftype4} code of a type. */

@@ -35,8 +35,13 @@ public final class HandleBatch extends AbstractView implements AutoCloseable {
 
     /** How a batch ends: an LMDB commit or abort, or a merge into a transaction's buffer or nothing. */
     interface Ending {
-        /** Makes the batch's changes take effect. */
-        void commit();
+        /**
+         * Makes the batch's changes take effect.
+         *
+         * @param directoriesChanged whether the batch wrote or removed the row of a directory (so cached
+         *     directory paths may be wrong afterwards)
+         */
+        void commit(boolean directoriesChanged);
 
         /** Ends the batch; {@code committed} tells whether {@link #commit()} succeeded before. */
         void close(boolean committed);
@@ -44,6 +49,7 @@ public final class HandleBatch extends AbstractView implements AutoCloseable {
 
     private final Ending ending;
     private State state = State.OPEN;
+    private boolean directoriesChanged;
 
     HandleBatch(HandleTable table, Store store, Ending ending) {
         super(table, store);
@@ -277,6 +283,7 @@ public final class HandleBatch extends AbstractView implements AutoCloseable {
             }
             delete(table.nodes, handleBytes);
             if (node.isDirectory()) {
+                directoriesChanged = true;
                 for (String name : childNames(current)) {
                     Optional<Unlinked> child = unlinkRowOnly(current, name);
                     child.filter(Unlinked::nodeRemoved).ifPresent(gone -> pending.push(gone.handle()));
@@ -304,7 +311,7 @@ public final class HandleBatch extends AbstractView implements AutoCloseable {
      */
     public void commit() {
         checkUsable();
-        ending.commit();
+        ending.commit(directoriesChanged);
         state = State.COMMITTED;
     }
 
@@ -384,7 +391,15 @@ public final class HandleBatch extends AbstractView implements AutoCloseable {
         }
     }
 
+    /** Records that the batch changes a directory's row without one of the methods above (a whole buffer). */
+    void markDirectoriesChanged() {
+        directoriesChanged = true;
+    }
+
     private void putNode(Node node) {
+        if (node.isDirectory()) {
+            directoriesChanged = true;
+        }
         put(table.nodes, Codec.handle(node.handle()), Codec.encode(node));
     }
 

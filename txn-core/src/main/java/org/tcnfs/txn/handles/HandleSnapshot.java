@@ -10,8 +10,8 @@ public final class HandleSnapshot extends AbstractView implements AutoCloseable 
     private final Runnable ending;
     private boolean closed;
 
-    HandleSnapshot(HandleTable table, Store store, Runnable ending) {
-        super(table, store);
+    HandleSnapshot(HandleTable table, Store store, Runnable ending, long cacheEpoch) {
+        super(table, store, cacheEpoch);
         this.ending = ending;
     }
 

@@ -14,6 +14,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.lmdbjava.ByteArrayProxy;
@@ -39,6 +40,13 @@ import org.slf4j.LoggerFactory;
  * and (by default) durable LMDB write transaction. Other records that must commit together with handle
  * changes live in {@link #sideTable(String) side tables} of the same environment.
  *
+ * <p><b>Directory paths.</b> {@link HandleView#path} walks up the parents; the table caches the paths of the
+ * directories it walked ({@link #MAX_CACHED_DIRECTORIES} at most), tagged with a directory epoch that every
+ * LMDB commit changing a directory's row (register, rename, removal, rebind) raises before and after it. A
+ * view uses the cache only for its own epoch, when no such commit ran while it began and, on a thread bound
+ * to a buffer, only while the buffer changed no directory; so a LOOKUP's parent chain costs one read, and
+ * files coming and going keep the cache.
+ *
  * <p>Thread-safe. Read transactions are not bound to threads ({@code MDB_NOTLS}); a batch is bound to its
  * thread and batches run one at a time. Close every snapshot and batch before {@link #close()}.
  */
@@ -55,6 +63,9 @@ public final class HandleTable implements AutoCloseable {
     public static final int MAX_DEPTH = 4096;
     /** Most side tables an environment can hold. */
     public static final int MAX_SIDE_TABLES = 12;
+
+    /** Most directory paths {@link #cachedDirectoryPath cached} at once (the cache is emptied when full). */
+    public static final int MAX_CACHED_DIRECTORIES = 16_384;
 
     private static final String SIDE_PREFIX = "side:";
 
@@ -78,6 +89,16 @@ public final class HandleTable implements AutoCloseable {
     private final ThreadLocal<TxnBuffer> bound = new ThreadLocal<>();
     private final ConcurrentLinkedQueue<GroupEntry> grouped = new ConcurrentLinkedQueue<>();
     private final ReentrantLock groupLeader = new ReentrantLock();
+    /**
+     * Raised twice around every LMDB commit that changes a directory's row (odd while it commits), so a
+     * view can tell whether the directory rows it reads are those of the cached paths.
+     */
+    private final AtomicLong directoryEpoch = new AtomicLong();
+    private final ConcurrentHashMap<Nfh, CachedPath> directoryPaths = new ConcurrentHashMap<>();
+
+    /** The path of a directory as of one {@link #directoryEpoch}. */
+    private record CachedPath(long epoch, List<String> names) {
+    }
 
     private HandleTable(Path directory, Env<byte[]> env) {
         this.directory = directory;
@@ -112,8 +133,45 @@ public final class HandleTable implements AutoCloseable {
         if (buffer != null) {
             return buffer.snapshot();
         }
+        long before = directoryEpoch.get();
         Txn<byte[]> txn = readTransaction();
-        return new HandleSnapshot(this, new LmdbStore(txn), txn::close);
+        return new HandleSnapshot(this, new LmdbStore(txn), txn::close, cacheEpoch(before));
+    }
+
+    /**
+     * The epoch a view that began its LMDB read transaction after reading {@code before} may use cached
+     * directory paths of, or -1: only when no directory change was committing meanwhile, so that the
+     * view's directory rows are exactly those of the epoch.
+     */
+    long cacheEpoch(long before) {
+        return (before & 1) == 0 && directoryEpoch.get() == before ? before : -1;
+    }
+
+    /** The epoch that a view reads before it begins its LMDB read transaction (see {@link #cacheEpoch}). */
+    long directoryEpoch() {
+        return directoryEpoch.get();
+    }
+
+    /** The cached path of directory {@code handle} as of {@code epoch}, or null. */
+    List<String> cachedDirectoryPath(Nfh handle, long epoch) {
+        CachedPath cached = directoryPaths.get(handle);
+        return cached != null && cached.epoch() == epoch ? cached.names() : null;
+    }
+
+    /** How many directory paths are cached (tests). */
+    int cachedDirectories() {
+        return directoryPaths.size();
+    }
+
+    /** Remembers the path of directory {@code handle} as of {@code epoch}. */
+    void cacheDirectoryPath(Nfh handle, long epoch, List<String> names) {
+        if (directoryEpoch.get() != epoch) {
+            return;
+        }
+        if (directoryPaths.size() >= MAX_CACHED_DIRECTORIES) {
+            directoryPaths.clear();
+        }
+        directoryPaths.put(handle, new CachedPath(epoch, List.copyOf(names)));
     }
 
     Txn<byte[]> readTransaction() {
@@ -142,11 +200,18 @@ public final class HandleTable implements AutoCloseable {
             Txn<byte[]> txn = env.txnWrite();
             return new HandleBatch(this, new LmdbStore(txn), new HandleBatch.Ending() {
                 @Override
-                public void commit() {
+                public void commit(boolean directoriesChanged) {
+                    if (directoriesChanged) {
+                        directoryEpoch.incrementAndGet();
+                    }
                     try {
                         txn.commit();
                     } catch (LmdbException e) {
                         throw translate("committing handle changes", e);
+                    } finally {
+                        if (directoriesChanged) {
+                            directoryEpoch.incrementAndGet();
+                        }
                     }
                 }
 

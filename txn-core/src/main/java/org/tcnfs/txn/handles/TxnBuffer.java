@@ -31,6 +31,8 @@ public final class TxnBuffer {
     private final OverlayStore overlay;
     private final boolean ownerSyncsData;
     private final Map<Object, PendingSync> pendingSyncs = new LinkedHashMap<>();
+    /** Whether a batch merged into the buffer wrote or removed a directory's row. */
+    private boolean directoriesChanged;
 
     /** A sync a stable WRITE left to the end of its compound, holding what it needs (an open file). */
     public interface PendingSync extends AutoCloseable {
@@ -80,16 +82,22 @@ public final class TxnBuffer {
      */
     public void commit(Consumer<HandleBatch> alsoInSameCommit) {
         Objects.requireNonNull(alsoInSameCommit, "alsoInSameCommit");
+        boolean directories = directoriesChanged;
         table.commitDurably(batch -> {
             overlay.applyTo(batch.store);
+            if (directories) {
+                batch.markDirectoriesChanged();
+            }
             alsoInSameCommit.accept(batch);
         });
         overlay.clear();
+        directoriesChanged = false;
     }
 
     /** Forgets every change (the transaction rolled back) and releases the pending syncs unrun. */
     public void discard() {
         overlay.clear();
+        directoriesChanged = false;
         releasePending();
     }
 
@@ -126,8 +134,9 @@ public final class TxnBuffer {
         OverlayStore nested = new OverlayStore(overlay);
         return new HandleBatch(table, nested, new HandleBatch.Ending() {
             @Override
-            public void commit() {
+            public void commit(boolean changedDirectories) {
                 nested.mergeInto(overlay);
+                directoriesChanged |= changedDirectories;
             }
 
             @Override
@@ -138,7 +147,9 @@ public final class TxnBuffer {
     }
 
     HandleSnapshot snapshot() {
+        long before = directoriesChanged ? -1 : table.directoryEpoch();
         Txn<byte[]> txn = table.readTransaction();
-        return new HandleSnapshot(table, overlay.readingThrough(new LmdbStore(txn)), txn::close);
+        return new HandleSnapshot(table, overlay.readingThrough(new LmdbStore(txn)), txn::close,
+                before < 0 ? -1 : table.cacheEpoch(before));
     }
 }

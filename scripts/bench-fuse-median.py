@@ -1,0 +1,19 @@
+#!/usr/bin/env python3
+"""Median table of scripts/bench-fuse-nfs.sh: scripts/bench-fuse-median.py OUTDIR/fuse.csv (seconds; ratios of medians)."""
+import csv,statistics,sys,collections
+d=collections.defaultdict(list)
+for line in open(sys.argv[1]):
+    r,t,s,sec,rc=line.strip().split(',')
+    d[(t,s)].append(float(sec))
+steps=['untar','cp-R','ls-lR','rm-rf']; targets=['ganesha','new','new-always','old']
+print('| step | '+' | '.join(targets)+' | new / ganesha (time ratio) | new-always / new | new / old |')
+print('|---|'+'---:|'*len(targets)+'---:|---:|---:|')
+for s in steps:
+    cells=[]
+    med={}
+    for t in targets:
+        v=d.get((t,s),[])
+        if v: med[t]=statistics.median(v)
+        cells.append(('%.2f (%s)'%(statistics.median(v),', '.join('%.2f'%x for x in v))) if v else '-')
+    def rt(a,b): return '%.2fx'%(med[a]/med[b]) if a in med and b in med else '-'
+    print('| %s | '%s+' | '.join(cells)+' | %s | %s | %s |'%(rt('new','ganesha'),rt('new-always','new'),rt('new','old')))
