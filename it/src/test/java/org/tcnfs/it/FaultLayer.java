@@ -249,6 +249,14 @@ final class FaultLayer implements AutoCloseable {
         }
     }
 
+    /** How the crash-state generator makes a rename between two directories durable. */
+    enum RenameModel {
+        /** At both ends at once, with the first fsync of either directory (ext4, XFS, btrfs: one journal transaction). */
+        JOURNALED,
+        /** Each end with its own directory's fsync only (strict POSIX: either end may be lost alone). */
+        STRICT
+    }
+
     /** The crash-state generator over one log: positions must not decrease from one call to the next. */
     static final class States implements AutoCloseable {
         private final Process process;
@@ -256,8 +264,18 @@ final class FaultLayer implements AutoCloseable {
         private final BufferedReader out;
 
         States(Path log) throws IOException {
-            process = new ProcessBuilder(python(), script().toString(), "states", log.toString())
-                    .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            this(log, RenameModel.JOURNALED);
+        }
+
+        States(Path log, RenameModel renames) throws IOException {
+            ProcessBuilder b = new ProcessBuilder(python(), script().toString(), "states", log.toString())
+                    .redirectError(ProcessBuilder.Redirect.INHERIT);
+            if (renames == RenameModel.STRICT) {
+                b.environment().put("FAULTFS_STRICT_RENAME", "1");
+            } else {
+                b.environment().remove("FAULTFS_STRICT_RENAME");
+            }
+            process = b.start();
             in = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
             out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         }
