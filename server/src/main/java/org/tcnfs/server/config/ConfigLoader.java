@@ -144,9 +144,10 @@ public final class ConfigLoader {
         if (rpcIdle.toMillis() < 1) {
             throw invalid(Setting.RPC_IDLE_TIMEOUT, "must be positive");
         }
+        long replyBudget = size(Setting.RPC_REPLY_BUDGET, 2L << 20, 1L << 40);
         return new ServerConfig(bind, port, data, state, exports, lease, grace, maxOps, maxRequest, maxIo, workers,
                 path(Setting.PORT_FILE), metricsPort, metricsPortFile, dataOptions, budgetPerTxn, budgetTotal,
-                sessionLimits(), rpcBudget, rpcIdle);
+                sessionLimits(), rpcBudget, rpcIdle, replyBudget);
     }
 
     /** The client, session, reply cache and owner bounds; the reply cache must hold a slot for every session. */

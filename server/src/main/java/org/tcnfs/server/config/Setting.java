@@ -55,7 +55,11 @@ public enum Setting {
             + "connections (partly received or waiting to be answered); past it the server stops reading the "
             + "connections that would hold more. At least max-request."),
     RPC_IDLE_TIMEOUT("rpc-idle-timeout", "60s", "A connection whose partly received RPC request gets no new byte "
-            + "for this long is closed.");
+            + "for this long is closed."),
+    RPC_REPLY_BUDGET("rpc-reply-budget", "64MiB", "Most bytes of replies not yet sent over all connections (each "
+            + "connection also holds at most 2 MiB); past it the server takes no connection's next request until "
+            + "they drain, and closes connections whose unsent replies do not move for rpc-idle-timeout meanwhile. "
+            + "At least 2MiB.");
 
     private final String key;
     private final String defaultValue;
