@@ -70,7 +70,8 @@ public final class OperationEXCHANGE_ID implements NfsOperation {
             default -> throw new InvalException("state protection " + args.eia_state_protect.spa_how);
         }
 
-        ExchangeIdResult found = context.server().state().exchangeId(owner, context.credential().uid(), mode);
+        ExchangeIdResult found = context.server().state().exchangeId(owner, context.credential().uid(), mode,
+                context.clientAddress());
         ServerOwner server = context.server().state().serverOwner();
 
         EXCHANGE_ID4resok res = new EXCHANGE_ID4resok();

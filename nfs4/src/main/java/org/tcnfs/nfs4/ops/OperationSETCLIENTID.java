@@ -33,7 +33,8 @@ public final class OperationSETCLIENTID implements NfsOperation {
         ClientOwner owner = new ClientOwner(new OwnerId(args.client.id), args.client.verifier.value);
         ClientCallback callback = new ClientCallback(args.callback.cb_program, args.callback.cb_location.na_r_netid,
                 args.callback.cb_location.na_r_addr, args.callback_ident);
-        SetClientIdResult outcome = context.server().state().setClientId(owner, callback, context.credential().uid());
+        SetClientIdResult outcome = context.server().state().setClientId(owner, callback, context.credential().uid(),
+                context.clientAddress());
         if (outcome instanceof SetClientIdResult.Accepted accepted) {
             result.body = new SETCLIENTID4resok(accepted.clientId(), new verifier4(accepted.confirmVerifier()));
         } else if (outcome instanceof SetClientIdResult.InUse inUse) {

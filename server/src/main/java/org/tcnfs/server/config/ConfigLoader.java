@@ -165,7 +165,10 @@ public final class ConfigLoader {
             throw invalid(Setting.REPLY_CACHE_MEMORY, "must hold " + SessionLimits.MIN_SLOT_BYTES
                     + " bytes for each of max-sessions (" + maxSessions + ")");
         }
-        return new SessionLimits(maxClients, maxSessions, maxCached, memory, maxOwners);
+        int clientsPerAddress = (int) integer(Setting.MAX_CLIENTS_PER_ADDRESS, 1, 1 << 20);
+        int sessionsPerAddress = (int) integer(Setting.MAX_SESSIONS_PER_ADDRESS, 1, 1 << 20);
+        return new SessionLimits(maxClients, maxSessions, maxCached, memory, maxOwners,
+                Math.min(clientsPerAddress, maxClients), Math.min(sessionsPerAddress, maxSessions));
     }
 
     /** {@code off}: empty; else a port that is not the NFS port (both listen on the bind address). */

@@ -38,6 +38,12 @@ public enum Setting {
             + "dropped, else EXCHANGE_ID gets NFS4ERR_DELAY and SETCLIENTID NFS4ERR_RESOURCE."),
     MAX_SESSIONS("max-sessions", "1024", "Most NFSv4.1 sessions of all clients together; CREATE_SESSION past it "
             + "gets NFS4ERR_NOSPC."),
+    MAX_CLIENTS_PER_ADDRESS("max-clients-per-address", "256", "Most NFSv4 client records created from one source "
+            + "address; past it that address's oldest unconfirmed record is dropped, else its EXCHANGE_ID gets "
+            + "NFS4ERR_DELAY and SETCLIENTID NFS4ERR_RESOURCE (one address cannot lock others out). At most "
+            + "max-clients."),
+    MAX_SESSIONS_PER_ADDRESS("max-sessions-per-address", "256", "Most NFSv4.1 sessions of the clients created "
+            + "from one source address; CREATE_SESSION past it gets NFS4ERR_NOSPC. At most max-sessions."),
     MAX_CACHED_REPLY("max-cached-reply", "4160KiB", "Largest reply a session slot keeps for retransmissions "
             + "(the ca_maxresponsesize_cached granted): four 1 MiB READs and 64 KiB of other results."),
     REPLY_CACHE_MEMORY("reply-cache-memory", "0", "Bytes all sessions' reply caches may reserve together; 0 means "
