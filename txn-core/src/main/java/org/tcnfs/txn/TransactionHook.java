@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
@@ -31,6 +32,7 @@ import org.tcnfs.txn.lock.LockKey;
 import org.tcnfs.txn.lock.LockManager;
 import org.tcnfs.txn.lock.LockSet;
 import org.tcnfs.txn.plan.CompoundPlanner;
+import org.tcnfs.txn.plan.PathResolver;
 import org.tcnfs.txn.plan.TxnPlan;
 import org.tcnfs.txn.undo.UndoExecutor;
 
@@ -122,8 +124,12 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         for (TxnExport export : exports) {
             areas.put(export.exportId(), new Area(export,
                     new UndoExecutor(export.root(), export.backups(), crashPoints, "mid-undo-")));
-            lockerExports.add(new CompoundLocker.Export(export.exportId(),
-                    new HandleTableResolver(handles, export.exportId()), export.policy()));
+            PathResolver resolver = new HandleTableResolver(handles, export.exportId());
+            Optional<List<String>> pseudo = export.pseudoComponents();
+            if (!export.atPseudoRoot() && pseudo.isPresent() && !pseudo.get().isEmpty()) {
+                resolver = new PseudoPathResolver(resolver, export.exportId(), pseudo.get());
+            }
+            lockerExports.add(new CompoundLocker.Export(export.exportId(), resolver, export.policy(), pseudo));
             if (export.atPseudoRoot()) {
                 rootExportId = export.exportId();
             }

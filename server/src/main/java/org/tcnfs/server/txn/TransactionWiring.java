@@ -78,7 +78,8 @@ public final class TransactionWiring implements AutoCloseable {
             BackupStore backups = BackupStore.open(fs.reservedDirectory().resolve(BACKUP_AREA), budget);
             areas.add(backups);
             txnExports.add(new TxnExport(fs.exportId(), fs, fs.root(), backups, single,
-                    client -> export.optionsFor(client).map(ExportOptions::txn).orElse(TxnPolicy.NEVER)));
+                    client -> export.optionsFor(client).map(ExportOptions::txn).orElse(TxnPolicy.NEVER),
+                    export.path()));
             LOG.info("transactions on export {} ({}): policy per client rule {}, backups in {}", export.path(),
                     fs.root(), export.rules(), backups.root());
         }
