@@ -58,6 +58,11 @@ public final class OperationEXCHANGE_ID implements NfsOperation {
         ExchangeIdMode mode = (flags & EXCHGID4_FLAG_UPD_CONFIRMED_REC_A) != 0 ? ExchangeIdMode.UPDATE
                 : ExchangeIdMode.CREATE;
 
+        for (nfs_impl_id4 id : args.eia_client_impl_id) {
+            if (id.nii_domain == null || id.nii_name == null) {
+                throw new InvalException("client implementation domain or name is not valid UTF-8");
+            }
+        }
         int allowed = context.minorVersion() >= 2 ? CLIENT_FLAGS_V42 : CLIENT_FLAGS;
         if ((flags & ~allowed) != 0) {
             throw new InvalException("undefined EXCHANGE_ID flags 0x" + Integer.toHexString(flags & ~allowed));
