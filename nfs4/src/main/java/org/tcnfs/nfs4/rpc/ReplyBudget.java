@@ -2,10 +2,10 @@ package org.tcnfs.nfs4.rpc;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.Deque;
 import java.util.Map;
-import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.glassfish.grizzly.Buffer;
@@ -23,7 +23,9 @@ import org.tcnfs.nfs4.log.RateLimitedLog;
  * bounds each connection's queue ({@link NfsServer#REPLY_QUEUE_BYTES}); this bounds their sum: past
  * {@code limit} no connection's next request is taken ({@link #exceeded}, {@link #whenBelow}) until replies
  * drain; then the waiting requests are taken a few at a time, each reserving {@code reserve} bytes (about its
- * largest reply) until it has run, so that they cannot overshoot the limit together. So that clients which never read their replies cannot hold the budget (and with it every other
+ * largest reply) until it has run, so that they cannot overshoot the limit together. Newest first: the requests
+ * waiting longest are most likely those of the clients that do not read (each connection has one request
+ * waiting at most, as it is not read meanwhile). NULL calls (tiny replies) never wait. So that clients which never read their replies cannot hold the budget (and with it every other
  * client) for ever, while it is exceeded a connection whose unsent replies make no progress for
  * {@code stallTimeout} is closed ({@link #closeStalled}).
  *
@@ -46,7 +48,7 @@ final class ReplyBudget extends BaseFilter {
     private final AtomicLong unsent = new AtomicLong();
     private final AtomicLong reserved = new AtomicLong();
     private final Map<Connection<?>, Pending> pending = new ConcurrentHashMap<>();
-    private final Queue<Runnable> waiters = new ConcurrentLinkedQueue<>();
+    private final Deque<Runnable> waiters = new ConcurrentLinkedDeque<>();
     private final AtomicInteger waiting = new AtomicInteger();
     private final AtomicLong closed = new AtomicLong();
 
@@ -180,7 +182,7 @@ final class ReplyBudget extends BaseFilter {
             if (!reserved.compareAndSet(r, r + reserve)) {
                 continue;
             }
-            Runnable task = waiters.poll();
+            Runnable task = waiters.pollLast();
             if (task == null) {
                 reserved.addAndGet(-reserve);
                 return;

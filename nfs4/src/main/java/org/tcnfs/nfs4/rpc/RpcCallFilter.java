@@ -137,9 +137,10 @@ final class RpcCallFilter extends BaseFilter {
                 });
                 return ctx.getSuspendAction();
             }
-            if (replyBudget.exceeded()) {
+            if (!ping && replyBudget.exceeded()) {
                 // replies of all connections together wait to be sent past the budget: take no request until
-                // they drain (ReplyBudget closes the connections that never read theirs), then a few at a time
+                // they drain (ReplyBudget closes the connections that never read theirs), then a few at a time;
+                // a NULL call (a tiny reply) goes on
                 records.parked(connection, true);
                 ctx.suspend();
                 Runnable reserving = () -> {
