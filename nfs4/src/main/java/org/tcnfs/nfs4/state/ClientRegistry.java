@@ -797,14 +797,7 @@ final class ClientRegistry {
                 return false;
             }
             LOG.debug("client table full: unconfirmed client {} forgotten", oldest);
-            if (oldest.minorVersion() == 0) {
-                forgetUnconfirmed40Locked(oldest);
-            } else {
-                synchronized (oldest) {
-                    oldest.markExpired();
-                }
-                dropLocked(oldest, dropped);
-            }
+            forgetUnconfirmedLocked(oldest, dropped);
         }
         return true;
     }
