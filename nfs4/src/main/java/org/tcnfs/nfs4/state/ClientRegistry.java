@@ -71,6 +71,14 @@ final class ClientRegistry {
     private final long bootPrefix;
     private final AtomicInteger nextClient = new AtomicInteger();
 
+    /**
+     * How long an unconfirmed record (EXCHANGE_ID without CREATE_SESSION, SETCLIENTID without
+     * SETCLIENTID_CONFIRM) is kept at most, if the lease is longer: a client confirms at once, and records
+     * nobody confirms only take room (RFC 8881 18.35.4 lets a server forget them; the client then gets
+     * NFS4ERR_STALE_CLIENTID and starts over).
+     */
+    static final long UNCONFIRMED_MILLIS = 15_000;
+
     private final Map<Long, NfsClient> clients = new ConcurrentHashMap<>();
     private final Map<SessionId, NfsSession> sessions = new ConcurrentHashMap<>();
     private final Map<OwnerId, NfsClient> confirmed = new HashMap<>();
@@ -615,12 +623,16 @@ final class ClientRegistry {
     int reapExpired() {
         long now = clock.millis();
         List<NfsClient> dropped = new ArrayList<>();
+        long unconfirmedMillis = Math.min(leaseMillis, UNCONFIRMED_MILLIS);
         synchronized (this) {
             for (NfsClient c : List.copyOf(clients.values())) {
-                tryExpireLocked(c, now, dropped);
+                if (!tryExpireLocked(c, now, dropped) && !c.isConfirmed()
+                        && now - c.lastRenewMillis() > unconfirmedMillis) {
+                    forgetUnconfirmedLocked(c, dropped);
+                }
             }
             for (NfsClient u : List.copyOf(unconfirmed40ById.values())) {
-                if (clients.get(u.clientId()) != u && u.leaseLapsed(now, leaseMillis)) {
+                if (clients.get(u.clientId()) != u && now - u.lastRenewMillis() > unconfirmedMillis) {
                     forgetUnconfirmed40Locked(u);
                 }
             }
