@@ -65,7 +65,7 @@ class GlobalReplyBudgetIT extends AttackedServerTest {
         assertThat(server.metric("tcnfs_rpc_connections_stalled_closed")).isPositive();
         // the budget, plus the replies of the requests already taken (workers and their queue: 1 MiB each)
         assertThat(mostUnsent).as("most unsent reply bytes").isLessThan(BUDGET + (24L << 20));
-        assertThat(during.liveHeapMiB()).as("live heap during the attack (MiB)").isLessThan(160);
+        assertThat(during.liveHeapMiB()).as("live heap during the attack (MiB)").isLessThan(120);
         assertThat(worst).as("worst probe during the attack (ms)").isLessThan(Hostile.WEDGED_MILLIS);
         assertThat(after).as("probe after the attack (ms)").isLessThan(1000);
     }

@@ -97,6 +97,29 @@ final class ReplyBudget extends BaseFilter {
         }
     }
 
+    /**
+     * Reserves room for the reply of a request about to be taken, if the unsent bytes and the reservations
+     * leave it (or nothing is reserved and the budget is not exceeded); give it back with {@link #unreserve()}
+     * once the request has run. Every request but a NULL call is taken under a reservation, so the requests
+     * waiting for a worker cannot together overshoot the budget either.
+     */
+    boolean tryReserve() {
+        while (true) {
+            long r = reserved.get();
+            if (!roomFor(r)) {
+                return false;
+            }
+            if (reserved.compareAndSet(r, r + reserve)) {
+                return true;
+            }
+        }
+    }
+
+    private boolean roomFor(long r) {
+        long u = unsent.get();
+        return u + r + reserve <= limit || (r == 0 && u <= limit);
+    }
+
     /** Gives back the reservation of a task {@link #whenBelow} ran. */
     void unreserve() {
         release(reserved, reserve);
@@ -176,7 +199,7 @@ final class ReplyBudget extends BaseFilter {
     private void runWaiters() {
         while (true) {
             long r = reserved.get();
-            if (unsent.get() + r + reserve > limit && r > 0) {
+            if (!roomFor(r)) {
                 return; // the requests taken already will bring this back here when they have run
             }
             if (!reserved.compareAndSet(r, r + reserve)) {

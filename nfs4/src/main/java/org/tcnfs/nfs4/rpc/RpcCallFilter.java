@@ -137,29 +137,30 @@ final class RpcCallFilter extends BaseFilter {
                 });
                 return ctx.getSuspendAction();
             }
-            if (!ping && replyBudget.exceeded()) {
-                // replies of all connections together wait to be sent past the budget: take no request until
-                // they drain (ReplyBudget closes the connections that never read theirs), then a few at a time;
-                // a NULL call (a tiny reply) goes on
+            Runnable reserving = () -> {
+                try {
+                    request.run();
+                } finally {
+                    replyBudget.unreserve();
+                }
+            };
+            if (!ping && !replyBudget.tryReserve()) {
+                // replies of all connections together (sent or not yet, of requests taken) would pass the
+                // budget: take no request until they drain (ReplyBudget closes the connections that never read
+                // theirs), then a few at a time; a NULL call (a tiny reply) goes on
                 records.parked(connection, true);
                 ctx.suspend();
-                Runnable reserving = () -> {
-                    try {
-                        request.run();
-                    } finally {
-                        replyBudget.unreserve();
-                    }
-                };
                 replyBudget.whenBelow(
                         () -> network.execute(() -> dispatchSuspended(ctx, connection, reserving, ping)));
                 return ctx.getSuspendAction();
             }
-            if (scheduler.offer(request, ping)) {
+            Runnable taken = ping ? request : reserving;
+            if (scheduler.offer(taken, ping)) {
                 return ctx.getStopAction();
             }
             records.parked(connection, true);
             ctx.suspend();
-            scheduler.park(request, () -> resume(ctx, connection));
+            scheduler.park(taken, () -> resume(ctx, connection));
             network.execute(scheduler::drain);
             return ctx.getSuspendAction();
         } finally {

@@ -30,6 +30,22 @@ class ReplyBudgetTest {
     }
 
     @Test
+    void requestsAreTakenUnderReservationsUntilTheBudgetIsFullThenWaitForOneToEnd() {
+        ReplyBudget budget = new ReplyBudget(4 * MIB, MIB, Duration.ofSeconds(1));
+        AtomicInteger ran = new AtomicInteger();
+
+        for (int i = 0; i < 4; i++) {
+            assertThat(budget.tryReserve()).as("request %d", i).isTrue();
+        }
+        assertThat(budget.tryReserve()).isFalse();
+        budget.whenBelow(ran::incrementAndGet);
+        assertThat(ran).hasValue(0);
+        budget.unreserve();
+        assertThat(ran).hasValue(1);
+        assertThat(budget.tryReserve()).as("the woken request holds the freed room").isFalse();
+    }
+
+    @Test
     void aBudgetSmallerThanOneReplyStillTakesOneRequestAtATime() {
         ReplyBudget budget = new ReplyBudget(MIB / 2, MIB, Duration.ofSeconds(1));
         AtomicInteger ran = new AtomicInteger();
