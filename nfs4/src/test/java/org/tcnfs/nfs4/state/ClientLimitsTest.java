@@ -85,28 +85,7 @@ class ClientLimitsTest {
 
     @Test
     void unconfirmedRecordsAreForgottenAfterFifteenSecondsAndConfirmedOnesKeepTheirLease() throws Exception {
-        java.util.concurrent.atomic.AtomicLong millis = new java.util.concurrent.atomic.AtomicLong(1_700_000_000_000L);
-        Clock clock = new Clock() {
-            @Override
-            public long millis() {
-                return millis.get();
-            }
-
-            @Override
-            public Instant instant() {
-                return Instant.ofEpochMilli(millis());
-            }
-
-            @Override
-            public java.time.ZoneId getZone() {
-                return ZoneOffset.UTC;
-            }
-
-            @Override
-            public Clock withZone(java.time.ZoneId zone) {
-                return this;
-            }
-        };
+        MutableClock clock = new MutableClock();
         try (StateHandler s = StateHandler.builder(NfsLimits.DEFAULTS, clock).sessionLimits(LIMITS)
                 .reaperInterval(Duration.ofHours(1)).build()) {
             ExchangeIdResult confirmed = s.exchangeId(owner(), 0, ExchangeIdMode.CREATE);
@@ -116,7 +95,7 @@ class ClientLimitsTest {
             s.setClientId(owner(), new ClientCallback(0, "tcp", "127.0.0.1.0.0", 0), 0);
             assertThat(s.clientCount()).isEqualTo(3);
 
-            millis.addAndGet(ClientRegistry.UNCONFIRMED_MILLIS + 1);
+            clock.advance(Duration.ofMillis(ClientRegistry.UNCONFIRMED_MILLIS + 1));
             s.reapExpired();
 
             assertThat(s.clientCount()).isEqualTo(1);
