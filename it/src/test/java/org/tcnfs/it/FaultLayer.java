@@ -196,19 +196,44 @@ final class FaultLayer implements AutoCloseable {
         }
     }
 
+    /** A faultfs.py process that answers one line on stdout for each command line on stdin. */
+    private static class LineProcess implements AutoCloseable {
+        final Process process;
+        private final Writer in;
+        private final BufferedReader out;
+
+        LineProcess(ProcessBuilder builder) throws IOException {
+            process = builder.start();
+            in = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
+            out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        }
+
+        final String command(String line) throws IOException {
+            in.write(line + "\n");
+            in.flush();
+            return out.readLine();
+        }
+
+        @Override
+        public void close() throws IOException {
+            in.close();
+            try {
+                if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                    process.destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
     /**
      * One process that mounts states one after the other ({@code faultfs.py serve}): a mount costs no
      * interpreter start. One mount at a time.
      */
-    static final class Mounter implements AutoCloseable {
-        private final Process process;
-        private final Writer in;
-        private final BufferedReader out;
-
+    static final class Mounter extends LineProcess {
         Mounter(Path stderr) throws IOException {
-            process = new ProcessBuilder(python(), script().toString(), "serve").redirectError(stderr.toFile()).start();
-            in = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
-            out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+            super(new ProcessBuilder(python(), script().toString(), "serve").redirectError(stderr.toFile()));
         }
 
         /** Mounts {@code mountpoint} over {@code backing} as {@link FaultLayer#mount} does. */
@@ -229,58 +254,42 @@ final class FaultLayer implements AutoCloseable {
                 throw new IOException("faultfs serve did not unmount " + mountpoint + ": " + answer);
             }
         }
+    }
 
-        private String command(String line) throws IOException {
-            in.write(line + "\n");
-            in.flush();
-            return out.readLine();
-        }
-
-        @Override
-        public void close() throws IOException {
-            in.close();
-            try {
-                if (!process.waitFor(30, TimeUnit.SECONDS)) {
-                    process.destroyForcibly();
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+    /** How the crash-state generator makes a rename between two directories durable. */
+    enum RenameModel {
+        /** At both ends at once, with the first fsync of either directory (ext4, XFS, btrfs: one journal transaction). */
+        JOURNALED,
+        /** Each end with its own directory's fsync only (strict POSIX: either end may be lost alone). */
+        STRICT
     }
 
     /** The crash-state generator over one log: positions must not decrease from one call to the next. */
-    static final class States implements AutoCloseable {
-        private final Process process;
-        private final Writer in;
-        private final BufferedReader out;
-
+    static final class States extends LineProcess {
         States(Path log) throws IOException {
-            process = new ProcessBuilder(python(), script().toString(), "states", log.toString())
-                    .redirectError(ProcessBuilder.Redirect.INHERIT).start();
-            in = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
-            out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+            this(log, RenameModel.JOURNALED);
+        }
+
+        States(Path log, RenameModel renames) throws IOException {
+            super(generator(log, renames));
+        }
+
+        private static ProcessBuilder generator(Path log, RenameModel renames) {
+            ProcessBuilder b = new ProcessBuilder(python(), script().toString(), "states", log.toString())
+                    .redirectError(ProcessBuilder.Redirect.INHERIT);
+            if (renames == RenameModel.STRICT) {
+                b.environment().put("FAULTFS_STRICT_RENAME", "1");
+            } else {
+                b.environment().remove("FAULTFS_STRICT_RENAME");
+            }
+            return b;
         }
 
         /** Writes into the new directory {@code dir} the disk after a power cut at {@code position}. */
         void write(long position, Path dir, Path ids) throws IOException {
-            in.write(position + " " + dir + " " + ids + "\n");
-            in.flush();
-            String answer = out.readLine();
+            String answer = command(position + " " + dir + " " + ids);
             if (!"ok".equals(answer)) {
                 throw new IOException("faultfs states at " + position + ": " + answer);
-            }
-        }
-
-        @Override
-        public void close() throws IOException {
-            in.close();
-            try {
-                if (!process.waitFor(30, TimeUnit.SECONDS)) {
-                    process.destroyForcibly();
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
             }
         }
     }

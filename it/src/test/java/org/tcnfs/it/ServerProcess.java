@@ -3,6 +3,10 @@ package org.tcnfs.it;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -12,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.OptionalDouble;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.tcnfs.client.rpc.AuthSys;
@@ -200,6 +205,37 @@ public final class ServerProcess implements AutoCloseable {
     /** The port of the HTTP endpoints (/metrics, /health, /status) now. */
     public int metricsPort() {
         return metricsPort;
+    }
+
+    /** The server's /metrics now (Prometheus text). */
+    public String scrapeMetrics() throws IOException {
+        HttpClient http = HttpClient.newBuilder()
+                .connectTimeout(Duration.ofSeconds(5)).build();
+        HttpRequest request = HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + metricsPort + "/metrics"))
+                .timeout(Duration.ofSeconds(10)).build();
+        try {
+            return http.send(request, HttpResponse.BodyHandlers.ofString()).body();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException(e);
+        }
+    }
+
+    /** The value of the unlabelled sample {@code name} in a Prometheus scrape, or empty if it is missing. */
+    public static OptionalDouble metric(String scraped, String name) {
+        for (String line : scraped.split("\n")) {
+            if (line.startsWith(name + " ")) {
+                return OptionalDouble.of(Double.parseDouble(line.substring(name.length() + 1).trim()));
+            }
+        }
+        return OptionalDouble.empty();
+    }
+
+    /** The value of the unlabelled sample {@code name} of the server's /metrics now; fails if it is missing. */
+    public double metric(String name) throws IOException {
+        String scraped = scrapeMetrics();
+        return metric(scraped, name).orElseThrow(() -> new AssertionError("no metric " + name + " in\n" + scraped));
     }
 
     public InetSocketAddress address() {

@@ -221,7 +221,7 @@ abstract class SparseBackupsContract {
     void transactionOverThePerTransactionBudgetGetsNoSpcAndChangesNothing() throws IOException {
         try (ItSession s = ItSession.open(small, "budget-it")) {
             Path d = Files.createDirectories(small.exportDir().resolve("per-txn"));
-            double refusals = metric(scrapeMetrics(small), "tcnfs_txn_backup_budget_refusals_total");
+            double refusals = small.metric("tcnfs_txn_backup_budget_refusals_total");
             Files.write(d.resolve("small"), TestData.randomBytes(512 * (int) KIB, 1));
             Path big = d.resolve("big");
             try (RandomAccessFile raf = new RandomAccessFile(big.toFile(), "rw")) {
@@ -249,10 +249,11 @@ abstract class SparseBackupsContract {
             assertThat(s.nfs().session().executeTransaction(new CompoundBuilder().putfh(dh).lookup("small")
                     .setattr(Attrs.builder().size(0).build())).status()).as("a transaction within the budget")
                     .isEqualTo(NfsStatus.OK);
-            String metrics = scrapeMetrics(small);
-            assertThat(metric(metrics, "tcnfs_txn_backup_budget_refusals_total") - refusals).isEqualTo(1);
-            assertThat(metric(metrics, "tcnfs_txn_backup_budget_used_bytes")).as("nothing held after the commit")
-                    .isBetween(0.0, 512.0 * KIB);
+            String metrics = small.scrapeMetrics();
+            assertThat(ServerProcess.metric(metrics, "tcnfs_txn_backup_budget_refusals_total").orElseThrow()
+                    - refusals).isEqualTo(1);
+            assertThat(ServerProcess.metric(metrics, "tcnfs_txn_backup_budget_used_bytes").orElseThrow())
+                    .as("nothing held after the commit").isBetween(0.0, 512.0 * KIB);
         }
     }
 
@@ -435,28 +436,6 @@ abstract class SparseBackupsContract {
             left = leftovers(s);
         }
         return left;
-    }
-
-    private static String scrapeMetrics(ServerProcess s) throws IOException {
-        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
-        java.net.http.HttpRequest request = java.net.http.HttpRequest.newBuilder(
-                java.net.URI.create("http://127.0.0.1:" + s.metricsPort() + "/metrics")).build();
-        try {
-            return http.send(request, java.net.http.HttpResponse.BodyHandlers.ofString()).body();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException(e);
-        }
-    }
-
-    /** The value of an unlabelled metric in Prometheus text. */
-    private static double metric(String scraped, String name) {
-        for (String line : scraped.split("\n")) {
-            if (line.startsWith(name + " ")) {
-                return Double.parseDouble(line.substring(name.length() + 1).trim());
-            }
-        }
-        throw new AssertionError("no metric " + name + " in\n" + scraped);
     }
 
     private static List<String> leftovers(ServerProcess s) throws IOException {

@@ -310,10 +310,13 @@ abstract class TransactionalCompoundsContract extends SharedServerTest {
         assertThat(nfs.session().executeTransaction(fails).status()).isEqualTo(NfsStatus.NOENT);
         assertThat(nfs.session().executeTransaction(succeeds).status()).isEqualTo(NfsStatus.OK);
         assertNoBackupsLeft();
-        String scraped = scrapeMetrics();
-        assertThat(counter(scraped, "tcnfs_txn_commits_total")).as("commits in %s", scraped).isGreaterThanOrEqualTo(1);
-        assertThat(counter(scraped, "tcnfs_txn_rollbacks_total")).as("rollbacks").isGreaterThanOrEqualTo(1);
-        assertThat(counter(scraped, "tcnfs_txn_undo_failures_total")).as("undo failures").isZero();
+        String scraped = server.scrapeMetrics();
+        assertThat(ServerProcess.metric(scraped, "tcnfs_txn_commits_total").orElse(-1)).as("commits in %s", scraped)
+                .isGreaterThanOrEqualTo(1);
+        assertThat(ServerProcess.metric(scraped, "tcnfs_txn_rollbacks_total").orElse(-1)).as("rollbacks")
+                .isGreaterThanOrEqualTo(1);
+        assertThat(ServerProcess.metric(scraped, "tcnfs_txn_undo_failures_total").orElse(-1)).as("undo failures")
+                .isZero();
         disconnect();
         server.stop();
         List<String> records = new ArrayList<>();
@@ -375,28 +378,6 @@ abstract class TransactionalCompoundsContract extends SharedServerTest {
 
         assertThat(reads.get()).as("listings read").isPositive();
         assertThat(partial).as("listings that saw part of a transaction").isEmpty();
-    }
-
-    private String scrapeMetrics() throws IOException {
-        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
-        java.net.http.HttpRequest request = java.net.http.HttpRequest.newBuilder(
-                java.net.URI.create("http://127.0.0.1:" + server.metricsPort() + "/metrics")).build();
-        try {
-            return http.send(request, java.net.http.HttpResponse.BodyHandlers.ofString()).body();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException(e);
-        }
-    }
-
-    /** The value of the unlabelled sample {@code name} in a Prometheus scrape, or -1 if it is missing. */
-    private static double counter(String scraped, String name) {
-        for (String line : scraped.split("\n")) {
-            if (line.startsWith(name + " ")) {
-                return Double.parseDouble(line.substring(name.length() + 1).trim());
-            }
-        }
-        return -1;
     }
 
     @Test

@@ -166,6 +166,7 @@ public final class TcnfsServer implements AutoCloseable {
                 .workerThreads(config.workers())
                 .recordBudget(config.rpcBufferBudget())
                 .recordIdleTimeout(config.rpcIdleTimeout())
+                .replyBudget(config.rpcReplyBudget())
                 .minorVersions(Set.of(0, 1))
                 .hook(new MetricsHook(metrics));
         transactions = TransactionWiring.install(nfsBuilder, config, handles, exports, fileSystems);
@@ -199,6 +200,12 @@ public final class TcnfsServer implements AutoCloseable {
                 + "answered (bounded by rpc-buffer-budget)", "bytes", server::bufferedRequestBytes);
         metrics.gauge("tcnfs.rpc.connections.paused", "Connections not read because rpc-buffer-budget is used up",
                 null, server::pausedConnections);
+        metrics.gauge("tcnfs.rpc.replies.unsent", "Bytes of replies not yet sent over all connections (bounded by "
+                + "rpc-reply-budget)", "bytes", server::unsentReplyBytes);
+        metrics.gauge("tcnfs.rpc.requests.waiting.replies", "Requests held, their connections not read, until the "
+                + "unsent replies drain below rpc-reply-budget", null, server::requestsWaitingForReplies);
+        metrics.gauge("tcnfs.rpc.connections.stalled.closed", "Connections closed because their replies were not "
+                + "read while rpc-reply-budget was used up", null, server::stalledReplyConnectionsClosed);
         metrics.gauge("tcnfs.rpc.requests.parked", "Requests waiting for a worker thread, their connections not "
                 + "read meanwhile", null, server::parkedRequests);
         metrics.gauge("tcnfs.handle.table.size", "Size of the LMDB file of the handle table", "bytes", () -> {

@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -16,6 +18,7 @@ import org.tcnfs.nfs4.export.ExportOptions.TxnPolicy;
 import org.tcnfs.nfs4.status.DelayException;
 import org.tcnfs.nfs4.status.NotSuppException;
 import org.tcnfs.nfs4.xdr.COMPOUND4args;
+import org.tcnfs.nfs4.xdr.LOOKUP4args;
 import org.tcnfs.nfs4.xdr.PUTFH4args;
 import org.tcnfs.nfs4.xdr.nfs_argop4;
 import org.tcnfs.nfs4.xdr.nfs_opnum4;
@@ -45,8 +48,11 @@ import org.tcnfs.txn.plan.Unplannable;
  *   <li><b>Reach.</b> The first PUTFH, PUTROOTFH or PUTPUBFH anywhere in the compound names the export
  *       (nothing before it can touch an object: there is no current file handle). A compound without one
  *       reaches nothing and takes no locks; so does one whose first PUTFH carries a handle no export issued
- *       on a server whose single export is the root (that PUTFH fails). Anything else (a pseudo directory,
- *       PUTROOTFH above several exports) is unknown: a plain compound then locks every export whole.</li>
+ *       on a server whose single export is the root (that PUTFH fails). Above several exports, a compound
+ *       with PUTROOTFH reaches what its LOOKUPs lead to: nothing while it stays in the read-only pseudo
+ *       directories, else the one export they all lead to (planned with a {@link PseudoPathResolver}).
+ *       Anything else (LOOKUPP or SAVEFH in or towards the pseudo file system, two exports, a handle of no
+ *       export) is unknown: a plain compound then locks every export whole.</li>
  *   <li><b>Policy.</b> The export's {@code txn=} policy for the client: {@code never} refuses the
  *       transaction flag, {@code always} makes every plannable compound that changes something a
  *       transaction.</li>
@@ -66,11 +72,18 @@ final class CompoundLocker {
     static final int MAX_PLANS = 3;
 
     /** An export as the locker sees it: its resolver and its {@code txn=} policy. */
-    record Export(String exportId, PathResolver resolver, TxnExport.Policy policy) {
+    record Export(String exportId, PathResolver resolver, TxnExport.Policy policy,
+            Optional<List<String>> pseudoComponents) {
         Export {
             Objects.requireNonNull(exportId, "exportId");
             Objects.requireNonNull(resolver, "resolver");
             Objects.requireNonNull(policy, "policy");
+            pseudoComponents = pseudoComponents.map(List::copyOf);
+        }
+
+        /** An export whose place in the pseudo file system is not known. */
+        Export(String exportId, PathResolver resolver, TxnExport.Policy policy) {
+            this(exportId, resolver, policy, Optional.empty());
         }
     }
 
@@ -166,6 +179,10 @@ final class CompoundLocker {
             return Admission.UNLOCKED;
         }
         Export export = reach.export();
+        if (transactional && atRoot == null && startsAtPseudoRoot(args)) {
+            throw new NotSuppException("a transactional compound sets its first file handle with PUTFH of a handle of "
+                    + "an export that runs transactions, not PUTROOTFH above several exports");
+        }
         TxnPolicy policy = export.policy().forClient(client);
         if (policy == TxnPolicy.NEVER && transactional) {
             throw new NotSuppException("export " + export.exportId() + " does not run transactions (txn=never)");
@@ -247,8 +264,17 @@ final class CompoundLocker {
         }
     }
 
+    /** Whether the compound uses PUTROOTFH or PUTPUBFH anywhere. */
+    private static boolean startsAtPseudoRoot(COMPOUND4args args) {
+        return Arrays.stream(args.argarray).anyMatch(op -> op.argop == nfs_opnum4.OP_PUTROOTFH
+                || op.argop == nfs_opnum4.OP_PUTPUBFH);
+    }
+
     /** Where a compound works (see the class comment, step 1). */
     private Reach reachOf(COMPOUND4args args) {
+        if (atRoot == null && startsAtPseudoRoot(args)) {
+            return belowPseudoRoot(args);
+        }
         for (nfs_argop4 op : args.argarray) {
             switch (op.argop) {
                 case nfs_opnum4.OP_PUTROOTFH:
@@ -269,6 +295,97 @@ final class CompoundLocker {
             }
         }
         return Reach.NOTHING;
+    }
+
+    /**
+     * Where a compound with PUTROOTFH goes above several exports: the one export its LOOKUPs from the pseudo
+     * root and its PUTFHs lead to, nothing if it stays in the pseudo directories (read-only, synthetic: no
+     * locks), unknown for anything the walk cannot follow.
+     */
+    private Reach belowPseudoRoot(COMPOUND4args args) {
+        if (exports.values().stream().anyMatch(e -> !(e.resolver() instanceof PseudoPathResolver))) {
+            return Reach.UNKNOWN; // an export whose place in the pseudo file system the walk does not know
+        }
+        if (exports.values().stream().anyMatch(e -> towardsAnExport(e.pseudoComponents().orElseThrow()))) {
+            return Reach.UNKNOWN; // exports nested in exports: LOOKUPs inside one may enter another
+        }
+        Export reached = null;
+        List<String> at = null; // the pseudo directory the current file handle is in, null outside
+        for (nfs_argop4 op : args.argarray) {
+            switch (op.argop) {
+                case nfs_opnum4.OP_PUTROOTFH, nfs_opnum4.OP_PUTPUBFH -> at = new ArrayList<>();
+                case nfs_opnum4.OP_PUTFH -> {
+                    Export e = exportOfHandle(op);
+                    if (e == null || (reached != null && reached != e)) {
+                        return Reach.UNKNOWN;
+                    }
+                    reached = e;
+                    at = null;
+                }
+                case nfs_opnum4.OP_LOOKUP -> {
+                    if (at == null) {
+                        continue;
+                    }
+                    if (!(op.args instanceof LOOKUP4args lookup) || lookup.objname == null) {
+                        return Reach.UNKNOWN;
+                    }
+                    at.add(lookup.objname);
+                    Export e = exportAt(at);
+                    if (e != null) {
+                        if (reached != null && reached != e) {
+                            return Reach.UNKNOWN;
+                        }
+                        reached = e;
+                        at = null;
+                    } else if (!towardsAnExport(at)) {
+                        // NFS4ERR_NOENT (or a name the walk does not know): the compound ends here
+                        return reached == null ? Reach.NOTHING : Reach.of(reached);
+                    }
+                }
+                case nfs_opnum4.OP_LOOKUPP -> {
+                    return Reach.UNKNOWN;
+                }
+                case nfs_opnum4.OP_SEQUENCE, nfs_opnum4.OP_GETATTR, nfs_opnum4.OP_GETFH, nfs_opnum4.OP_ACCESS,
+                        nfs_opnum4.OP_READDIR, nfs_opnum4.OP_VERIFY, nfs_opnum4.OP_NVERIFY -> {
+                    // read the current object, wherever it is; the pseudo directories need no locks
+                }
+                default -> {
+                    if (at != null) {
+                        return Reach.UNKNOWN;
+                    }
+                }
+            }
+        }
+        return reached == null ? Reach.NOTHING : Reach.of(reached);
+    }
+
+    private Export exportOfHandle(nfs_argop4 op) {
+        if (op.args instanceof PUTFH4args putfh && putfh.object != null && putfh.object.value != null
+                && putfh.object.value.length == ObjectHandle.LENGTH) {
+            try {
+                Optional<Node> node = handles.node(Nfh.of(putfh.object.value));
+                return node.map(n -> exports.get(n.exportId())).orElse(null);
+            } catch (RuntimeException e) {
+                return null;
+            }
+        }
+        return null;
+    }
+
+    /** The export at exactly {@code path} of the pseudo file system, if any has a pseudo path resolver. */
+    private Export exportAt(List<String> path) {
+        for (Export e : exports.values()) {
+            if (e.pseudoComponents().isPresent() && e.pseudoComponents().get().equals(path)) {
+                return e;
+            }
+        }
+        return null;
+    }
+
+    /** Whether {@code path} is a pseudo directory on the way to an export. */
+    private boolean towardsAnExport(List<String> path) {
+        return exports.values().stream().map(Export::pseudoComponents).flatMap(Optional::stream)
+                .anyMatch(c -> c.size() > path.size() && c.subList(0, path.size()).equals(path));
     }
 
     /** What a compound can reach: one export, nothing, or an unknown part of the name space. */

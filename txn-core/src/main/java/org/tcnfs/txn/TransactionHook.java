@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
@@ -33,6 +34,7 @@ import org.tcnfs.txn.lock.LockKey;
 import org.tcnfs.txn.lock.LockManager;
 import org.tcnfs.txn.lock.LockSet;
 import org.tcnfs.txn.plan.CompoundPlanner;
+import org.tcnfs.txn.plan.PathResolver;
 import org.tcnfs.txn.plan.TxnPlan;
 import org.tcnfs.txn.undo.UndoExecutor;
 
@@ -139,8 +141,7 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         for (TxnExport export : exports) {
             areas.put(export.exportId(), new Area(export,
                     new UndoExecutor(export.root(), export.backups(), crashPoints, "mid-undo-")));
-            lockerExports.add(new CompoundLocker.Export(export.exportId(),
-                    new HandleTableResolver(handles, export.exportId()), export.policy()));
+            lockerExports.add(lockerExport(export, handles));
             if (export.atPseudoRoot()) {
                 rootExportId = export.exportId();
             }
@@ -183,12 +184,21 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         if (export.atPseudoRoot()) {
             throw new IllegalArgumentException("the export at the root of the name space cannot be added later");
         }
-        CompoundLocker.Export lockerExport = new CompoundLocker.Export(export.exportId(),
-                new HandleTableResolver(handles, export.exportId()), export.policy());
+        CompoundLocker.Export lockerExport = lockerExport(export, handles);
         // the area first: a compound the locker admits with the new export finds its area
         areas.put(export.exportId(), new Area(export,
                 new UndoExecutor(export.root(), export.backups(), crashPoints, "mid-undo-")));
         locker.putExport(lockerExport);
+    }
+
+    /** The locker's view of an export: its resolver (through its place in the pseudo file system, if known). */
+    private static CompoundLocker.Export lockerExport(TxnExport export, HandleTable handles) {
+        PathResolver resolver = new HandleTableResolver(handles, export.exportId());
+        Optional<List<String>> pseudo = export.pseudoComponents();
+        if (!export.atPseudoRoot() && pseudo.isPresent() && !pseudo.get().isEmpty()) {
+            resolver = new PseudoPathResolver(resolver, export.exportId(), pseudo.get());
+        }
+        return new CompoundLocker.Export(export.exportId(), resolver, export.policy(), pseudo);
     }
 
     /** Transactions committed since the start. */

@@ -433,13 +433,19 @@ final class TransactionSteps implements Transaction.Steps {
                 syncs.add(() -> force(file));
             }
         }
+        // Directories that gained a renamed entry first, in the same wave as the files: on a file system that
+        // does not journal a rename as one transaction, a cut may then keep a moved object under both names
+        // (undo drops the second link), never under neither (docs/durability.md, "Strict renames").
+        Set<ObjectPath> targets = preparer.renameTargetDirs();
+        List<FsyncPool.Sync> after = new ArrayList<>();
         for (ObjectPath p : preparer.touchedDirs()) {
             Path dir = preparer.local(p);
             if (Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
-                syncs.add(() -> force(dir));
+                (targets.contains(p) || targets.isEmpty() ? syncs : after).add(() -> force(dir));
             }
         }
         FsyncPool.runAll(syncs);
+        FsyncPool.runAll(after);
     }
 
     private static void force(Path path) throws IOException {

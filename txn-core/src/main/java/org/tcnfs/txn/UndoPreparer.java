@@ -64,6 +64,8 @@ final class UndoPreparer {
     private final List<Path> keptBackups = new ArrayList<>();
     private final Set<ObjectPath> touchedFiles = new java.util.LinkedHashSet<>();
     private final Set<ObjectPath> touchedDirs = new java.util.LinkedHashSet<>();
+    /** Of {@link #touchedDirs}, those a RENAME from another directory added an entry to. */
+    private final Set<ObjectPath> renameTargetDirs = new java.util.LinkedHashSet<>();
     /** Directories whose access and modification times a step restores already, at their latest paths. */
     private final Set<ObjectPath> timesSaved = new HashSet<>();
     /**
@@ -87,6 +89,17 @@ final class UndoPreparer {
     /** Directories whose entries the compound changed, at their latest known paths. */
     Set<ObjectPath> touchedDirs() {
         return touchedDirs;
+    }
+
+    /**
+     * Of {@link #touchedDirs()}, the directories a RENAME from another directory added an entry to: the
+     * commit makes them durable before the others (docs/durability.md, "Strict renames"), so that a power
+     * cut never keeps the removal of a renamed object's old entry without its new one (on a file system that
+     * does not journal a rename as one transaction). Undo drops the other half-durable outcome, an object
+     * under both names.
+     */
+    Set<ObjectPath> renameTargetDirs() {
+        return renameTargetDirs;
     }
 
     /**
@@ -249,16 +262,23 @@ final class UndoPreparer {
         ObjectPath to = r.target().path();
         from.parent().ifPresent(touchedDirs::add);
         to.parent().ifPresent(touchedDirs::add);
+        if (!from.parent().equals(to.parent())) {
+            to.parent().ifPresent(renameTargetDirs::add);
+        }
         Optional<Path> source = existing(locate.apply(r.source()));
         if (from.equals(to) || source.isEmpty()) {
             return;
         }
         Optional<Path> target = existing(locate.apply(r.target()));
+        if (target.isPresent()
+                && UndoExecutor.fileIdOf(source.get()).equals(UndoExecutor.fileIdOf(target.get()))) {
+            // two links to one file: the RENAME changes nothing (RFC 8881 18.26.4, rename(2)), nor does its undo
+            return;
+        }
         Optional<RelativePath> kept = Optional.empty();
         saveDirectoryTimes(steps, r.opIndex(), from.parent());
         saveDirectoryTimes(steps, r.opIndex(), to.parent());
-        if (target.isPresent()
-                && !UndoExecutor.fileIdOf(source.get()).equals(UndoExecutor.fileIdOf(target.get()))) {
+        if (target.isPresent()) {
             saveTimes(steps, r.opIndex(), to, target.get());
             UndoStep.MoveBack keep = keep(r.opIndex(), to, target.get(), "mv-" + r.opIndex());
             kept = Optional.of(keep.backup());
@@ -270,6 +290,7 @@ final class UndoPreparer {
         rebase(named, from, to);
         rebase(touchedFiles, from, to);
         rebase(touchedDirs, from, to);
+        rebase(renameTargetDirs, from, to);
         rebase(timesSaved, from, to);
         keptVictims.keySet().removeIf(p -> p.isWithin(from) || p.isWithin(to));
     }

@@ -188,6 +188,55 @@ class CompoundLockerTest {
         assertThat(a.locks().holds(LockKey.root("/other"), LockMode.WRITE)).isTrue();
     }
 
+    /** A locker above two exports at "/a" and "/b/other" of the pseudo file system. */
+    private CompoundLocker belowPseudoRoot() {
+        List<CompoundLocker.Export> exports = List.of(
+                new CompoundLocker.Export("/", new PseudoPathResolver(new HandleTableResolver(table, "/"), "/",
+                        List.of("a")), client -> policy, java.util.Optional.of(List.of("a"))),
+                new CompoundLocker.Export("/other", new PseudoPathResolver(new HandleTableResolver(table, "/other"),
+                        "/other", List.of("b", "other")), client -> policy,
+                        java.util.Optional.of(List.of("b", "other"))));
+        return new CompoundLocker(exports, null, table, locks, Duration.ofSeconds(5), fenced);
+    }
+
+    private static nfs_argop4 lookup(String name) {
+        return new nfs_argop4(nfs_opnum4.OP_LOOKUP, new LOOKUP4args(name));
+    }
+
+    @Test
+    void putrootfhAndLookupsIntoOneExportLockOnlyWhatTheyReachThere() throws IOException {
+        Admission a = admit(belowPseudoRoot(), compound(1, sequence(), op(nfs_opnum4.OP_PUTROOTFH), lookup("b"),
+                lookup("other"), lookup("g"), op(nfs_opnum4.OP_GETATTR)), false);
+
+        assertThat(a.wholeExports()).isFalse();
+        assertThat(a.exportId()).contains("/other");
+        assertThat(a.locks().holds(LockKey.root("/"), LockMode.READ)).isFalse();
+        assertThat(a.locks().holds(LockKey.root("/"), LockMode.WRITE)).isFalse();
+        assertThat(a.locks().holds(LockKey.root("/other"), LockMode.WRITE)).isFalse();
+        assertThat(a.locks().holds(LockKey.ofPath("/other", "g"), LockMode.READ)).isTrue();
+    }
+
+    @Test
+    void putrootfhThatStaysInThePseudoFileSystemLocksNothing() throws IOException {
+        Admission a = admit(belowPseudoRoot(), compound(1, sequence(), op(nfs_opnum4.OP_PUTROOTFH), lookup("b"),
+                op(nfs_opnum4.OP_GETATTR), op(nfs_opnum4.OP_READDIR)), false);
+
+        assertThat(a.locks()).isNull();
+    }
+
+    @Test
+    void putrootfhLookupsIntoTwoExportsOrClimbingBackLockEveryExportWhole() throws IOException {
+        Admission two = admit(belowPseudoRoot(), compound(1, sequence(), op(nfs_opnum4.OP_PUTROOTFH), lookup("a"),
+                op(nfs_opnum4.OP_PUTROOTFH), lookup("b"), lookup("other"), read()), false);
+        assertThat(two.wholeExports()).isTrue();
+        two.locks().close();
+        held.remove(two.locks());
+
+        Admission back = admit(belowPseudoRoot(), compound(1, sequence(), op(nfs_opnum4.OP_PUTROOTFH), lookup("a"),
+                op(nfs_opnum4.OP_LOOKUPP), lookup("b"), read()), false);
+        assertThat(back.wholeExports()).isTrue();
+    }
+
     @Test
     void unplannablePlainCompoundLocksEveryExportWhole() throws IOException {
         int allocate = 59;

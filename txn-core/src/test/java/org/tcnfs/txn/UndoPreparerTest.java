@@ -129,6 +129,38 @@ class UndoPreparerTest {
     }
 
     @Test
+    void aRenameBetweenDirectoriesMarksOnlyTheTargetsDirectoryForTheFirstSyncs() throws IOException {
+        Path d = Files.createDirectories(root.resolve("d"));
+        Files.createDirectories(root.resolve("e"));
+        Files.write(d.resolve("y"), new byte[] {9});
+        Files.write(d.resolve("z"), new byte[] {8});
+
+        steps.addAll(preparer.stepsFor(new Mutation.Rename(0, ObjectRef.unchanged(path("d", "y")),
+                ObjectRef.unchanged(path("e", "y"))), ref -> java.util.Optional.of(ref.path())));
+        steps.addAll(preparer.stepsFor(new Mutation.Rename(1, ObjectRef.unchanged(path("d", "z")),
+                ObjectRef.unchanged(path("d", "z2"))), ref -> java.util.Optional.of(ref.path())));
+
+        assertThat(preparer.touchedDirs()).containsExactlyInAnyOrder(path("d"), path("e"));
+        assertThat(preparer.renameTargetDirs()).containsExactly(path("e"));
+    }
+
+    /** rename(2) of one link of a file onto another does nothing (RFC 8881 18.26.4): so undo must not either. */
+    @Test
+    void undoOfARenameOntoAnotherLinkOfTheSameFileKeepsBothLinks() throws IOException {
+        Path d = Files.createDirectories(root.resolve("d"));
+        Path e = Files.createDirectories(root.resolve("e"));
+        Path y = Files.write(d.resolve("y"), new byte[] {9});
+        Files.createLink(e.resolve("y"), y);
+
+        steps.addAll(preparer.stepsFor(new Mutation.Rename(0, ObjectRef.unchanged(path("d", "y")),
+                ObjectRef.unchanged(path("e", "y"))), ref -> java.util.Optional.of(ref.path())));
+        undo();
+
+        assertThat(Files.readAllBytes(y)).containsExactly(9);
+        assertThat(Files.readAllBytes(e.resolve("y"))).containsExactly(9);
+    }
+
+    @Test
     void noTimesAreSavedForADirectoryTheCompoundCreated() throws IOException {
         aged(root);
         prepare(new Mutation.Creation(0, ObjectRef.created(path("n")), FileType.DIRECTORY,

@@ -7,10 +7,6 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -256,11 +252,7 @@ final class Hostile {
 
     private static double heapMiB(ServerProcess server) {
         try {
-            HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-            HttpRequest get = HttpRequest.newBuilder(
-                    URI.create("http://127.0.0.1:" + server.metricsPort() + "/metrics"))
-                    .timeout(Duration.ofSeconds(10)).build();
-            String text = http.send(get, HttpResponse.BodyHandlers.ofString()).body();
+            String text = server.scrapeMetrics();
             double sum = 0;
             for (String line : text.split("\n")) {
                 if (line.startsWith("jvm_memory_used_bytes{") && line.contains("area=\"heap\"")) {
@@ -269,9 +261,6 @@ final class Hostile {
             }
             return sum / (1 << 20);
         } catch (IOException | RuntimeException e) {
-            return Double.NaN;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
             return Double.NaN;
         }
     }

@@ -30,8 +30,9 @@ public class nfs_impl_id4 implements XdrAble {
 
     @Override
     public void xdrDecode(XdrDecodingStream xdr) throws OncRpcException, IOException {
-        nii_domain = XdrSupport.decodeString(xdr, XdrSupport.NFS4_OPAQUE_LIMIT);
-        nii_name = XdrSupport.decodeString(xdr, XdrSupport.NFS4_OPAQUE_LIMIT);
+        // utf8str_cis and utf8str_cs (RFC 8881 18.35.1): null when not valid UTF-8 (EXCHANGE_ID: NFS4ERR_INVAL)
+        nii_domain = XdrSupport.decodeStrictUtf8(xdr, XdrSupport.NFS4_OPAQUE_LIMIT);
+        nii_name = XdrSupport.decodeStrictUtf8(xdr, XdrSupport.NFS4_OPAQUE_LIMIT);
         nii_date = new nfstime4();
         nii_date.xdrDecode(xdr);
     }

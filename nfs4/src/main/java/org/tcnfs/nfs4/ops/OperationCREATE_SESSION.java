@@ -59,7 +59,8 @@ public final class OperationCREATE_SESSION implements NfsOperation {
                 ChannelAttributes.of(args.csa_back_chan_attrs),
                 args.csa_cb_program);
 
-        NfsSession session = context.server().state().createSession(request, context.credential().uid());
+        NfsSession session = context.server().state().createSession(request, context.credential().uid(),
+                context.clientAddress());
 
         CREATE_SESSION4resok res = new CREATE_SESSION4resok();
         res.csr_sessionid = session.id().toWire();

@@ -58,6 +58,11 @@ public final class OperationEXCHANGE_ID implements NfsOperation {
         ExchangeIdMode mode = (flags & EXCHGID4_FLAG_UPD_CONFIRMED_REC_A) != 0 ? ExchangeIdMode.UPDATE
                 : ExchangeIdMode.CREATE;
 
+        for (nfs_impl_id4 id : args.eia_client_impl_id) {
+            if (id.nii_domain == null || id.nii_name == null) {
+                throw new InvalException("client implementation domain or name is not valid UTF-8");
+            }
+        }
         int allowed = context.minorVersion() >= 2 ? CLIENT_FLAGS_V42 : CLIENT_FLAGS;
         if ((flags & ~allowed) != 0) {
             throw new InvalException("undefined EXCHANGE_ID flags 0x" + Integer.toHexString(flags & ~allowed));
@@ -70,7 +75,8 @@ public final class OperationEXCHANGE_ID implements NfsOperation {
             default -> throw new InvalException("state protection " + args.eia_state_protect.spa_how);
         }
 
-        ExchangeIdResult found = context.server().state().exchangeId(owner, context.credential().uid(), mode);
+        ExchangeIdResult found = context.server().state().exchangeId(owner, context.credential().uid(), mode,
+                context.clientAddress());
         ServerOwner server = context.server().state().serverOwner();
 
         EXCHANGE_ID4resok res = new EXCHANGE_ID4resok();

@@ -7,6 +7,7 @@ import org.tcnfs.nfs4.state.ClientCallback;
 import org.tcnfs.nfs4.state.ClientOwner;
 import org.tcnfs.nfs4.state.OwnerId;
 import org.tcnfs.nfs4.state.SetClientIdResult;
+import org.tcnfs.nfs4.status.InvalException;
 import org.tcnfs.nfs4.status.NfsStatus;
 import org.tcnfs.nfs4.xdr.SETCLIENTID4args;
 import org.tcnfs.nfs4.xdr.SETCLIENTID4resok;
@@ -30,10 +31,14 @@ public final class OperationSETCLIENTID implements NfsOperation {
     @Override
     public void process(CompoundContext context, nfs_argop4 op, nfs_resop4 result) throws IOException {
         SETCLIENTID4args args = (SETCLIENTID4args) op.args;
+        if (args.callback.cb_location.na_r_netid == null || args.callback.cb_location.na_r_addr == null) {
+            throw new InvalException("callback netid or address is not valid UTF-8");
+        }
         ClientOwner owner = new ClientOwner(new OwnerId(args.client.id), args.client.verifier.value);
         ClientCallback callback = new ClientCallback(args.callback.cb_program, args.callback.cb_location.na_r_netid,
                 args.callback.cb_location.na_r_addr, args.callback_ident);
-        SetClientIdResult outcome = context.server().state().setClientId(owner, callback, context.credential().uid());
+        SetClientIdResult outcome = context.server().state().setClientId(owner, callback, context.credential().uid(),
+                context.clientAddress());
         if (outcome instanceof SetClientIdResult.Accepted accepted) {
             result.body = new SETCLIENTID4resok(accepted.clientId(), new verifier4(accepted.confirmVerifier()));
         } else if (outcome instanceof SetClientIdResult.InUse inUse) {

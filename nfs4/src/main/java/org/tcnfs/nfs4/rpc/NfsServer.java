@@ -52,7 +52,9 @@ import org.tcnfs.nfs4.vfs.FileSystemProvider;
  *       the connection a request came from is not read until a worker takes it. The network threads never
  *       run requests, and NULL calls have a thread of their own.</li>
  *   <li><b>Replies</b> queued for a connection beyond {@value #REPLY_QUEUE_BYTES} bytes stop the reading of
- *       its further requests until they are written.</li>
+ *       its further requests until they are written; replies not yet sent over all connections beyond
+ *       {@link Builder#replyBudget} stop the taking of any connection's next request until they drain, and
+ *       close connections whose replies do not move meanwhile ({@link ReplyBudget}).</li>
  * </ul>
  *
  * <pre>{@code
@@ -70,6 +72,8 @@ public final class NfsServer implements AutoCloseable {
     public static final int RPC_HEADER_MARGIN = 4096;
     /** Default of {@link Builder#recordBudget}. */
     public static final long DEFAULT_RECORD_BUDGET = 64L << 20;
+    /** Default of {@link Builder#replyBudget}. */
+    public static final long DEFAULT_REPLY_BUDGET = 64L << 20;
     /** Default of {@link Builder#recordIdleTimeout}. */
     public static final Duration DEFAULT_RECORD_IDLE_TIMEOUT = Duration.ofSeconds(60);
     /**
@@ -88,6 +92,7 @@ public final class NfsServer implements AutoCloseable {
     private final RequestScheduler requests;
     private final RecordBudget budget;
     private final RpcRecordFilter records;
+    private final ReplyBudget replyBudget;
     private final ReplyQueue replies = new ReplyQueue();
     private final TCPNIOTransport transport;
     private final ScheduledExecutorService timer;
@@ -113,9 +118,11 @@ public final class NfsServer implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
+        this.replyBudget = new ReplyBudget(Math.max(b.replyBudget, REPLY_QUEUE_BYTES),
+                Math.max(b.limits.maxRead(), 64 * 1024) + RPC_HEADER_MARGIN, b.recordIdleTimeout);
         RpcCallFilter calls = new RpcCallFilter(
                 Map.of(new OncRpcProgram(NfsRpcService.NFS_PROGRAM, NfsRpcService.NFS_V4), service), requests,
-                budget, records, replies, timer);
+                budget, records, replies, timer, replyBudget);
         ThreadPoolConfig selectors = ThreadPoolConfig.defaultConfig().copy()
                 .setCorePoolSize(2).setMaxPoolSize(2).setPoolName(name);
         this.transport = TCPNIOTransportBuilder.newInstance()
@@ -128,10 +135,11 @@ public final class NfsServer implements AutoCloseable {
         transport.getAsyncQueueIO().getWriter().setMaxPendingBytesPerConnection(REPLY_QUEUE_BYTES);
         transport.setProcessor(FilterChainBuilder.stateless()
                 .add(new TransportFilter())
+                .add(replyBudget)
                 .add(records)
                 .add(calls)
                 .build());
-        transport.getConnectionMonitoringConfig().addProbes(records.closeProbe());
+        transport.getConnectionMonitoringConfig().addProbes(records.closeProbe(), replyBudget.probe());
     }
 
     public static Builder builder() {
@@ -144,6 +152,7 @@ public final class NfsServer implements AutoCloseable {
         transport.start();
         long sweep = Math.max(100, Math.min(1000, idleTimeout.toMillis() / 4));
         timer.scheduleWithFixedDelay(records::closeIdle, sweep, sweep, TimeUnit.MILLISECONDS);
+        timer.scheduleWithFixedDelay(replyBudget::closeStalled, sweep, sweep, TimeUnit.MILLISECONDS);
         // parked requests normally move on when a worker takes its next request; this catches the rest
         timer.scheduleWithFixedDelay(requests::drain, 10, 10, TimeUnit.MILLISECONDS);
     }
@@ -161,6 +170,21 @@ public final class NfsServer implements AutoCloseable {
     /** Connections not read now because {@link Builder#recordBudget} is used up. */
     public int pausedConnections() {
         return budget.pausedCount();
+    }
+
+    /** Bytes of replies written but not yet sent, over all connections (bounded by {@link Builder#replyBudget}). */
+    public long unsentReplyBytes() {
+        return replyBudget.unsent();
+    }
+
+    /** Requests held now, their connections not read, until the unsent replies drain below the reply budget. */
+    public int requestsWaitingForReplies() {
+        return replyBudget.waitingCount();
+    }
+
+    /** Connections closed because their unsent replies stalled while the reply budget was exceeded. */
+    public long stalledReplyConnectionsClosed() {
+        return replyBudget.stalledClosed();
     }
 
     /** Requests waiting now for a worker, their connections not read meanwhile. */
@@ -226,6 +250,7 @@ public final class NfsServer implements AutoCloseable {
         private SpanningTransactions spanning;
         private StateHandler state;
         private long recordBudget = DEFAULT_RECORD_BUDGET;
+        private long replyBudget = DEFAULT_REPLY_BUDGET;
         private Duration recordIdleTimeout = DEFAULT_RECORD_IDLE_TIMEOUT;
 
         private Builder() {
@@ -302,6 +327,16 @@ public final class NfsServer implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Most bytes of replies written but not yet sent, over all connections; past it no connection's next
+         * request is taken until they drain, and connections whose replies do not move for the record idle
+         * timeout meanwhile are closed. Raised to {@link #REPLY_QUEUE_BYTES} if smaller.
+         */
+        public Builder replyBudget(long bytes) {
+            this.replyBudget = bytes;
+            return this;
+        }
+
         /** How long a partly received record may stay without a new byte before its connection is closed. */
         public Builder recordIdleTimeout(Duration timeout) {
             this.recordIdleTimeout = Objects.requireNonNull(timeout);
@@ -319,7 +354,7 @@ public final class NfsServer implements AutoCloseable {
             if (workerThreads < 1) {
                 throw new IllegalArgumentException("workerThreads must be positive");
             }
-            if (recordBudget < 1 || recordIdleTimeout.isNegative() || recordIdleTimeout.isZero()) {
+            if (recordBudget < 1 || replyBudget < 1 || recordIdleTimeout.isNegative() || recordIdleTimeout.isZero()) {
                 throw new IllegalArgumentException("record budget and idle timeout must be positive");
             }
             return new NfsServer(this);

@@ -29,7 +29,8 @@ import org.tcnfs.nfs4.log.RateLimitedLog;
  * {@link RpcCredentialCheck} before oncrpc4j decodes it (a refused one is answered AUTH_ERROR here, and the
  * connection goes on), then the call header is decoded, and the request goes to the {@link RequestScheduler};
  * when no worker is free the connection is suspended (not read) until one takes it, and likewise while the
- * replies queued for the connection exceed Grizzly's limit (a client that does not read its replies). Replies and anything
+ * replies queued for the connection exceed Grizzly's limit (a client that does not read its replies), or
+ * the replies not yet sent over all connections exceed the {@link ReplyBudget}. Replies and anything
  * that is not a call are dropped. The record's bytes are released from the {@link RecordBudget} when the
  * request is answered or dropped.
  */
@@ -47,15 +48,17 @@ final class RpcCallFilter extends BaseFilter {
     private final RpcRecordFilter records;
     private final ReplyQueue replies;
     private final Executor network;
+    private final ReplyBudget replyBudget;
 
     RpcCallFilter(Map<OncRpcProgram, RpcDispatchable> programs, RequestScheduler scheduler, RecordBudget budget,
-            RpcRecordFilter records, ReplyQueue replies, Executor network) {
+            RpcRecordFilter records, ReplyQueue replies, Executor network, ReplyBudget replyBudget) {
         this.programs = Map.copyOf(programs);
         this.scheduler = scheduler;
         this.budget = budget;
         this.records = records;
         this.replies = replies;
         this.network = network;
+        this.replyBudget = replyBudget;
     }
 
     @Override
@@ -134,12 +137,30 @@ final class RpcCallFilter extends BaseFilter {
                 });
                 return ctx.getSuspendAction();
             }
-            if (scheduler.offer(request, ping)) {
+            Runnable reserving = () -> {
+                try {
+                    request.run();
+                } finally {
+                    replyBudget.unreserve();
+                }
+            };
+            if (!ping && !replyBudget.tryReserve()) {
+                // replies of all connections together (sent or not yet, of requests taken) would pass the
+                // budget: take no request until they drain (ReplyBudget closes the connections that never read
+                // theirs), then a few at a time; a NULL call (a tiny reply) goes on
+                records.parked(connection, true);
+                ctx.suspend();
+                replyBudget.whenBelow(
+                        () -> network.execute(() -> dispatchSuspended(ctx, connection, reserving, ping)));
+                return ctx.getSuspendAction();
+            }
+            Runnable taken = ping ? request : reserving;
+            if (scheduler.offer(taken, ping)) {
                 return ctx.getStopAction();
             }
             records.parked(connection, true);
             ctx.suspend();
-            scheduler.park(request, () -> resume(ctx, connection));
+            scheduler.park(taken, () -> resume(ctx, connection));
             network.execute(scheduler::drain);
             return ctx.getSuspendAction();
         } finally {

@@ -3,6 +3,7 @@ package org.tcnfs.nfs4.state;
 import org.tcnfs.nfs4.xdr.CREATE_SESSION4args;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -70,9 +71,20 @@ final class ClientRegistry {
     private final long bootPrefix;
     private final AtomicInteger nextClient = new AtomicInteger();
 
+    /**
+     * How long an unconfirmed record (EXCHANGE_ID without CREATE_SESSION, SETCLIENTID without
+     * SETCLIENTID_CONFIRM) is kept at most, if the lease is longer: a client confirms at once, and records
+     * nobody confirms only take room (RFC 8881 18.35.4 lets a server forget them; the client then gets
+     * NFS4ERR_STALE_CLIENTID and starts over).
+     */
+    static final long UNCONFIRMED_MILLIS = 15_000;
+
     private final Map<Long, NfsClient> clients = new ConcurrentHashMap<>();
     private final Map<SessionId, NfsSession> sessions = new ConcurrentHashMap<>();
     private final Map<OwnerId, NfsClient> confirmed = new HashMap<>();
+    /** The source address each client record was created from (absent: not known); guarded by this monitor. */
+    private final Map<Long, InetAddress> sources = new HashMap<>();
+    private final LimitWarning addressFull = new LimitWarning();
     private final Map<OwnerId, NfsClient> unconfirmed = new HashMap<>();
     // NFSv4.0 records, guarded by this object's monitor. A callback update's unconfirmed record shares its id
     // with the confirmed one, so unconfirmed records are also indexed by id; records with an id of their own
@@ -136,6 +148,12 @@ final class ClientRegistry {
 
     /** EXCHANGE_ID (RFC 8881 18.35.5): the client record to answer with, new or existing. */
     ExchangeIdResult exchangeId(ClientOwner owner, int principalUid, ExchangeIdMode mode) throws NfsException {
+        return exchangeId(owner, principalUid, mode, null);
+    }
+
+    /** EXCHANGE_ID from {@code source} (null if not known: no per-address limit). */
+    ExchangeIdResult exchangeId(ClientOwner owner, int principalUid, ExchangeIdMode mode, InetAddress source)
+            throws NfsException {
         OwnerId key = owner.ownerId();
         long now = clock.millis();
         List<NfsClient> dropped = new ArrayList<>();
@@ -168,9 +186,12 @@ final class ClientRegistry {
             if (unconf != null) {                                                                 // case 5
                 dropLocked(unconf, dropped);
             }
-            if (makeRoomLocked(now, dropped)) {
+            if (makeRoomForAddressLocked(source, dropped) && makeRoomLocked(now, dropped)) {
                 NfsClient created = new NfsClient(newClientId(), owner, principalUid, 1, now);     // case 1
                 clients.put(created.clientId(), created);
+                if (source != null) {
+                    sources.put(created.clientId(), source);
+                }
                 unconfirmed.put(key, created);
                 result = ExchangeIdResult.of(created);
                 LOG.debug("new client {} from uid {}", created, principalUid);
@@ -181,8 +202,9 @@ final class ClientRegistry {
         releaseAndRecord(dropped);
         if (result == null) {
             // RFC 8881 allows EXCHANGE_ID neither NFS4ERR_NOSPC nor NFS4ERR_RESOURCE: the client is to retry later
-            throw new DelayException("client table full (" + sessionLimits.maxClients()
-                    + " records, setting max-clients); EXCHANGE_ID of " + key + " refused");
+            throw new DelayException("client table full (" + sessionLimits.maxClients() + " records, setting "
+                    + "max-clients, or " + sessionLimits.maxClientsPerAddress() + " from " + source + ", setting "
+                    + "max-clients-per-address); EXCHANGE_ID of " + key + " refused");
         }
         return result;
     }
@@ -213,6 +235,12 @@ final class ClientRegistry {
      * is confirmed (with SP4_NONE, the only state protection offered) any principal may create sessions.
      */
     NfsSession createSession(CreateSessionRequest request, int principalUid) throws NfsException {
+        return createSession(request, principalUid, null);
+    }
+
+    /** CREATE_SESSION from {@code source} (null if not known). */
+    NfsSession createSession(CreateSessionRequest request, int principalUid, InetAddress source)
+            throws NfsException {
         long now = clock.millis();
         List<NfsClient> dropped = new ArrayList<>();
         NfsSession session;
@@ -241,6 +269,16 @@ final class ClientRegistry {
                 sessionsFull.warn(now, "CREATE_SESSION refused with NFS4ERR_NOSPC: " + sessions.size()
                         + " sessions exist (setting max-sessions)");
                 throw new NoSpcException("the server holds " + sessions.size() + " sessions already");
+            }
+            InetAddress from = sources.getOrDefault(client.clientId(), source);
+            if (from != null) {
+                long ofAddress = sessions.values().stream()
+                        .filter(s -> from.equals(sources.get(s.client().clientId()))).count();
+                if (ofAddress >= sessionLimits.maxSessionsPerAddress()) {
+                    addressFull.warn(now, "CREATE_SESSION from " + from + " refused with NFS4ERR_NOSPC: its clients "
+                            + "hold " + ofAddress + " sessions (setting max-sessions-per-address)");
+                    throw new NoSpcException("the clients of " + from + " hold " + ofAddress + " sessions already");
+                }
             }
             if (!client.isConfirmed()) {
                 confirmLocked(client, now, dropped);
@@ -416,18 +454,24 @@ final class ClientRegistry {
      */
     SetClientIdResult setClientId(ClientOwner owner, ClientCallback callback, int principalUid)
             throws ResourceException {
+        return setClientId(owner, callback, principalUid, null);
+    }
+
+    /** SETCLIENTID from {@code source} (null if not known: no per-address limit). */
+    SetClientIdResult setClientId(ClientOwner owner, ClientCallback callback, int principalUid, InetAddress source)
+            throws ResourceException {
         OwnerId key = owner.ownerId();
         long now = clock.millis();
         List<NfsClient> dropped = new ArrayList<>();
         try {
-            return setClientIdLocked(owner, key, callback, principalUid, now, dropped);
+            return setClientIdLocked(owner, key, callback, principalUid, now, dropped, source);
         } finally {
             releaseAndRecord(dropped);
         }
     }
 
     private SetClientIdResult setClientIdLocked(ClientOwner owner, OwnerId key, ClientCallback callback,
-            int principalUid, long now, List<NfsClient> dropped) throws ResourceException {
+            int principalUid, long now, List<NfsClient> dropped, InetAddress source) throws ResourceException {
         synchronized (this) {
             NfsClient conf = confirmed40.get(key);
             if (conf != null && conf.principalUid() != principalUid && !conf.leaseLapsed(now, leaseMillis)
@@ -440,9 +484,10 @@ final class ClientRegistry {
                 forgetUnconfirmed40Locked(unconf);
             }
             boolean update = conf != null && conf.principalUid() == principalUid && conf.owner().sameVerifier(owner);
-            if (!update && !makeRoomLocked(now, dropped)) {
-                throw new ResourceException("client table full (" + sessionLimits.maxClients()
-                        + " records, setting max-clients); SETCLIENTID of " + key + " refused");
+            if (!update && !(makeRoomForAddressLocked(source, dropped) && makeRoomLocked(now, dropped))) {
+                throw new ResourceException("client table full (" + sessionLimits.maxClients() + " records, setting "
+                        + "max-clients, or " + sessionLimits.maxClientsPerAddress() + " from " + source
+                        + ", setting max-clients-per-address); SETCLIENTID of " + key + " refused");
             }
             long id = update ? conf.clientId() : newClientId();
             byte[] confirm = newConfirmVerifier(conf, unconf);
@@ -451,6 +496,9 @@ final class ClientRegistry {
             unconfirmed40ById.put(id, created);
             if (!update) {
                 clients.put(id, created);
+                if (source != null) {
+                    sources.put(id, source);
+                }
             }
             LOG.debug("SETCLIENTID: unconfirmed NFSv4.0 client {} from uid {}{}", created, principalUid,
                     update ? " (callback update)" : "");
@@ -575,12 +623,16 @@ final class ClientRegistry {
     int reapExpired() {
         long now = clock.millis();
         List<NfsClient> dropped = new ArrayList<>();
+        long unconfirmedMillis = Math.min(leaseMillis, UNCONFIRMED_MILLIS);
         synchronized (this) {
             for (NfsClient c : List.copyOf(clients.values())) {
-                tryExpireLocked(c, now, dropped);
+                if (!tryExpireLocked(c, now, dropped) && !c.isConfirmed()
+                        && now - c.lastRenewMillis() > unconfirmedMillis) {
+                    forgetUnconfirmedLocked(c, dropped);
+                }
             }
             for (NfsClient u : List.copyOf(unconfirmed40ById.values())) {
-                if (clients.get(u.clientId()) != u && u.leaseLapsed(now, leaseMillis)) {
+                if (clients.get(u.clientId()) != u && now - u.lastRenewMillis() > unconfirmedMillis) {
                     forgetUnconfirmed40Locked(u);
                 }
             }
@@ -677,6 +729,58 @@ final class ClientRegistry {
     }
 
     /**
+     * Makes room for one more record from {@code source}: when its records reach max-clients-per-address,
+     * forgets its unconfirmed record renewed longest ago (it holds no state). Records of other addresses are
+     * never touched. Caller holds this monitor.
+     *
+     * @return whether there is room now (always, for an unknown source)
+     */
+    private boolean makeRoomForAddressLocked(InetAddress source, List<NfsClient> dropped) {
+        sources.keySet().retainAll(clients.keySet());
+        if (source == null) {
+            return true;
+        }
+        while (true) {
+            int count = 0;
+            NfsClient oldest = null;
+            for (Map.Entry<Long, InetAddress> e : sources.entrySet()) {
+                if (!source.equals(e.getValue())) {
+                    continue;
+                }
+                count++;
+                NfsClient c = clients.get(e.getKey());
+                if (c != null && !c.isConfirmed()
+                        && (oldest == null || c.lastRenewMillis() < oldest.lastRenewMillis())) {
+                    oldest = c;
+                }
+            }
+            if (count < sessionLimits.maxClientsPerAddress()) {
+                return true;
+            }
+            if (oldest == null) {
+                addressFull.warn(clock.millis(), "client records from " + source + " refused: it holds " + count
+                        + " confirmed clients (setting max-clients-per-address)");
+                return false;
+            }
+            LOG.debug("clients of {} at their limit: unconfirmed client {} forgotten", source, oldest);
+            forgetUnconfirmedLocked(oldest, dropped);
+            sources.remove(oldest.clientId());
+        }
+    }
+
+    /** Forgets an unconfirmed record of either minor version (it holds no state). Caller holds this monitor. */
+    private void forgetUnconfirmedLocked(NfsClient c, List<NfsClient> dropped) {
+        if (c.minorVersion() == 0) {
+            forgetUnconfirmed40Locked(c);
+        } else {
+            synchronized (c) {
+                c.markExpired();
+            }
+            dropLocked(c, dropped);
+        }
+    }
+
+    /**
      * Makes room in the client table for one more record: expires the clients whose lease ran out, then
      * forgets the unconfirmed record renewed longest ago (it holds no state; its CREATE_SESSION or
      * SETCLIENTID_CONFIRM will get NFS4ERR_STALE_CLIENTID and the client starts over). Caller holds this
@@ -705,14 +809,7 @@ final class ClientRegistry {
                 return false;
             }
             LOG.debug("client table full: unconfirmed client {} forgotten", oldest);
-            if (oldest.minorVersion() == 0) {
-                forgetUnconfirmed40Locked(oldest);
-            } else {
-                synchronized (oldest) {
-                    oldest.markExpired();
-                }
-                dropLocked(oldest, dropped);
-            }
+            forgetUnconfirmedLocked(oldest, dropped);
         }
         return true;
     }

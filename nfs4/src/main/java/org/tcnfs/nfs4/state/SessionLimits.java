@@ -21,13 +21,20 @@ package org.tcnfs.nfs4.state;
  * @param maxOwnersPerClient most NFSv4.0 open and lock owners one client keeps with their last reply (RFC
  *     7530 9.1.7); past it the least recently used owners without state are forgotten, and a new owner is
  *     NFS4ERR_RESOURCE when every owner holds state
+ * @param maxClientsPerAddress most client records created from one source address; past it EXCHANGE_ID and
+ *     SETCLIENTID first drop that address's oldest unconfirmed record, and are refused when there is none
+ *     (NFS4ERR_DELAY, NFS4ERR_RESOURCE): one address cannot fill the client table and lock others out
+ * @param maxSessionsPerAddress most sessions of the clients created from one source address; CREATE_SESSION
+ *     past it is NFS4ERR_NOSPC
  */
 public record SessionLimits(
         int maxClients,
         int maxSessions,
         int maxCachedReplyBytes,
         long replyCacheBytes,
-        int maxOwnersPerClient) {
+        int maxOwnersPerClient,
+        int maxClientsPerAddress,
+        int maxSessionsPerAddress) {
 
     /**
      * The reply cache space each slot reserves at least, whatever the client asks: a reply of a few
@@ -51,8 +58,19 @@ public record SessionLimits(
     public static final SessionLimits DEFAULTS = new SessionLimits(1024, 1024, 4 * 1024 * 1024 + 64 * 1024,
             64L * 1024 * 1024, 4096);
 
+    /** Default of {@link #maxClientsPerAddress()} and {@link #maxSessionsPerAddress()}. */
+    public static final int DEFAULT_PER_ADDRESS = 256;
+
+    /** Limits with {@link #DEFAULT_PER_ADDRESS} clients and sessions per source address (at most the totals). */
+    public SessionLimits(int maxClients, int maxSessions, int maxCachedReplyBytes, long replyCacheBytes,
+            int maxOwnersPerClient) {
+        this(maxClients, maxSessions, maxCachedReplyBytes, replyCacheBytes, maxOwnersPerClient,
+                Math.min(DEFAULT_PER_ADDRESS, maxClients), Math.min(DEFAULT_PER_ADDRESS, maxSessions));
+    }
+
     public SessionLimits {
-        if (maxClients < 1 || maxSessions < 1 || maxOwnersPerClient < 1) {
+        if (maxClients < 1 || maxSessions < 1 || maxOwnersPerClient < 1 || maxClientsPerAddress < 1
+                || maxSessionsPerAddress < 1) {
             throw new IllegalArgumentException("client, session and owner limits must be positive");
         }
         if (maxCachedReplyBytes < MIN_SLOT_BYTES) {

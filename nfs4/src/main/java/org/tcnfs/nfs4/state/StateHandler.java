@@ -231,6 +231,16 @@ public class StateHandler implements AutoCloseable {
     }
 
     /**
+     * EXCHANGE_ID from the source address {@code source}: as {@link #exchangeId(ClientOwner, int,
+     * ExchangeIdMode)}, and DELAY also when the records created from that address reach
+     * {@link SessionLimits#maxClientsPerAddress()} and none of them is unconfirmed.
+     */
+    public ExchangeIdResult exchangeId(ClientOwner owner, int principalUid, ExchangeIdMode mode,
+            java.net.InetAddress source) throws NfsException {
+        return registry.exchangeId(owner, principalUid, mode, source);
+    }
+
+    /**
      * CREATE_SESSION: confirms the client if needed and creates a session, or returns the session made by
      * the request this one retransmits (RFC 8881 18.36.4).
      *
@@ -239,6 +249,15 @@ public class StateHandler implements AutoCloseable {
      */
     public NfsSession createSession(CreateSessionRequest request, int principalUid) throws NfsException {
         return registry.createSession(request, principalUid);
+    }
+
+    /**
+     * CREATE_SESSION from {@code source}: as {@link #createSession(CreateSessionRequest, int)}, and NOSPC also
+     * when the clients created from the client's address hold {@link SessionLimits#maxSessionsPerAddress()}.
+     */
+    public NfsSession createSession(CreateSessionRequest request, int principalUid, java.net.InetAddress source)
+            throws NfsException {
+        return registry.createSession(request, principalUid, source);
     }
 
     /**
@@ -300,6 +319,16 @@ public class StateHandler implements AutoCloseable {
     public SetClientIdResult setClientId(ClientOwner owner, ClientCallback callback, int principalUid)
             throws ResourceException {
         return registry.setClientId(owner, callback, principalUid);
+    }
+
+    /**
+     * SETCLIENTID from {@code source}: as {@link #setClientId(ClientOwner, ClientCallback, int)}, and RESOURCE
+     * also when the records created from that address reach {@link SessionLimits#maxClientsPerAddress()} and
+     * none of them is unconfirmed.
+     */
+    public SetClientIdResult setClientId(ClientOwner owner, ClientCallback callback, int principalUid,
+            java.net.InetAddress source) throws ResourceException {
+        return registry.setClientId(owner, callback, principalUid, source);
     }
 
     /**

@@ -44,6 +44,25 @@ class Nfs40ClientIdTest {
         return status(h.compound(0, caller, setclientidConfirm(ok.clientid, ok.setclientid_confirm.value)));
     }
 
+    /** RFC 7530 12.7: a string that is not valid UTF-8 is NFS4ERR_INVAL; nothing is recorded. */
+    @Test
+    void setclientidWithACallbackAddressThatIsNotUtf8IsInvalAndRecordsNoClient() throws Exception {
+        netaddr4 invalid = new netaddr4("tcp", "") {
+            @Override
+            public void xdrEncode(org.dcache.oncrpc4j.xdr.XdrEncodingStream xdr) {
+                xdr.xdrEncodeDynamicOpaque(new byte[] {'t', 'c', 'p'});
+                xdr.xdrEncodeDynamicOpaque(new byte[] {'1', '2', '7', (byte) 0xff, (byte) 0xfe});
+            }
+        };
+        COMPOUND4res res = h.compound(0, ALICE, Nfs40Harness.op(org.tcnfs.nfs4.xdr.nfs_opnum4.OP_SETCLIENTID,
+                new org.tcnfs.nfs4.xdr.SETCLIENTID4args(new org.tcnfs.nfs4.xdr.nfs_client_id4(
+                        new org.tcnfs.nfs4.xdr.verifier4(verifier(1)), "bad-callback".getBytes()),
+                        new org.tcnfs.nfs4.xdr.cb_client4(0x40000000, invalid), 1)));
+
+        assertThat(status(res)).isEqualTo(NfsStatus.INVAL);
+        assertThat(h.state.clientCount()).isZero();
+    }
+
     @Test
     void confirmedClientRenewsItsLease() throws Exception {
         SETCLIENTID4resok ok = setclientidOk("c1", 1, Credential.ROOT);

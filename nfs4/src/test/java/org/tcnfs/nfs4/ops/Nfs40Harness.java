@@ -17,6 +17,7 @@ import org.tcnfs.nfs4.compound.CompoundEngine;
 import org.tcnfs.nfs4.compound.NfsLimits;
 import org.tcnfs.nfs4.compound.OperationExecutor;
 import org.tcnfs.nfs4.compound.ServerContext;
+import org.tcnfs.nfs4.state.MutableClock;
 import org.tcnfs.nfs4.state.StateHandler;
 import org.tcnfs.nfs4.status.NfsStatus;
 import org.tcnfs.nfs4.vfs.Credential;
@@ -72,7 +73,7 @@ final class Nfs40Harness implements AutoCloseable {
             NfsStatus.BAD_STATEID, NfsStatus.BAD_SEQID, NfsStatus.BADXDR, NfsStatus.RESOURCE,
             NfsStatus.NOFILEHANDLE, NfsStatus.MOVED);
 
-    final SessionHarness.MutableClock clock = new SessionHarness.MutableClock();
+    final MutableClock clock = new MutableClock();
     final InMemoryFileSystem fs = new InMemoryFileSystem();
     final StateHandler state;
     final ServerContext server;

@@ -8,16 +8,11 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.tcnfs.nfs4.compound.CompoundContext;
 import org.tcnfs.nfs4.compound.CompoundEngine;
@@ -25,6 +20,7 @@ import org.tcnfs.nfs4.compound.NfsLimits;
 import org.tcnfs.nfs4.compound.NfsOperation;
 import org.tcnfs.nfs4.compound.OperationExecutor;
 import org.tcnfs.nfs4.compound.ServerContext;
+import org.tcnfs.nfs4.state.MutableClock;
 import org.tcnfs.nfs4.state.NfsSession;
 import org.tcnfs.nfs4.state.StateHandler;
 import org.tcnfs.nfs4.status.NfsStatus;
@@ -99,35 +95,6 @@ final class SessionHarness implements AutoCloseable {
     @FunctionalInterface
     interface IoRunnable {
         void run() throws IOException;
-    }
-
-    /** A clock the test moves by hand. */
-    static final class MutableClock extends Clock {
-        private final AtomicLong millis = new AtomicLong(1_700_000_000_000L);
-
-        void advance(Duration d) {
-            millis.addAndGet(d.toMillis());
-        }
-
-        @Override
-        public long millis() {
-            return millis.get();
-        }
-
-        @Override
-        public Instant instant() {
-            return Instant.ofEpochMilli(millis());
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
     }
 
     // ------------------------------------------------------------------ compounds

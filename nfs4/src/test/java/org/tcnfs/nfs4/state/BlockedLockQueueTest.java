@@ -3,12 +3,7 @@ package org.tcnfs.nfs4.state;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.tcnfs.nfs4.vfs.Inode;
 
@@ -23,23 +18,8 @@ class BlockedLockQueueTest {
     private static final Duration LEASE = Duration.ofSeconds(90);
     private static final LockWait BLOCKING = LockWait.blocking(LEASE);
 
-    private final AtomicLong now = new AtomicLong(1_700_000_000_000L);
-    private final OpenStateTable table = new OpenStateTable(new StateIdGenerator(0x5eed, 1), new Clock() {
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return Instant.ofEpochMilli(now.get());
-        }
-    });
+    private final MutableClock now = new MutableClock();
+    private final OpenStateTable table = new OpenStateTable(new StateIdGenerator(0x5eed, 1), now);
     private final NfsClient client = new NfsClient(1);
 
     private static byte[] owner(String s) {
@@ -84,7 +64,7 @@ class BlockedLockQueueTest {
     void blockedLockerThatDoesNotAskAgainWithinALeaseLosesItsPlace() throws Exception {
         StateId holder = ((LockResult.Granted) lock(open("o1"), "l1", LockWait.NONE)).stateId();
         assertThat(lock(open("o2"), "l2", BLOCKING)).isInstanceOf(LockResult.Denied.class);
-        now.addAndGet(LEASE.toMillis() + 1);
+        now.advance(LEASE.plusMillis(1));
 
         table.unlock(client, holder, F, ALL);
 
@@ -96,9 +76,9 @@ class BlockedLockQueueTest {
         StateId holder = ((LockResult.Granted) lock(open("o1"), "l1", LockWait.NONE)).stateId();
         StateId second = open("o2");
         assertThat(lock(second, "l2", BLOCKING)).isInstanceOf(LockResult.Denied.class);
-        now.addAndGet(LEASE.toMillis() - 5_000);
+        now.advance(LEASE.minusMillis(5_000));
         assertThat(lock(second, "l2", BLOCKING)).isInstanceOf(LockResult.Denied.class);
-        now.addAndGet(LEASE.toMillis() - 5_000);
+        now.advance(LEASE.minusMillis(5_000));
 
         table.unlock(client, holder, F, ALL);
 

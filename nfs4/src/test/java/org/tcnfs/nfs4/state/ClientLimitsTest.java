@@ -47,6 +47,65 @@ class ClientLimitsTest {
     }
 
     @Test
+    void oneAddressFillingItsShareOfClientsAndSessionsLeavesRoomForAnother() throws Exception {
+        SessionLimits limits = new SessionLimits(8, 8, 64 * 1024, 1024 * 1024, 16, 3, 3);
+        java.net.InetAddress a = java.net.InetAddress.getByName("127.0.0.1");
+        java.net.InetAddress b = java.net.InetAddress.getByName("127.0.0.2");
+        try (StateHandler s = StateHandler.builder(NfsLimits.DEFAULTS, CLOCK).sessionLimits(limits)
+                .reaperInterval(Duration.ofHours(1)).build()) {
+            ExchangeIdResult first = s.exchangeId(owner(), 0, ExchangeIdMode.CREATE, a);
+            for (int i = 0; i < 20; i++) {
+                s.exchangeId(owner(), 0, ExchangeIdMode.CREATE, a); // unconfirmed: each takes the oldest's place
+            }
+            assertThat(s.clientCount()).isEqualTo(3);
+            assertThatThrownBy(() -> s.createSession(new CreateSessionRequest(first.client().clientId(),
+                    first.sequenceId(), 0, channel(8), channel(1), 0), 0, a))
+                    .isInstanceOf(StaleClientIdException.class);
+            for (int i = 0; i < 3; i++) {
+                ExchangeIdResult r = s.exchangeId(owner(), 0, ExchangeIdMode.CREATE, a);
+                s.createSession(new CreateSessionRequest(r.client().clientId(), r.sequenceId(), 0, channel(8),
+                        channel(1), 0), 0, a);
+                if (i == 2) {
+                    assertThatThrownBy(() -> s.createSession(new CreateSessionRequest(r.client().clientId(),
+                            r.sequenceId() + 1, 0, channel(8), channel(1), 0), 0, a))
+                            .isInstanceOf(NoSpcException.class);
+                }
+            }
+            assertThatThrownBy(() -> s.exchangeId(owner(), 0, ExchangeIdMode.CREATE, a))
+                    .isInstanceOf(DelayException.class);
+            assertThatThrownBy(() -> s.setClientId(owner(), new ClientCallback(0, "tcp", "127.0.0.1.0.0", 0), 0, a))
+                    .isInstanceOf(ResourceException.class);
+
+            ExchangeIdResult other = s.exchangeId(owner(), 0, ExchangeIdMode.CREATE, b);
+            s.createSession(new CreateSessionRequest(other.client().clientId(), other.sequenceId(), 0, channel(8),
+                    channel(1), 0), 0, b);
+            assertThat(s.sessionCount()).isEqualTo(4);
+        }
+    }
+
+    @Test
+    void unconfirmedRecordsAreForgottenAfterFifteenSecondsAndConfirmedOnesKeepTheirLease() throws Exception {
+        MutableClock clock = new MutableClock();
+        try (StateHandler s = StateHandler.builder(NfsLimits.DEFAULTS, clock).sessionLimits(LIMITS)
+                .reaperInterval(Duration.ofHours(1)).build()) {
+            ExchangeIdResult confirmed = s.exchangeId(owner(), 0, ExchangeIdMode.CREATE);
+            s.createSession(new CreateSessionRequest(confirmed.client().clientId(), confirmed.sequenceId(), 0,
+                    channel(8), channel(1), 0), 0);
+            ExchangeIdResult unconfirmed = s.exchangeId(owner(), 0, ExchangeIdMode.CREATE);
+            s.setClientId(owner(), new ClientCallback(0, "tcp", "127.0.0.1.0.0", 0), 0);
+            assertThat(s.clientCount()).isEqualTo(3);
+
+            clock.advance(Duration.ofMillis(ClientRegistry.UNCONFIRMED_MILLIS + 1));
+            s.reapExpired();
+
+            assertThat(s.clientCount()).isEqualTo(1);
+            assertThatThrownBy(() -> s.createSession(new CreateSessionRequest(unconfirmed.client().clientId(),
+                    unconfirmed.sequenceId(), 0, channel(8), channel(1), 0), 0))
+                    .isInstanceOf(StaleClientIdException.class);
+        }
+    }
+
+    @Test
     void unconfirmedClientsMakeRoomOldestFirstAndNeverPassTheLimit() throws Exception {
         ExchangeIdResult first = state.exchangeId(owner(), 0, ExchangeIdMode.CREATE);
         for (int i = 0; i < 100; i++) {

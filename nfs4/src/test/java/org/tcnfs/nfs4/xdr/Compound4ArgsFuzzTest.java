@@ -40,8 +40,9 @@ class Compound4ArgsFuzzTest {
             return;
         }
         if (holdsLossyString(args)) {
-            // a string that is not valid UTF-8: a name is kept as null (NFS4ERR_INVAL), other strings (netaddr4)
-            // hold U+FFFD, longer in UTF-8 than the bytes it replaced; neither encodes back to what was sent
+            // a string that is not valid UTF-8: a name, a netaddr4 or an nfs_impl_id4 string is kept as null
+            // (NFS4ERR_INVAL), the tag holds U+FFFD, longer in UTF-8 than the bytes it replaced; neither encodes
+            // back to what was sent
             return;
         }
         byte[] once = XdrRoundTrip.encode(args);

@@ -145,9 +145,10 @@ public final class ConfigLoader {
         if (rpcIdle.toMillis() < 1) {
             throw invalid(Setting.RPC_IDLE_TIMEOUT, "must be positive");
         }
+        long replyBudget = size(Setting.RPC_REPLY_BUDGET, 2L << 20, 1L << 40);
         return new ServerConfig(bind, port, data, state, exports, lease, grace, maxOps, maxRequest, maxIo, workers,
                 path(Setting.PORT_FILE), metricsPort, metricsPortFile, dataOptions, budgetPerTxn, budgetTotal,
-                sessionLimits(), rpcBudget, rpcIdle, spanningLimits());
+                sessionLimits(), rpcBudget, rpcIdle, replyBudget, spanningLimits());
     }
 
     /** The bounds of transactions that span compounds. */
@@ -177,7 +178,10 @@ public final class ConfigLoader {
             throw invalid(Setting.REPLY_CACHE_MEMORY, "must hold " + SessionLimits.MIN_SLOT_BYTES
                     + " bytes for each of max-sessions (" + maxSessions + ")");
         }
-        return new SessionLimits(maxClients, maxSessions, maxCached, memory, maxOwners);
+        int clientsPerAddress = (int) integer(Setting.MAX_CLIENTS_PER_ADDRESS, 1, 1 << 20);
+        int sessionsPerAddress = (int) integer(Setting.MAX_SESSIONS_PER_ADDRESS, 1, 1 << 20);
+        return new SessionLimits(maxClients, maxSessions, maxCached, memory, maxOwners,
+                Math.min(clientsPerAddress, maxClients), Math.min(sessionsPerAddress, maxSessions));
     }
 
     /** {@code off}: empty; else a port that is not the NFS port (both listen on the bind address). */

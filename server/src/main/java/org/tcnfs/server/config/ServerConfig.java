@@ -32,6 +32,7 @@ import org.tcnfs.nfs4.state.SessionLimits;
  * @param sessionLimits bounds of clients, sessions, reply caches and NFSv4.0 owners
  * @param rpcBufferBudget most bytes of RPC requests held in memory at once, over all connections
  * @param rpcIdleTimeout how long a partly received request may wait for its next byte
+ * @param rpcReplyBudget most bytes of replies not yet sent, over all connections
  */
 public record ServerConfig(
         String bind,
@@ -54,6 +55,7 @@ public record ServerConfig(
         SessionLimits sessionLimits,
         long rpcBufferBudget,
         Duration rpcIdleTimeout,
+        long rpcReplyBudget,
         SpanningLimits spanningLimits) {
 
     /** Default of {@link #backupBudgetPerTxn()} ({@link Setting#BACKUP_BUDGET_PER_TXN}): 1 GiB. */
@@ -64,6 +66,8 @@ public record ServerConfig(
     public static final long DEFAULT_RPC_BUFFER_BUDGET = 64L << 20;
     /** Default of {@link #rpcIdleTimeout()}. */
     public static final Duration DEFAULT_RPC_IDLE_TIMEOUT = Duration.ofSeconds(60);
+    /** Default of {@link #rpcReplyBudget()}. */
+    public static final long DEFAULT_RPC_REPLY_BUDGET = 64L << 20;
 
     public ServerConfig {
         Objects.requireNonNull(bind, "bind");
@@ -79,7 +83,7 @@ public record ServerConfig(
         Objects.requireNonNull(sessionLimits, "sessionLimits");
         Objects.requireNonNull(rpcIdleTimeout, "rpcIdleTimeout");
         Objects.requireNonNull(spanningLimits, "spanningLimits");
-        if (rpcBufferBudget < 1 || rpcIdleTimeout.isNegative() || rpcIdleTimeout.isZero()) {
+        if (rpcBufferBudget < 1 || rpcReplyBudget < 1 || rpcIdleTimeout.isNegative() || rpcIdleTimeout.isZero()) {
             throw new IllegalArgumentException("RPC buffer budget and idle timeout must be positive");
         }
         if (metricsPort.isPresent() && (metricsPort.getAsInt() < 0 || metricsPort.getAsInt() > 65535)) {
@@ -100,7 +104,7 @@ public record ServerConfig(
 
     /**
      * A configuration whose default export has the default options ({@link ExportOptions#DEFAULT_EXPORT}) and
-     * whose other limits (backup budgets, {@link SessionLimits}, the RPC buffer budget and idle timeout) have their
+     * whose other limits (backup budgets, {@link SessionLimits}, the RPC buffer budget, idle timeout and reply budget) have their
      * defaults.
      */
     public ServerConfig(String bind, int port, Path data, Path state, Optional<Path> exports, Duration lease,
@@ -109,6 +113,6 @@ public record ServerConfig(
         this(bind, port, data, state, exports, lease, grace, maxOps, maxRequestBytes, maxIoBytes, workers, portFile,
                 metricsPort, metricsPortFile, ExportOptions.DEFAULT_EXPORT, DEFAULT_BACKUP_BUDGET_PER_TXN,
                 DEFAULT_BACKUP_BUDGET_TOTAL, SessionLimits.DEFAULTS, DEFAULT_RPC_BUFFER_BUDGET,
-                DEFAULT_RPC_IDLE_TIMEOUT, SpanningLimits.DEFAULT);
+                DEFAULT_RPC_IDLE_TIMEOUT, DEFAULT_RPC_REPLY_BUDGET, SpanningLimits.DEFAULT);
     }
 }

@@ -38,6 +38,12 @@ public enum Setting {
             + "dropped, else EXCHANGE_ID gets NFS4ERR_DELAY and SETCLIENTID NFS4ERR_RESOURCE."),
     MAX_SESSIONS("max-sessions", "1024", "Most NFSv4.1 sessions of all clients together; CREATE_SESSION past it "
             + "gets NFS4ERR_NOSPC."),
+    MAX_CLIENTS_PER_ADDRESS("max-clients-per-address", "256", "Most NFSv4 client records created from one source "
+            + "address; past it that address's oldest unconfirmed record is dropped, else its EXCHANGE_ID gets "
+            + "NFS4ERR_DELAY and SETCLIENTID NFS4ERR_RESOURCE (one address cannot lock others out). At most "
+            + "max-clients."),
+    MAX_SESSIONS_PER_ADDRESS("max-sessions-per-address", "256", "Most NFSv4.1 sessions of the clients created "
+            + "from one source address; CREATE_SESSION past it gets NFS4ERR_NOSPC. At most max-sessions."),
     MAX_CACHED_REPLY("max-cached-reply", "4160KiB", "Largest reply a session slot keeps for retransmissions "
             + "(the ca_maxresponsesize_cached granted): four 1 MiB READs and 64 KiB of other results."),
     REPLY_CACHE_MEMORY("reply-cache-memory", "0", "Bytes all sessions' reply caches may reserve together; 0 means "
@@ -66,7 +72,11 @@ public enum Setting {
             + "is rolled back and its locks released (its client is presumed gone); so is one whose connection "
             + "closes."),
     RPC_IDLE_TIMEOUT("rpc-idle-timeout", "60s", "A connection whose partly received RPC request gets no new byte "
-            + "for this long is closed.");
+            + "for this long is closed."),
+    RPC_REPLY_BUDGET("rpc-reply-budget", "64MiB", "Most bytes of replies not yet sent over all connections (each "
+            + "connection also holds at most 2 MiB); past it the server takes no connection's next request until "
+            + "they drain, and closes connections whose unsent replies do not move for rpc-idle-timeout meanwhile. "
+            + "At least 2MiB.");
 
     private final String key;
     private final String defaultValue;

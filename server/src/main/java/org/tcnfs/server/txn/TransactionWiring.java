@@ -129,7 +129,8 @@ public final class TransactionWiring implements AutoCloseable {
         LOG.info("transactions on export {} ({}): policy per client rule {}, {}", export.path(), fs.root(),
                 export.rules(), isReadOnly(export) ? "read-only: no backups" : "backups in " + backups.root());
         return new TxnExport(fs.exportId(), fs, fs.root(), backups, atPseudoRoot,
-                client -> export.optionsFor(client).map(ExportOptions::txn).orElse(TxnPolicy.NEVER));
+                client -> export.optionsFor(client).map(ExportOptions::txn).orElse(TxnPolicy.NEVER),
+                export.path());
     }
 
     /**

@@ -260,11 +260,29 @@ public final class UndoExecutor {
             touched.dirs.add(from.getParent());
             touched.dirs.add(to.getParent());
             acted = true;
+        } else if (isSecondLink(from, to, s.from().fileId())) {
+            // a power cut kept the rename's new entry but not the removal of the old one (each end of a rename
+            // between directories is durable with its own directory's fsync, in strict POSIX): the object is
+            // back at its old name already, the new name goes (the commit syncs targets first, so never neither)
+            Files.delete(to);
+            touched.dirs.add(to.getParent());
+            acted = true;
         }
         if (s.keptTargetBackup().isPresent()) {
             acted |= moveBack(under(backupDir, s.keptTargetBackup().get()), to, touched);
         }
         return acted;
+    }
+
+    /**
+     * Whether {@code from} and {@code to} are two links to the renamed non-directory {@code fileId}: before
+     * the rename {@code to} was free or held another object (kept in the backup directory), so a second link
+     * there is the rename's half-durable new entry.
+     */
+    private static boolean isSecondLink(Path from, Path to, OptionalLong fileId) throws IOException {
+        return fileId.isPresent() && exists(from) && exists(to)
+                && !Files.isDirectory(to, LinkOption.NOFOLLOW_LINKS)
+                && fileIdOf(from).equals(fileId) && fileIdOf(to).equals(fileId);
     }
 
     // ---- helpers ---------------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@ package org.tcnfs.txn.backup;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.tcnfs.txn.backup.ReflinkTest.randomBytes;
+import static org.tcnfs.txn.backup.TestFileSystems.writeAt;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -32,20 +33,16 @@ import org.tcnfs.txn.backup.TestFileSystems.Kind;
  * runs on all three expects the same files afterwards; only the method and the counters differ.
  */
 class BackupManagerTest {
-    private final List<Path> directories = new ArrayList<>();
+    private final TestFileSystems.Directories directories = new TestFileSystems.Directories();
 
     @AfterEach
     void cleanUp() throws IOException {
-        for (Path directory : directories) {
-            TestFileSystems.deleteTree(directory);
-        }
+        directories.deleteAll();
     }
 
     /** A fresh export-like directory on {@code kind}. */
     private Path exportOn(Kind kind) throws IOException {
-        Path directory = TestFileSystems.freshDirectory(kind);
-        directories.add(directory);
-        return directory;
+        return directories.on(kind);
     }
 
     private static BackupStore storeIn(Path export) throws IOException {
@@ -476,15 +473,6 @@ class BackupManagerTest {
 
         for (String bad : List.of("", ".", "..", "a/b", "../t1", "x\0y")) {
             assertThatThrownBy(() -> store.forTransaction(bad)).as(bad).isInstanceOf(IllegalArgumentException.class);
-        }
-    }
-
-    private static void writeAt(Path file, long offset, byte[] bytes) throws IOException {
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
-            ByteBuffer buffer = ByteBuffer.wrap(bytes);
-            while (buffer.hasRemaining()) {
-                channel.write(buffer, offset + buffer.position());
-            }
         }
     }
 

@@ -3,6 +3,7 @@ package org.tcnfs.txn.backup;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.tcnfs.txn.backup.ReflinkTest.randomBytes;
+import static org.tcnfs.txn.backup.TestFileSystems.writeAt;
 
 import java.io.IOException;
 import java.io.RandomAccessFile;
@@ -35,19 +36,15 @@ class SparseBackupTest {
     private static final long MIB = 1L << 20;
     private static final long GIB = 1L << 30;
 
-    private final List<Path> directories = new ArrayList<>();
+    private final TestFileSystems.Directories directories = new TestFileSystems.Directories();
 
     @AfterEach
     void cleanUp() throws IOException {
-        for (Path directory : directories) {
-            TestFileSystems.deleteTree(directory);
-        }
+        directories.deleteAll();
     }
 
     private Path exportOn(Kind kind) throws IOException {
-        Path directory = TestFileSystems.freshDirectory(kind);
-        directories.add(directory);
-        return directory;
+        return directories.on(kind);
     }
 
     private static BackupStore storeIn(Path export, BackupBudget budget) throws IOException {
@@ -295,16 +292,6 @@ class SparseBackupTest {
     private static void setLength(Path file, long size) throws IOException {
         try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
             raf.setLength(size);
-        }
-    }
-
-    private static void writeAt(Path file, long offset, byte[] bytes) throws IOException {
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
-            ByteBuffer buffer = ByteBuffer.wrap(bytes);
-            long at = offset;
-            while (buffer.hasRemaining()) {
-                at += ch.write(buffer, at);
-            }
         }
     }
 

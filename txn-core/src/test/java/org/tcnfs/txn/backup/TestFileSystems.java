@@ -78,6 +78,37 @@ final class TestFileSystems {
         return Files.createTempDirectory(mountPoint(kind), "backup-test-");
     }
 
+    /** The fresh directories of one test class's tests ({@link #freshDirectory}), deleted after each test. */
+    static final class Directories {
+        private final java.util.List<Path> made = new java.util.ArrayList<>();
+
+        /** A fresh export-like directory on {@code kind}, deleted by {@link #deleteAll()}. */
+        Path on(Kind kind) throws IOException {
+            Path directory = freshDirectory(kind);
+            made.add(directory);
+            return directory;
+        }
+
+        void deleteAll() throws IOException {
+            for (Path directory : made) {
+                deleteTree(directory);
+            }
+            made.clear();
+        }
+    }
+
+    /** Writes {@code bytes} into {@code file} at {@code offset}, all of them. */
+    static void writeAt(Path file, long offset, byte[] bytes) throws IOException {
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file,
+                java.nio.file.StandardOpenOption.WRITE)) {
+            java.nio.ByteBuffer buffer = java.nio.ByteBuffer.wrap(bytes);
+            long at = offset;
+            while (buffer.hasRemaining()) {
+                at += ch.write(buffer, at);
+            }
+        }
+    }
+
     /** Deletes a tree, never following symbolic links; harmless if it is gone. */
     static void deleteTree(Path root) throws IOException {
         if (root == null || !Files.exists(root, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {

@@ -386,6 +386,43 @@ class UndoExecutorTest {
         assertThat(kept.backup()).doesNotExist();
     }
 
+    /** A power cut kept a rename's new entry but not its old entry's removal (strict POSIX, docs/durability.md). */
+    @Test
+    void renameBackDropsTheSecondLinkAHalfDurableRenameLeft() throws IOException {
+        Path a = file("d/a", utf8("moved"));
+        Files.createDirectory(root.resolve("e"));
+        long inode = ino(a);
+        RecoveryRecord record = record(new UndoStep.RenameBack(0, ref("d/a", a),
+                ObjectRef.at(RelativePath.of("e", "b")), Optional.empty()));
+        Files.createLink(root.resolve("e/b"), a);
+
+        UndoExecutor.Result result = undo(record);
+
+        assertThat(a).hasContent("moved");
+        assertThat(ino(a)).isEqualTo(inode);
+        assertThat(root.resolve("e/b")).doesNotExist();
+        assertThat(result.skipped()).isZero();
+    }
+
+    @Test
+    void renameBackDropsTheSecondLinkAndPutsTheKeptTargetBack() throws IOException {
+        Path a = file("a", utf8("source"));
+        Path b = file("b", utf8("target"));
+        long bIno = ino(b);
+        ObjectRef to = ref("b", b);
+        MovedAside kept = backups.keepTarget(b);
+        RecoveryRecord record = record(new UndoStep.RenameBack(0, ref("a", a), to,
+                Optional.of(inBackups(kept.backup()))));
+        Files.createLink(root.resolve("b.tmp"), a);
+        Files.move(root.resolve("b.tmp"), b, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+
+        undo(record);
+
+        assertThat(a).hasContent("source");
+        assertThat(b).hasContent("target");
+        assertThat(ino(b)).isEqualTo(bIno);
+    }
+
     @Test
     void renameBackLeavesAnotherObjectAtTheNewNameAlone() throws IOException {
         Path a = file("a", utf8("source"));
