@@ -9,6 +9,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -110,6 +113,11 @@ class ReadmeExamplesIT extends SharedServerTest {
         Path work = Files.createDirectories(tmp.resolve("work"));
         Files.writeString(work.resolve("a.c"), "int a;\n");
         Files.writeString(work.resolve("b.c"), "int b;\n");
+        byte[] disk = TestData.randomBytes(3 * 1024 * 1024 + 17, 28); // larger than one WRITE: it streams
+        Files.write(work.resolve("disk.img"), disk);
+        Files.setPosixFilePermissions(work.resolve("disk.img"), PosixFilePermissions.fromString("rw-r-----"));
+        FileTime diskTime = FileTime.from(Instant.parse("2024-02-03T04:05:06Z"));
+        Files.setLastModifiedTime(work.resolve("disk.img"), diskTime);
         Files.createDirectories(work.resolve("project/src"));
         Files.writeString(work.resolve("project/README"), "a project\n");
         Files.writeString(work.resolve("project/src/main.c"), "int main(void) { return 0; }\n");
@@ -137,6 +145,10 @@ class ReadmeExamplesIT extends SharedServerTest {
 
         assertThat(Files.readString(export.resolve("src/lib/a.c"))).isEqualTo("int a;\n");
         assertThat(Files.readString(export.resolve("src/b.c"))).isEqualTo("int b;\n");
+        assertThat(Files.readAllBytes(export.resolve("src/disk.img"))).isEqualTo(disk);
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(export.resolve("src/disk.img"))))
+                .isEqualTo("rw-r-----");
+        assertThat(Files.getLastModifiedTime(export.resolve("src/disk.img"))).isEqualTo(diskTime);
         assertThat(Files.readString(export.resolve("backup/src/main.c"))).contains("int main");
         assertThat(export.resolve("linux")).doesNotExist();
         assertThat(Files.readString(export.resolve("etc/passwd"))).endsWith("alice:x:1001:1001::/home/alice:/bin/sh\n");

@@ -105,17 +105,10 @@ class StreamingTransfersIT extends SharedServerTest {
         return r;
     }
 
-    /** The client's fat jar, next to the server's. */
-    private static Path clientJar() {
-        Path serverJar = ServerProcess.serverJar();
-        return serverJar.getParent().getParent().getParent().resolve("client")
-                .resolve(serverJar.getParent().getFileName()).resolve("tcnfs-client.jar");
-    }
-
     /** The CLI in a child JVM with {@code -Xmx<heap>}: exit status and output (standard error included). */
     private Run child(String heap, String... args) throws Exception {
         List<String> command = new ArrayList<>(List.of(Paths.get(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-Xmx" + heap, "-XX:+UseSerialGC", "-jar", clientJar().toString()));
+                .toString(), "-Xmx" + heap, "-XX:+UseSerialGC", "-jar", CliMessagesIT.clientJar().toString()));
         command.addAll(List.of(args));
         Path output = tmp.resolve("child-" + System.nanoTime() + ".txt");
         Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile())

@@ -43,20 +43,12 @@ record TarPlan(List<String> directories, List<TxnItem> items, int skipped, long 
      *     name, or an entry that cannot be reproduced (a device or FIFO) by name
      */
     static TarPlan read(InputStream archive, String target) throws IOException {
-        BufferedInputStream in = new BufferedInputStream(archive);
-        in.mark(2);
-        int b1 = in.read();
-        int b2 = in.read();
-        in.reset();
-        BufferedInputStream tarStream = new BufferedInputStream(
-                b1 == 0x1f && b2 == 0x8b ? new GzipCompressorInputStream(in, true) : in, TAR_BLOCK);
-        checkFirstHeader(tarStream);
         Set<String> dirs = new LinkedHashSet<>();
         List<TxnItem> items = new ArrayList<>();
         int skipped = 0;
         long bytes = 0;
         String last = null;
-        try (TarArchiveInputStream tar = new TarArchiveInputStream(tarStream)) {
+        try (TarArchiveInputStream tar = open(archive)) {
             TarArchiveEntry e;
             while ((e = nextEntry(tar, last)) != null) {
                 last = e.getName();
@@ -73,10 +65,8 @@ record TarPlan(List<String> directories, List<TxnItem> items, int skipped, long 
                     items.add(new VSymlink(remote, e.getLinkName()));
                 } else if (e.isLink()) {
                     items.add(new VLink(RemotePath.join(target, safeName(e.getLinkName())), remote));
-                } else if (e.isCharacterDevice() || e.isBlockDevice() || e.isFIFO()) {
-                    throw new IOException(e.getName() + " is a " + (e.isFIFO() ? "FIFO"
-                            : e.isBlockDevice() ? "block device" : "character device")
-                            + ", which untar cannot create (only files, directories and links)");
+                } else if (unreproducible(e)) {
+                    refuse(e);
                 } else if (e.isFile()) {
                     byte[] data = readData(tar, e.getName());
                     bytes += data.length;
@@ -90,6 +80,85 @@ record TarPlan(List<String> directories, List<TxnItem> items, int skipped, long 
         ordered.sort((a, b) -> RemotePath.depth(a) != RemotePath.depth(b)
                 ? Integer.compare(RemotePath.depth(a), RemotePath.depth(b)) : a.compareTo(b));
         return new TarPlan(ordered, items, skipped, bytes);
+    }
+
+    /**
+     * Reads {@code archive} through once without keeping its data, with the checks and messages of
+     * {@link #read}: a plain (streaming) extraction of a local archive calls this first so that a damaged
+     * archive, an unsafe name or a device node changes nothing.
+     *
+     * @throws IOException with a message for people, as {@link #read}
+     */
+    static void check(InputStream archive) throws IOException {
+        String last = null;
+        try (TarArchiveInputStream tar = open(archive)) {
+            TarArchiveEntry e;
+            while ((e = nextEntry(tar, last)) != null) {
+                last = e.getName();
+                safeName(e.getName());
+                if (e.isLink()) {
+                    safeName(e.getLinkName());
+                } else if (unreproducible(e)) {
+                    refuse(e);
+                } else if (e.isFile()) {
+                    skipData(tar, e.getName(), e.getSize());
+                }
+            }
+        }
+    }
+
+    /**
+     * The tar stream of {@code archive}, gunzipped when it starts with gzip's magic bytes.
+     *
+     * @throws IOException "not a tar archive" or "truncated archive" when its first block is not a tar header
+     */
+    static TarArchiveInputStream open(InputStream archive) throws IOException {
+        BufferedInputStream in = new BufferedInputStream(archive);
+        in.mark(2);
+        int b1 = in.read();
+        int b2 = in.read();
+        in.reset();
+        BufferedInputStream tarStream = new BufferedInputStream(
+                b1 == 0x1f && b2 == 0x8b ? new GzipCompressorInputStream(in, true) : in, TAR_BLOCK);
+        checkFirstHeader(tarStream);
+        return new TarArchiveInputStream(tarStream);
+    }
+
+    /** Whether {@code e} is an entry untar cannot create: a device node or a FIFO. */
+    static boolean unreproducible(TarArchiveEntry e) {
+        return e.isCharacterDevice() || e.isBlockDevice() || e.isFIFO();
+    }
+
+    /** Refuses the {@link #unreproducible} entry {@code e} by name. */
+    static void refuse(TarArchiveEntry e) throws IOException {
+        throw new IOException(e.getName() + " is a " + (e.isFIFO() ? "FIFO"
+                : e.isBlockDevice() ? "block device" : "character device")
+                + ", which untar cannot create (only files, directories and links)");
+    }
+
+    /** "truncated archive (in NAME)" for a failure reading the data of entry {@code name}, else {@code e}. */
+    static IOException dataFailure(IOException e, String name) {
+        if (e instanceof EOFException || String.valueOf(e.getMessage()).startsWith("Truncated")) {
+            return new IOException("truncated archive (in " + name + ")", e);
+        }
+        return e;
+    }
+
+    /** Reads past the {@code size} bytes of data of the current entry {@code name}. */
+    private static void skipData(TarArchiveInputStream tar, String name, long size) throws IOException {
+        byte[] buf = new byte[64 * 1024];
+        long left = size;
+        try {
+            while (left > 0) {
+                int n = tar.read(buf, 0, (int) Math.min(buf.length, left));
+                if (n < 0) {
+                    throw new EOFException();
+                }
+                left -= n;
+            }
+        } catch (IOException e) {
+            throw dataFailure(e, name);
+        }
     }
 
     /** Bytes of a tar header block. */
@@ -126,7 +195,7 @@ record TarPlan(List<String> directories, List<TxnItem> items, int skipped, long 
     }
 
     /** The next entry; a damaged or cut header as a message for people. */
-    private static TarArchiveEntry nextEntry(TarArchiveInputStream tar, String last) throws IOException {
+    static TarArchiveEntry nextEntry(TarArchiveInputStream tar, String last) throws IOException {
         try {
             return tar.getNextEntry();
         } catch (EOFException e) {
@@ -144,13 +213,8 @@ record TarPlan(List<String> directories, List<TxnItem> items, int skipped, long 
     private static byte[] readData(TarArchiveInputStream tar, String name) throws IOException {
         try {
             return tar.readAllBytes();
-        } catch (EOFException e) {
-            throw new IOException("truncated archive (in " + name + ")", e);
         } catch (IOException e) {
-            if (String.valueOf(e.getMessage()).startsWith("Truncated")) {
-                throw new IOException("truncated archive (in " + name + ")", e);
-            }
-            throw e;
+            throw dataFailure(e, name);
         }
     }
 

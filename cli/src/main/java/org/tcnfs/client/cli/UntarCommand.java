@@ -1,6 +1,5 @@
 package org.tcnfs.client.cli;
 
-import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -11,7 +10,6 @@ import java.util.List;
 import java.util.Set;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
-import org.apache.commons.compress.compressors.gzip.GzipCompressorInputStream;
 import org.tcnfs.client.vector.Mode;
 import org.tcnfs.client.vector.Parents;
 import org.tcnfs.client.vector.RemotePath;
@@ -87,14 +85,18 @@ final class UntarCommand extends BaseCommand {
     private void extractStreaming(NfsUrl dst) throws Exception {
         Path file = archive.equals("-") ? null : Path.of(archive);
         long total = 0;
-        try {
-            total = file == null ? 0 : Files.size(file);
-        } catch (java.nio.file.NoSuchFileException e) {
-            throw new CliException(ExitCode.LOCAL_IO, "untar: " + archive + ": no such file");
-        } catch (IOException e) {
-            throw new CliException(ExitCode.LOCAL_IO, "untar: " + archive + ": " + e.getMessage());
+        if (file != null) {
+            // A pre-pass over the local archive (no data kept) so that a damaged archive, an unsafe name or a
+            // device node is refused before anything changes; standard input can only be checked as it streams.
+            try (InputStream in = Files.newInputStream(file)) {
+                total = Files.size(file);
+                TarPlan.check(in);
+            } catch (IOException e) {
+                throw new CliException(ExitCode.LOCAL_IO, "untar: " + archive + ": " + LocalErrors.cause(e));
+            }
         }
         int skipped = 0;
+        String current = null;
         try (VnfsClient nfs = connect(dst);
                 InputStream raw = file == null ? System.in : new java.io.FileInputStream(file.toFile())) {
             progress().startBytes("untar", total);
@@ -112,9 +114,10 @@ final class UntarCommand extends BaseCommand {
             Transfers t = new Transfers(nfs, new Progress(false), "untar");
             Set<String> made = new HashSet<>();
             t.mkdir(dst.path());
-            try (TarArchiveInputStream tar = new TarArchiveInputStream(decompressed(counted))) {
+            try (TarArchiveInputStream tar = open(counted)) {
                 TarArchiveEntry e;
-                while ((e = nextEntry(tar)) != null) {
+                while ((e = nextEntry(tar, current)) != null) {
+                    current = e.getName();
                     String name = safeName(e.getName());
                     if (name.isEmpty()) {
                         continue;
@@ -134,6 +137,8 @@ final class UntarCommand extends BaseCommand {
                     } else if (e.isLink()) {
                         t.item(new VLink(RemotePath.join(dst.path(), safeName(e.getLinkName())), remote),
                                 "link " + remote);
+                    } else if (TarPlan.unreproducible(e)) {
+                        refuse(e);
                     } else if (e.isFile()) {
                         t.upload(tar, e.getSize(), remote, mode == 0 ? VWrite.DEFAULT_MODE : mode, null,
                                 dst.withPath(remote).toString());
@@ -142,7 +147,9 @@ final class UntarCommand extends BaseCommand {
                     }
                 }
             } catch (Transfers.LocalIo ex) {
-                throw new CliException(ExitCode.LOCAL_IO, "untar: " + archive + ": " + ex.getMessage());
+                IOException cause = ex.getCause() instanceof IOException io ? io : ex;
+                throw new CliException(ExitCode.LOCAL_IO, "untar: " + archive + ": "
+                        + TarPlan.dataFailure(cause, current).getMessage());
             }
             t.finish();
         } catch (java.io.FileNotFoundException ex) {
@@ -162,24 +169,28 @@ final class UntarCommand extends BaseCommand {
         }
     }
 
-    /** The next entry; a damaged archive is a local failure. */
-    private TarArchiveEntry nextEntry(TarArchiveInputStream tar) throws CliException {
+    /** The next entry; a damaged or cut archive is a local failure. */
+    private TarArchiveEntry nextEntry(TarArchiveInputStream tar, String last) throws CliException {
         try {
-            return tar.getNextEntry();
+            return TarPlan.nextEntry(tar, last);
         } catch (IOException e) {
             throw new CliException(ExitCode.LOCAL_IO, "untar: " + archive + ": " + e.getMessage());
         }
     }
 
-    /** The tar stream of {@code in}, gunzipped when it starts with gzip's magic bytes. */
-    private InputStream decompressed(InputStream in) throws CliException {
+    /** The device node or FIFO {@code e} refused by name (met on standard input, after the pre-pass). */
+    private void refuse(TarArchiveEntry e) throws CliException {
         try {
-            BufferedInputStream b = new BufferedInputStream(in, 64 * 1024);
-            b.mark(2);
-            int b1 = b.read();
-            int b2 = b.read();
-            b.reset();
-            return b1 == 0x1f && b2 == 0x8b ? new GzipCompressorInputStream(b, true) : b;
+            TarPlan.refuse(e);
+        } catch (IOException ex) {
+            throw new CliException(ExitCode.LOCAL_IO, "untar: " + archive + ": " + ex.getMessage());
+        }
+    }
+
+    /** The tar stream of {@code in} (gzip detected); input that is not a tar is a local failure. */
+    private TarArchiveInputStream open(InputStream in) throws CliException {
+        try {
+            return TarPlan.open(in);
         } catch (IOException e) {
             throw new CliException(ExitCode.LOCAL_IO, "untar: " + archive + ": " + e.getMessage());
         }

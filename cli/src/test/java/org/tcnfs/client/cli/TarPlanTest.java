@@ -107,4 +107,28 @@ class TarPlanTest {
                     .hasMessage("dev/node is a " + what + ", which untar cannot create (only files, directories and links)");
         }
     }
+
+    @Test
+    void checkPassesAWholeArchiveAndRefusesWhatReadRefusesWithTheSameMessages() throws IOException {
+        byte[] big = new byte[10_000];
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (TarArchiveOutputStream t = new TarArchiveOutputStream(bytes)) {
+            TarArchiveEntry e = new TarArchiveEntry("big");
+            e.setSize(big.length);
+            t.putArchiveEntry(e);
+            t.write(big);
+            t.closeArchiveEntry();
+        }
+        byte[] cut = java.util.Arrays.copyOf(bytes.toByteArray(), 3000);
+        byte[] text = "hello, this is not a tar archive\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+
+        TarPlan.check(new ByteArrayInputStream(tar(true, "a/f", "a/g")));
+        TarPlan.check(new ByteArrayInputStream(bytes.toByteArray()));
+        assertThatThrownBy(() -> TarPlan.check(new ByteArrayInputStream(cut)))
+                .isInstanceOf(IOException.class).hasMessage("truncated archive (in big)");
+        assertThatThrownBy(() -> TarPlan.check(new ByteArrayInputStream(text)))
+                .isInstanceOf(IOException.class).hasMessage("not a tar archive");
+        assertThatThrownBy(() -> TarPlan.check(new ByteArrayInputStream(tar(false, "../evil"))))
+                .isInstanceOf(IOException.class).hasMessageContaining("unsafe name");
+    }
 }
