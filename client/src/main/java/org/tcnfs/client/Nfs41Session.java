@@ -3,6 +3,8 @@ package org.tcnfs.client;
 import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_CREATE_SESSION;
 import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_EXCHANGE_ID;
 import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_ACCESS;
+import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_CLOSE;
+import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_OPEN;
 import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_GETATTR;
 import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_GETFH;
 import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_LOOKUP;
@@ -36,18 +38,23 @@ import org.tcnfs.client.rpc.NfsConnection;
 import org.tcnfs.nfs4.status.NfsException;
 import org.tcnfs.nfs4.status.NfsExceptions;
 import org.tcnfs.nfs4.status.NfsStatus;
+import org.tcnfs.nfs4.xdr.CLOSE4args;
 import org.tcnfs.nfs4.xdr.COMPOUND4args;
 import org.tcnfs.nfs4.xdr.COMPOUND4res;
 import org.tcnfs.nfs4.xdr.CREATE_SESSION4args;
 import org.tcnfs.nfs4.xdr.CREATE_SESSION4resok;
 import org.tcnfs.nfs4.xdr.EXCHANGE_ID4args;
 import org.tcnfs.nfs4.xdr.EXCHANGE_ID4resok;
+import org.tcnfs.nfs4.xdr.OPEN4args;
 import org.tcnfs.nfs4.xdr.SEQUENCE4args;
 import org.tcnfs.nfs4.xdr.callback_sec_parms4;
 import org.tcnfs.nfs4.xdr.channel_attrs4;
 import org.tcnfs.nfs4.xdr.client_owner4;
 import org.tcnfs.nfs4.xdr.nfs_argop4;
+import org.tcnfs.nfs4.xdr.open_claim_type4;
+import org.tcnfs.nfs4.xdr.opentype4;
 import org.tcnfs.nfs4.xdr.sessionid4;
+import org.tcnfs.nfs4.xdr.stateid4;
 import org.tcnfs.nfs4.xdr.verifier4;
 
 /**
@@ -353,14 +360,55 @@ public final class Nfs41Session implements AutoCloseable {
             OP_NVERIFY, OP_PUTFH, OP_PUTPUBFH, OP_PUTROOTFH, OP_READ, OP_READDIR, OP_READLINK, OP_RESTOREFH,
             OP_SAVEFH, OP_SECINFO, OP_SECINFO_NO_NAME, OP_VERIFY);
 
-    /** Whether a retry of {@code body} needs the server's cached reply: it changes something. */
-    static boolean needsCachedReply(COMPOUND4args body) {
-        for (nfs_argop4 op : body.argarray) {
-            if (!RERUNNABLE.contains(op.argop)) {
+    /**
+     * Whether a retry of {@code body} needs the server's cached reply: it changes something. A compound that
+     * changes nothing, transactional or not, is sent with {@code sa_cachethis} clear, so its reply may fill the
+     * whole {@code ca_maxresponsesize} instead of {@code ca_maxresponsesize_cached}. Besides the operations
+     * that only look, an OPEN of an existing file for reading that denies nothing counts as changing nothing
+     * when a CLOSE of the current stateid in the same compound ends it (vread's OPEN, READ, CLOSE): run again,
+     * it opens and closes again and leaves the same state.
+     */
+    public static boolean needsCachedReply(COMPOUND4args body) {
+        return needsCachedReply(body.argarray);
+    }
+
+    /** {@link #needsCachedReply(COMPOUND4args)} of the operations {@code ops}. */
+    public static boolean needsCachedReply(nfs_argop4[] ops) {
+        int unclosedOpens = 0;
+        for (nfs_argop4 op : ops) {
+            if (RERUNNABLE.contains(op.argop)) {
+                continue;
+            }
+            if (op.argop == OP_OPEN && op.args instanceof OPEN4args open && readsOnly(open)) {
+                unclosedOpens++;
+            } else if (op.argop == OP_CLOSE && op.args instanceof CLOSE4args close && unclosedOpens > 0
+                    && isCurrentStateid(close.open_stateid)) {
+                unclosedOpens--;
+            } else {
                 return true;
             }
         }
-        return false;
+        return unclosedOpens > 0;
+    }
+
+    /** An OPEN of an existing file (by name or handle), for reading only, denying nothing, no delegation asked. */
+    private static boolean readsOnly(OPEN4args open) {
+        return open.openhow != null && open.openhow.opentype == opentype4.OPEN4_NOCREATE
+                && open.share_access == OPEN4args.OPEN4_SHARE_ACCESS_READ
+                && open.share_deny == OPEN4args.OPEN4_SHARE_DENY_NONE && open.claim != null
+                && (open.claim.claim == open_claim_type4.CLAIM_NULL || open.claim.claim == open_claim_type4.CLAIM_FH);
+    }
+
+    private static boolean isCurrentStateid(stateid4 s) {
+        if (s == null || s.seqid != 1 || s.other == null) {
+            return false;
+        }
+        for (byte b : s.other) {
+            if (b != 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static COMPOUND4args withSequence(COMPOUND4args body, SEQUENCE4args sequence) {

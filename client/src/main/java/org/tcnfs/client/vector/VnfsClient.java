@@ -169,7 +169,7 @@ public final class VnfsClient implements AutoCloseable {
         this.maxWrite = maxWrite;
         this.txnPacker = new Packer(rootHandle, limits);
         this.packer = new Packer(rootHandle, new Packer.Limits(limits.maxOperations(),
-                Math.min(limits.maxRequestBytes(), plainBytes), limits.maxReplyBytes()));
+                Math.min(limits.maxRequestBytes(), plainBytes), limits.maxReplyBytes(), limits.maxCachedReplyBytes()));
         byte[] suffix = new byte[8];
         RANDOM.nextBytes(suffix);
         this.openOwner = ("vnfs-" + HexFormat.of().formatHex(suffix)).getBytes(StandardCharsets.UTF_8);
@@ -305,11 +305,13 @@ public final class VnfsClient implements AutoCloseable {
                 Attrs io = Attrs.decode(r.body(OP_GETATTR, GETATTR4resok.class).obj_attributes);
                 channel_attrs4 fore = session.foreChannel();
                 long request = (long) fore.ca_maxrequestsize - HEADER_RESERVE;
-                long reply = Math.min(Integer.toUnsignedLong(fore.ca_maxresponsesize),
-                        Integer.toUnsignedLong(fore.ca_maxresponsesize_cached)) - HEADER_RESERVE;
-                Packer.Limits limits = new Packer.Limits(fore.ca_maxoperations - 1, request, reply);
+                long reply = Integer.toUnsignedLong(fore.ca_maxresponsesize) - HEADER_RESERVE;
+                long cachedReply = Math.min(reply,
+                        Integer.toUnsignedLong(fore.ca_maxresponsesize_cached) - HEADER_RESERVE);
+                Packer.Limits limits = new Packer.Limits(fore.ca_maxoperations - 1, request, reply,
+                        Math.max(1, cachedReply));
                 int rd = (int) Math.min(io.has(FATTR4_MAXREAD) ? io.number(FATTR4_MAXREAD) : DEFAULT_IO_SIZE,
-                        Math.max(4096, reply - 4096));
+                        Math.max(4096, cachedReply - 4096));
                 int wr = (int) Math.min(io.has(FATTR4_MAXWRITE) ? io.number(FATTR4_MAXWRITE) : DEFAULT_IO_SIZE,
                         Math.max(4096, request - 4096));
                 LOG.debug("connected to {}:{} /{}: {}, maxread {}, maxwrite {}", host, port, export, limits, rd, wr);
@@ -349,9 +351,14 @@ public final class VnfsClient implements AutoCloseable {
         return packer.limits().maxRequestBytes();
     }
 
-    /** Reply bytes a compound may take. */
+    /** Reply bytes a compound that changes nothing may take (it is sent uncached: ca_maxresponsesize). */
     public long maxReplyBytes() {
         return txnPacker.limits().maxReplyBytes();
+    }
+
+    /** Reply bytes a compound that changes something may take (its reply is cached: ca_maxresponsesize_cached). */
+    public long maxCachedReplyBytes() {
+        return txnPacker.limits().maxCachedReplyBytes();
     }
 
     /** Bytes per READ. */
@@ -1420,7 +1427,7 @@ public final class VnfsClient implements AutoCloseable {
         LOG.info("{} refused a compound of {} operations with {}; sending at most {} from now on", server,
                 refused.ops().size() + 1, why, ops + 1);
         Packer.Limits l = packer.limits();
-        packer = new Packer(rootHandle, new Packer.Limits(ops, l.maxRequestBytes(), l.maxReplyBytes()));
+        packer = new Packer(rootHandle, l.withMaxOperations(ops));
     }
 
     /**

@@ -49,7 +49,8 @@ public record SessionLimits(
      *
      * <p>Why 4 MiB + 64 KiB: the project's own client library sets {@code sa_cachethis} on every compound,
      * and its users send up to four 1 MiB READs (the default max-io) per compound (the integration tests'
-     * helpers do; the vectorized client sizes its READs and compounds by the cached grant instead). A slot then
+     * helpers do; the vectorized client sets {@code sa_cachethis} only on compounds that change something and
+     * sizes those by the cached grant, the others by {@code ca_maxresponsesize}). A slot then
      * pins at most a quarter of what it could before (16 MiB + 64 KiB), and the memory bound of all sessions
      * ({@code replyCacheBytes}) does the rest. Linux knfsd keeps only about 2 KiB per slot, and clients that
      * ask to cache only non-idempotent compounds cope with that. Kept replies of 512 KiB or more are humongous

@@ -12,7 +12,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.tcnfs.client.CompoundBuilder;
 import org.tcnfs.client.vector.CompoundTooLargeException;
+import org.tcnfs.nfs4.xdr.OPEN4args;
 import org.tcnfs.nfs4.xdr.nfs_resop4;
 
 class PackerTest {
@@ -25,6 +27,31 @@ class PackerTest {
             public void emit(Emitter e) {
                 e.directory(dir);
                 e.ops().remove(name);
+            }
+
+            @Override
+            public Void decode(List<nfs_resop4> results) {
+                return null;
+            }
+        };
+    }
+
+    /** A READ of {@code count} bytes of {@code name} by OPEN, READ, CLOSE (what vread sends), or with a REMOVE. */
+    private static Step<Void> read(String name, int count, boolean alsoRemove) {
+        return new Step<>() {
+            @Override
+            public void emit(Emitter e) {
+                e.directory("d");
+                e.ops().openExisting(1, new byte[] {1}, name, OPEN4args.OPEN4_SHARE_ACCESS_READ).getfh()
+                        .read(CompoundBuilder.currentStateid(), 0, count).close(CompoundBuilder.currentStateid());
+                if (alsoRemove) {
+                    e.ops().remove(name);
+                }
+            }
+
+            @Override
+            public long replyBytes() {
+                return 1024L + count;
             }
 
             @Override
@@ -76,6 +103,33 @@ class PackerTest {
 
         assertThatThrownBy(() -> packer.all(steps, "vremove")).isInstanceOf(CompoundTooLargeException.class)
                 .hasMessageContaining("needs 12 operations").hasMessageContaining("allows 8 operations");
+    }
+
+    @Test
+    void readsThatChangeNothingFillTheUncachedReplyLimit() throws CompoundTooLargeException {
+        int mib = 1 << 20;
+        Packer packer = new Packer(ROOT, new Packer.Limits(4096, 1 << 20, 16L * mib + 60 * 1024, 4L * mib));
+        List<Step<Void>> reads = new ArrayList<>();
+        for (int i = 0; i < 16; i++) {
+            reads.add(read("f" + i, mib, false));
+        }
+
+        assertThat(packer.next(reads, 0, "vread").items()).isEqualTo(16);
+        assertThat(packer.all(reads, "vread").items()).isEqualTo(16);
+    }
+
+    @Test
+    void aCompoundThatChangesSomethingKeepsToTheCachedReplyLimit() throws CompoundTooLargeException {
+        int mib = 1 << 20;
+        Packer packer = new Packer(ROOT, new Packer.Limits(4096, 1 << 20, 16L * mib + 60 * 1024, 4L * mib));
+        List<Step<Void>> steps = new ArrayList<>();
+        for (int i = 0; i < 16; i++) {
+            steps.add(read("f" + i, mib, i == 1));
+        }
+
+        assertThat(packer.next(steps, 0, "vapply").items()).as("the second item removes: 4 MiB cached").isEqualTo(3);
+        assertThatThrownBy(() -> packer.all(steps, "vapply")).isInstanceOf(CompoundTooLargeException.class)
+                .hasMessageContaining(String.valueOf(4L * mib));
     }
 
     @Test
