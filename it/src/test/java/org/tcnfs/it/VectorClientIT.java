@@ -321,21 +321,21 @@ class VectorClientIT extends SharedServerTest {
     }
 
     @Test
-    void transactionLargerThanTheSessionIsRefusedBeforeSending() throws IOException {
+    void transactionLargerThanOneCompoundSpansCompoundsAndCommitsAsOne() throws IOException {
         List<String> dirs = new ArrayList<>();
         for (int i = 0; i < nfs.maxOperations() + 10; i++) {
             dirs.add(p("d" + i));
         }
-        long before = nfs.compoundsSent();
 
-        assertThatThrownBy(() -> nfs.vmkdir(dirs, Mode.TRANSACTION, Parents.REQUIRE))
-                .isInstanceOf(CompoundTooLargeException.class).hasMessageContaining("session allows");
-        assertThat(nfs.compoundsSent()).isEqualTo(before);
+        VResult<Void> txn = nfs.vmkdir(dirs, Mode.TRANSACTION, Parents.REQUIRE);
+        assertThat(txn.committed()).as("one transaction that spans compounds (docs/protocol.md)").isTrue();
+        assertThat(txn.compounds()).as("more than one compound carried it").isGreaterThan(1);
         try (Stream<Path> s = Files.list(local)) {
-            assertThat(s.count()).isZero();
+            assertThat(s.count()).isEqualTo(dirs.size());
         }
 
-        VResult<Void> plain = nfs.vmkdir(dirs, Mode.PLAIN, Parents.REQUIRE);
+        List<String> more = dirs.stream().map(d -> d + "-plain").toList();
+        VResult<Void> plain = nfs.vmkdir(more, Mode.PLAIN, Parents.REQUIRE);
         assertThat(plain.isOk()).isTrue();
         assertThat(plain.compounds()).as("plain split into as few compounds as fit").isBetween(2, 3);
     }
