@@ -20,15 +20,13 @@ import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.tcnfs.client.vector.VResult;
-import org.tcnfs.client.vector.VWrite;
-import org.tcnfs.client.vector.VnfsClient;
 
 /**
  * The README's examples run as written against the real server (issue 17): every {@code tcnfs} line of its
  * {@code sh} blocks, in order, through {@code scripts/tcnfs} and the real fat jar (the server's address gets
- * the test server's port), with the {@code adduser.manifest} block as the manifest of {@code apply}; the Java
- * transaction of the first screen; and the Linux mount line where the kernel has an NFS client.
+ * the test server's port), with the {@code adduser.manifest} block as the manifest of {@code apply}; the server
+ * and curl lines; and the Linux mount line where the kernel has an NFS client. The {@code java} blocks run in
+ * {@link ReadmeJavaExamplesIT}.
  */
 class ReadmeExamplesIT extends SharedServerTest {
 
@@ -40,10 +38,10 @@ class ReadmeExamplesIT extends SharedServerTest {
     }
 
     /** A fenced block of the README: its language ("" for none) and its text. */
-    private record Block(String language, String text) {
+    record Block(String language, String text) {
     }
 
-    private static List<Block> blocks(String readme) {
+    static List<Block> blocks(String readme) {
         List<Block> blocks = new ArrayList<>();
         String language = null;
         StringBuilder text = new StringBuilder();
@@ -229,25 +227,6 @@ class ReadmeExamplesIT extends SharedServerTest {
             }
             assertThat(p.exitValue()).as("a clean stop after SIGTERM").isIn(0, 143);
         }
-    }
-
-    /** README, first screen, "Send a transaction": the Java lines, with the test server's port. */
-    @Test
-    void theFirstScreensJavaTransactionWritesBothFiles() throws Exception {
-        Files.createDirectories(server.exportDir().resolve("src"));
-        String printed;
-        try (VnfsClient nfs = VnfsClient.builder().host("127.0.0.1").port(server.port()).export("/").connect()) {
-            VResult<Void> r = nfs.vtxn(List.of(
-                    VWrite.create("src/a.c", "int a;\n".getBytes(UTF_8)),
-                    VWrite.create("src/b.c", "int b;\n".getBytes(UTF_8))));
-            printed = r.committed() ? "both written" : "nothing changed: " + r.item(r.firstFailure()).status();
-        }
-
-        assertThat(printed).isEqualTo("both written");
-        assertThat(readme()).contains("VResult<Void> r = nfs.vtxn(List.of(",
-                "VWrite.create(\"src/a.c\", \"int a;\\n\".getBytes(UTF_8)),",
-                "System.out.println(r.committed() ? \"both written\" : \"nothing changed: \" + "
-                        + "r.item(r.firstFailure()).status());");
     }
 
     /** Whether this process holds CAP_SYS_ADMIN (bit 21 of CapEff), which mount needs. */
