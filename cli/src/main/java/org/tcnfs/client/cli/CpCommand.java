@@ -240,7 +240,6 @@ final class CpCommand extends BaseCommand {
             throw new CliException(ExitCode.LOCAL_IO, "cp: " + dst + " is not a directory");
         }
         try (VnfsClient nfs = connect(sources.get(0))) {
-            List<String> paths = sources.stream().map(NfsUrl::path).toList();
             VResult<FileInfo> infos = statSources(nfs, sources);
             List<Path> localDirs = new ArrayList<>();
             List<FileInfo> localDirInfos = new ArrayList<>();
@@ -249,8 +248,8 @@ final class CpCommand extends BaseCommand {
             List<Path> targets = new ArrayList<>();
             List<String> links = new ArrayList<>();
             List<Path> linkTargets = new ArrayList<>();
-            for (int i = 0; i < paths.size(); i++) {
-                String p = paths.get(i);
+            for (int i = 0; i < sources.size(); i++) {
+                String p = sources.get(i).path();
                 Path target = into ? dst.resolve(p.isEmpty() ? "root" : RemotePath.name(p)) : dst;
                 FileInfo info = infos.value(i);
                 if (info.isDirectory()) {
@@ -334,14 +333,13 @@ final class CpCommand extends BaseCommand {
             if (sources.size() > 1 && !into) {
                 throw new CliException(ExitCode.NFS_ERROR, "cp: " + dst + " is not a directory");
             }
-            List<String> paths = sources.stream().map(NfsUrl::path).toList();
             VResult<FileInfo> infos = statSources(nfs, sources);
             List<String> dirs = new ArrayList<>();
             List<VCopy> copies = new ArrayList<>();
             List<FileInfo> copyInfos = new ArrayList<>();
             List<FileInfo> dirInfos = new ArrayList<>();
-            for (int i = 0; i < paths.size(); i++) {
-                String p = paths.get(i);
+            for (int i = 0; i < sources.size(); i++) {
+                String p = sources.get(i).path();
                 String base = into ? RemotePath.join(dst.path(), RemotePath.name(p)) : dst.path();
                 if (infos.value(i).isDirectory()) {
                     requireRecursive(sources.get(i));
