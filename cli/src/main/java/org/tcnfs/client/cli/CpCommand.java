@@ -92,9 +92,7 @@ final class CpCommand extends BaseCommand {
                 Path src = Path.of(s);
                 String base = into ? RemotePath.join(dst.path(), src.getFileName().toString()) : dst.path();
                 if (Files.isDirectory(src)) {
-                    if (!recursive) {
-                        throw new CliException(ExitCode.LOCAL_IO, "cp: " + s + " is a directory (use -R)");
-                    }
+                    requireRecursive(s, ExitCode.LOCAL_IO);
                     walkLocal(src, base, dirs, items, labels);
                 } else if (Files.isRegularFile(src)) {
                     items.add(VWrite.create(base, PutCommand.read(src)).withMode(localMode(src, 0644)));
@@ -135,9 +133,7 @@ final class CpCommand extends BaseCommand {
             Path src = Path.of(s);
             String base = into ? RemotePath.join(dst.path(), src.getFileName().toString()) : dst.path();
             if (Files.isDirectory(src)) {
-                if (!recursive) {
-                    throw new CliException(ExitCode.LOCAL_IO, "cp: " + s + " is a directory (use -R)");
-                }
+                requireRecursive(s, ExitCode.LOCAL_IO);
                 try (Stream<Path> walk = Files.walk(src)) {
                     for (Path p : (Iterable<Path>) walk::iterator) {
                         String rel = src.relativize(p).toString().replace(java.io.File.separatorChar, '/');
@@ -220,10 +216,10 @@ final class CpCommand extends BaseCommand {
         return infos;
     }
 
-    /** Refuses to copy the remote directory {@code source} without {@code -R}. */
-    private void requireRecursive(NfsUrl source) throws CliException {
+    /** Refuses to copy the directory {@code source} without {@code -R}, exiting with {@code status}. */
+    private void requireRecursive(String source, ExitCode status) throws CliException {
         if (!recursive) {
-            throw new CliException(ExitCode.NFS_ERROR, "cp: " + source + " is a directory (use -R)");
+            throw new CliException(status, "cp: " + source + " is a directory (use -R)");
         }
     }
 
@@ -253,7 +249,7 @@ final class CpCommand extends BaseCommand {
                 Path target = into ? dst.resolve(p.isEmpty() ? "root" : RemotePath.name(p)) : dst;
                 FileInfo info = infos.value(i);
                 if (info.isDirectory()) {
-                    requireRecursive(sources.get(i));
+                    requireRecursive(sources.get(i).toString(), ExitCode.NFS_ERROR);
                     mkdirs(target);
                     localDirs.add(target);
                     localDirInfos.add(info);
@@ -342,7 +338,7 @@ final class CpCommand extends BaseCommand {
                 String p = sources.get(i).path();
                 String base = into ? RemotePath.join(dst.path(), RemotePath.name(p)) : dst.path();
                 if (infos.value(i).isDirectory()) {
-                    requireRecursive(sources.get(i));
+                    requireRecursive(sources.get(i).toString(), ExitCode.NFS_ERROR);
                     if (RemotePath.isWithin(base, p)) {
                         throw new CliException(ExitCode.USAGE, "cp: cannot copy " + sources.get(i) + " into itself");
                     }
