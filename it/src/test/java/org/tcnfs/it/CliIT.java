@@ -1,29 +1,26 @@
 package org.tcnfs.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.tcnfs.it.CliRunner.ok;
+import static org.tcnfs.it.CliRunner.tcnfs;
 import static org.tcnfs.it.TestData.randomBytes;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
 import org.apache.commons.compress.compressors.gzip.GzipCompressorOutputStream;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.io.TempDir;
-import org.tcnfs.client.cli.TcnfsCli;
+import org.tcnfs.it.CliRunner.Run;
 
 /**
  * The {@code tcnfs} command line (issue 5) end to end against the real server: put, get, ls, stat, mkdir, rm,
@@ -31,49 +28,9 @@ import org.tcnfs.client.cli.TcnfsCli;
  * leaves nothing), apply (the passwd/group/shadow manifest), the exit statuses, and the fat jar through
  * scripts/tcnfs.
  */
-class CliIT extends SharedServerTest {
-    private Path remote;
-    private String url;
-
+class CliIT extends PerTestDirectoryTest {
     @TempDir
     Path tmp;
-
-    @BeforeEach
-    void makeDirectory(TestInfo test) throws IOException {
-        String name = test.getTestMethod().orElseThrow().getName();
-        remote = server.exportDir().resolve(name);
-        Files.createDirectories(remote);
-        url = "nfs://127.0.0.1:" + server.port() + "/" + name;
-    }
-
-    /** Output, error output and exit status of one in-process run. */
-    private record Run(int status, String out, String err) {
-    }
-
-    private static synchronized Run tcnfs(String... args) {
-        PrintStream oldOut = System.out;
-        PrintStream oldErr = System.err;
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
-                PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
-            System.setOut(o);
-            System.setErr(e);
-            List<String> all = new ArrayList<>(List.of(args));
-            all.add(1, "--no-progress");
-            int status = TcnfsCli.run(all.toArray(new String[0]));
-            return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-        } finally {
-            System.setOut(oldOut);
-            System.setErr(oldErr);
-        }
-    }
-
-    private static Run ok(String... args) {
-        Run r = tcnfs(args);
-        assertThat(r.status()).as("tcnfs %s: %s", String.join(" ", args), r.err()).isZero();
-        return r;
-    }
 
     @Test
     void putGetLsStatMkdirMvRmEndToEnd() throws IOException {

@@ -1,23 +1,19 @@
 package org.tcnfs.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.tcnfs.it.CliRunner.jar;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.zip.GZIPOutputStream;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInfo;
+import org.tcnfs.it.CliRunner.Run;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -25,48 +21,9 @@ import org.junit.jupiter.api.io.TempDir;
  * the real server: one line on standard error naming the path and the cause in plain words, the exit status the
  * README documents, no Java names, no stack trace.
  */
-class CliMessagesIT extends SharedServerTest {
-    private Path remote;
-    private String url;
-
+class CliMessagesIT extends PerTestDirectoryTest {
     @TempDir
     Path tmp;
-
-    @BeforeEach
-    void makeDirectory(TestInfo test) throws IOException {
-        String name = test.getTestMethod().orElseThrow().getName();
-        remote = server.exportDir().resolve(name);
-        Files.createDirectories(remote);
-        url = "nfs://127.0.0.1:" + server.port() + "/" + name;
-    }
-
-    /** Exit status, standard output and standard error of one run of the command line. */
-    record Run(int status, String out, String err) {
-    }
-
-    /** The command line's fat jar (the build passes its place as {@code tcnfs.cli.jar}). */
-    static Path clientJar() {
-        return Paths.get(System.getProperty("tcnfs.cli.jar", "../cli/target/tcnfs-cli.jar")).toAbsolutePath();
-    }
-
-    /** Runs {@code java -jar tcnfs-cli.jar ARGS} in {@code dir} and waits for it. */
-    static Run tcnfs(Path dir, String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(
-                Paths.get(System.getProperty("java.home"), "bin", "java").toString(), "-jar", clientJar().toString()));
-        command.addAll(Arrays.asList(args));
-        Path out = Files.createTempFile(dir, "cli-", ".out");
-        Path err = Files.createTempFile(dir, "cli-", ".err");
-        Process p = new ProcessBuilder(command).directory(dir.toFile())
-                .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-        if (!p.waitFor(120, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError("tcnfs " + String.join(" ", args) + " did not end within 120 s");
-        }
-        Run r = new Run(p.exitValue(), Files.readString(out), Files.readString(err));
-        Files.delete(out);
-        Files.delete(err);
-        return r;
-    }
 
     private static byte[] tarOf(String name, byte[] data) throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
@@ -90,7 +47,7 @@ class CliMessagesIT extends SharedServerTest {
 
     @Test
     void withoutACommandItPrintsTheUsageAndExitsWithTheUsageStatus() throws Exception {
-        Run r = tcnfs(tmp);
+        Run r = jar(tmp);
 
         assertThat(r.status()).isEqualTo(2);
         assertThat(r.err()).startsWith("Usage: tcnfs");
@@ -99,7 +56,7 @@ class CliMessagesIT extends SharedServerTest {
 
     @Test
     void applyHelpShowsTheEscapesWithoutAWarning() throws Exception {
-        Run r = tcnfs(tmp, "apply", "--help");
+        Run r = jar(tmp, "apply", "--help");
 
         assertThat(r.status()).isZero();
         assertThat(r.out()).contains("%20 escapes a", "%23 a '#'");
@@ -108,7 +65,7 @@ class CliMessagesIT extends SharedServerTest {
 
     @Test
     void anUnresolvableHostExitsWithTheConnectionStatusNamingIt() throws Exception {
-        Run r = tcnfs(tmp, "ls", "nfs://no-such-host.invalid/");
+        Run r = jar(tmp, "ls", "nfs://no-such-host.invalid/");
 
         assertThat(r.status()).isEqualTo(3);
         assertThat(r.err()).isEqualTo("tcnfs: cannot resolve host no-such-host.invalid\n");
@@ -116,7 +73,7 @@ class CliMessagesIT extends SharedServerTest {
 
     @Test
     void aRefusedConnectionNamesTheServer() throws Exception {
-        Run r = tcnfs(tmp, "ls", "nfs://127.0.0.1:1/");
+        Run r = jar(tmp, "ls", "nfs://127.0.0.1:1/");
 
         assertThat(r.status()).isEqualTo(3);
         assertThat(r.err()).isEqualTo("tcnfs: cannot connect to 127.0.0.1:1: connection refused\n");
@@ -124,8 +81,8 @@ class CliMessagesIT extends SharedServerTest {
 
     @Test
     void aMissingLocalFileIsNamedWithThePlainCause() throws Exception {
-        Run put = tcnfs(tmp, "put", "no-such-file", url + "/f");
-        Run untar = tcnfs(tmp, "untar", "no-such.tgz", url);
+        Run put = jar(tmp, "put", "no-such-file", url + "/f");
+        Run untar = jar(tmp, "untar", "no-such.tgz", url);
 
         assertThat(put.status()).isEqualTo(6);
         assertThat(put.err()).isEqualTo("tcnfs: no-such-file: no such file or directory\n");
@@ -139,8 +96,8 @@ class CliMessagesIT extends SharedServerTest {
         Files.write(tmp.resolve("trunc.tar"), Arrays.copyOf(whole, 3000));
         Files.write(tmp.resolve("trunc.tgz"), gzip(Arrays.copyOf(whole, 3000)));
 
-        Run plain = tcnfs(tmp, "untar", "trunc.tar", url);
-        Run gz = tcnfs(tmp, "untar", "trunc.tgz", url);
+        Run plain = jar(tmp, "untar", "trunc.tar", url);
+        Run gz = jar(tmp, "untar", "trunc.tgz", url);
 
         assertThat(plain.status()).isEqualTo(6);
         assertThat(plain.err()).isEqualTo("tcnfs: untar: trunc.tar: truncated archive (in big)\n");
@@ -153,7 +110,7 @@ class CliMessagesIT extends SharedServerTest {
     void untarOfAFileThatIsNotATarSaysSoAndExitsNonZero() throws Exception {
         Files.writeString(tmp.resolve("notes.txt"), "these are notes, not a tar archive\n");
 
-        Run r = tcnfs(tmp, "untar", "notes.txt", url);
+        Run r = jar(tmp, "untar", "notes.txt", url);
 
         assertThat(r.status()).isEqualTo(6);
         assertThat(r.err()).isEqualTo("tcnfs: untar: notes.txt: not a tar archive\n");
@@ -177,7 +134,7 @@ class CliMessagesIT extends SharedServerTest {
         }
         Files.write(tmp.resolve("dev.tar"), bytes.toByteArray());
 
-        Run r = tcnfs(tmp, "untar", "dev.tar", url);
+        Run r = jar(tmp, "untar", "dev.tar", url);
 
         assertThat(r.status()).isEqualTo(6);
         assertThat(r.err()).isEqualTo("tcnfs: untar: dev.tar: dev/null is a character device, which untar cannot "
@@ -189,7 +146,7 @@ class CliMessagesIT extends SharedServerTest {
     void aRefusedApplyNamesTheOperationThePathAndTheModeInOctal() throws Exception {
         Files.writeString(tmp.resolve("m"), "mkdir missing/alice 700   # the parent does not exist\n");
 
-        Run r = tcnfs(tmp, "apply", "m", url);
+        Run r = jar(tmp, "apply", "m", url);
 
         assertThat(r.status()).isEqualTo(1);
         assertThat(r.err()).isEqualTo("tcnfs: apply mkdir /aRefusedApplyNamesTheOperationThePathAndTheModeInOctal"

@@ -39,9 +39,7 @@ class ExportsReloadIT {
 
     @BeforeEach
     void directories() throws IOException {
-        Path work = ServerProcess.defaultWorkDirectory();
-        Files.createDirectories(work);
-        base = Files.createTempDirectory(work, "reload-");
+        base = ServerProcess.freshWorkDirectory("reload-");
         exports = base.resolve("exports");
     }
 

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tcnfs.client.CompoundBuilder;
-import org.tcnfs.it.CliMessagesIT.Run;
+import org.tcnfs.it.CliRunner.Run;
 import org.tcnfs.nfs4.status.NfsStatus;
 import org.tcnfs.nfs4.xdr.OPEN4args;
 
@@ -79,7 +79,7 @@ class GraceRetryIT {
 
     private Run run(String... args) {
         try {
-            return CliMessagesIT.tcnfs(tmp, args);
+            return CliRunner.jar(tmp, args);
         } catch (IOException | InterruptedException e) {
             throw new IllegalStateException(e);
         }

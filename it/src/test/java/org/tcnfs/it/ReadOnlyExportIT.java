@@ -35,9 +35,7 @@ class ReadOnlyExportIT {
 
     @BeforeEach
     void directories() throws IOException {
-        Path work = ServerProcess.defaultWorkDirectory();
-        Files.createDirectories(work);
-        base = Files.createTempDirectory(work, "read-only-");
+        base = ServerProcess.freshWorkDirectory("read-only-");
     }
 
     @AfterEach

@@ -5,17 +5,12 @@ import static org.tcnfs.it.TestData.randomBytes;
 
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInfo;
 import org.tcnfs.client.vector.Mode;
 import org.tcnfs.client.vector.VRead;
 import org.tcnfs.client.vector.VResult;
-import org.tcnfs.client.vector.VnfsClient;
 
 /**
  * Reads whose replies are larger than the reply cache a session is granted ({@code ca_maxresponsesize_cached},
@@ -23,32 +18,13 @@ import org.tcnfs.client.vector.VnfsClient;
  * a read-only transaction included, is sent uncached and may fill the whole {@code ca_maxresponsesize}; plain
  * reads larger than that are split over compounds.
  */
-class ReadOnlyTransactionReplyIT extends SharedServerTest {
+class ReadOnlyTransactionReplyIT extends VectorClientTest {
     private static final int MIB = 1024 * 1024;
-    private VnfsClient nfs;
-    private String dir;
-    private Path local;
-
-    @BeforeEach
-    void connect(TestInfo test) throws IOException {
-        nfs = VnfsClient.builder().host(server.host()).port(server.port()).connect();
-        dir = test.getTestMethod().orElseThrow().getName();
-        local = server.exportDir().resolve(dir);
-        Files.createDirectories(local);
-    }
-
-    @AfterEach
-    void disconnect() throws IOException {
-        if (nfs != null) {
-            nfs.close();
-        }
-    }
-
     private List<VRead> files(int count, int size) throws IOException {
         List<VRead> reads = new ArrayList<>();
         for (int i = 0; i < count; i++) {
-            Files.write(local.resolve("f" + i), randomBytes(size, i));
-            reads.add(VRead.whole(dir + "/f" + i));
+            Files.write(remote.resolve("f" + i), randomBytes(size, i));
+            reads.add(VRead.whole(path + "/f" + i));
         }
         return reads;
     }

@@ -133,7 +133,7 @@ class ReadmeExamplesIT extends SharedServerTest {
             String line = example.replace("nfs://127.0.0.1/", "nfs://127.0.0.1:" + server.port() + "/");
             ProcessBuilder pb = new ProcessBuilder("bash", "-c", line).directory(work.toFile()).redirectErrorStream(true);
             pb.environment().put("PATH", bin + ":" + System.getenv("PATH"));
-            pb.environment().put("TCNFS_CLIENT_JAR", CliMessagesIT.clientJar().toString());
+            pb.environment().put("TCNFS_CLIENT_JAR", CliRunner.clientJar().toString());
             pb.environment().put("JAVA", Paths.get(System.getProperty("java.home"), "bin", "java").toString());
             Process p = pb.start();
             String output = new String(p.getInputStream().readAllBytes(), UTF_8);

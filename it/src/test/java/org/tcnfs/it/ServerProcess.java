@@ -104,6 +104,13 @@ public final class ServerProcess implements AutoCloseable {
         return Paths.get(System.getProperty("tcnfs.it.work", System.getProperty("java.io.tmpdir")));
     }
 
+    /** A fresh directory named {@code prefix...} under {@link #defaultWorkDirectory()}, made if missing. */
+    public static Path freshWorkDirectory(String prefix) throws IOException {
+        Path work = defaultWorkDirectory();
+        Files.createDirectories(work);
+        return Files.createTempDirectory(work, prefix);
+    }
+
     /** Starts a server on fresh directories under {@code work}, with JVM options as {@link #start(List, String...)}. */
     public static ServerProcess startIn(Path work, List<String> jvmArgs, String... extraArgs) throws IOException {
         Files.createDirectories(work);

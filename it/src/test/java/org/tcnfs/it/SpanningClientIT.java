@@ -1,11 +1,10 @@
 package org.tcnfs.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.tcnfs.it.CliRunner.tcnfs;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,7 +18,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.tcnfs.client.cli.TcnfsCli;
+import org.tcnfs.it.CliRunner.Run;
 import org.tcnfs.client.vector.Outcome;
 import org.tcnfs.client.vector.Mode;
 import org.tcnfs.client.vector.TxnItem;
@@ -150,27 +149,5 @@ class SpanningClientIT {
             }
         }
         return archive;
-    }
-
-    private record Run(int status, String out, String err) {
-    }
-
-    private static synchronized Run tcnfs(String... args) {
-        PrintStream oldOut = System.out;
-        PrintStream oldErr = System.err;
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
-                PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
-            System.setOut(o);
-            System.setErr(e);
-            List<String> all = new ArrayList<>(List.of(args));
-            all.add(1, "--no-progress");
-            int status = TcnfsCli.run(all.toArray(new String[0]));
-            return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-        } finally {
-            System.setOut(oldOut);
-            System.setErr(oldErr);
-        }
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.tcnfs.it.CliRunner.ok;
 import static org.tcnfs.it.TestData.randomBytes;
 
 import java.io.ByteArrayInputStream;
@@ -11,7 +12,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -36,13 +36,12 @@ import org.apache.commons.compress.compressors.gzip.GzipCompressorOutputStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.io.TempDir;
-import org.tcnfs.client.cli.TcnfsCli;
 import org.tcnfs.client.stream.RemoteFileReader;
 import org.tcnfs.client.stream.RemoteFileWriter;
 import org.tcnfs.client.stream.RemoteFiles;
 import org.tcnfs.client.vector.VnfsClient;
+import org.tcnfs.it.CliRunner.Run;
 import org.tcnfs.nfs4.status.NfsException;
 import org.tcnfs.nfs4.status.NfsStatus;
 
@@ -52,22 +51,15 @@ import org.tcnfs.nfs4.status.NfsStatus;
  * and plain untar handle files over the one-compound limit, the CLI in a child JVM with a 48 MiB heap moves a
  * 512 MiB file, and {@code -p} keeps modes and modification times.
  */
-class StreamingTransfersIT extends SharedServerTest {
+class StreamingTransfersIT extends PerTestDirectoryTest {
     private static final int MIB = 1024 * 1024;
-    private Path remote;
-    private String url;
-    private String path;
     private VnfsClient nfs;
 
     @TempDir
     Path tmp;
 
     @BeforeEach
-    void makeDirectory(TestInfo test) throws IOException {
-        path = test.getTestMethod().orElseThrow().getName();
-        remote = server.exportDir().resolve(path);
-        Files.createDirectories(remote);
-        url = "nfs://127.0.0.1:" + server.port() + "/" + path;
+    void connect() throws IOException {
         nfs = VnfsClient.builder().host("127.0.0.1").port(server.port()).timeout(Duration.ofSeconds(60)).connect();
     }
 
@@ -76,39 +68,10 @@ class StreamingTransfersIT extends SharedServerTest {
         nfs.close();
     }
 
-    /** Output, error output and exit status of one in-process run. */
-    private record Run(int status, String out, String err) {
-    }
-
-    private static synchronized Run tcnfs(String... args) {
-        PrintStream oldOut = System.out;
-        PrintStream oldErr = System.err;
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
-                PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
-            System.setOut(o);
-            System.setErr(e);
-            List<String> all = new ArrayList<>(List.of(args));
-            all.add(1, "--no-progress");
-            int status = TcnfsCli.run(all.toArray(new String[0]));
-            return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-        } finally {
-            System.setOut(oldOut);
-            System.setErr(oldErr);
-        }
-    }
-
-    private static Run ok(String... args) {
-        Run r = tcnfs(args);
-        assertThat(r.status()).as("tcnfs %s: %s", String.join(" ", args), r.err()).isZero();
-        return r;
-    }
-
     /** The CLI in a child JVM with {@code -Xmx<heap>}: exit status and output (standard error included). */
     private Run child(String heap, String... args) throws Exception {
         List<String> command = new ArrayList<>(List.of(Paths.get(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-Xmx" + heap, "-XX:+UseSerialGC", "-jar", CliMessagesIT.clientJar().toString()));
+                .toString(), "-Xmx" + heap, "-XX:+UseSerialGC", "-jar", CliRunner.clientJar().toString()));
         command.addAll(List.of(args));
         Path output = tmp.resolve("child-" + System.nanoTime() + ".txt");
         Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile())

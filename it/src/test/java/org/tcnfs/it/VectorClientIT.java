@@ -20,10 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInfo;
 import org.tcnfs.client.vector.CompoundTooLargeException;
 import org.tcnfs.client.vector.DirEntry;
 import org.tcnfs.client.vector.FileInfo;
@@ -56,28 +53,9 @@ import org.tcnfs.nfs4.status.NfsStatus;
  * the refusal of a transaction larger than the session, and the fast failure against a server without
  * transactions.
  */
-class VectorClientIT extends SharedServerTest {
-    private VnfsClient nfs;
-    private String dir;
-    private Path local;
-
-    @BeforeEach
-    void connect(TestInfo test) throws IOException {
-        nfs = VnfsClient.builder().host(server.host()).port(server.port()).connect();
-        dir = test.getTestMethod().orElseThrow().getName();
-        local = server.exportDir().resolve(dir);
-        Files.createDirectories(local);
-    }
-
-    @AfterEach
-    void disconnect() throws IOException {
-        if (nfs != null) {
-            nfs.close();
-        }
-    }
-
+class VectorClientIT extends VectorClientTest {
     private String p(String name) {
-        return dir + "/" + name;
+        return path + "/" + name;
     }
 
     // ---- data
@@ -102,9 +80,9 @@ class VectorClientIT extends SharedServerTest {
         assertThat(sent).as("compounds for 1,000 files (4 MiB in compounds of 1 MiB)").isBetween(4L, 6L);
         assertThat(serverSaw).as("compounds the server ran").isEqualTo((double) sent);
         for (int i : new int[] {0, 1, 499, 999}) {
-            assertThat(Files.readAllBytes(local.resolve("f" + i))).isEqualTo(randomBytes(4096, i));
+            assertThat(Files.readAllBytes(remote.resolve("f" + i))).isEqualTo(randomBytes(4096, i));
         }
-        try (Stream<Path> s = Files.list(local)) {
+        try (Stream<Path> s = Files.list(remote)) {
             assertThat(s.count()).isEqualTo(1000);
         }
     }
@@ -122,7 +100,7 @@ class VectorClientIT extends SharedServerTest {
                     .isTrue();
             assertThat(unstable.vread(List.of(VRead.whole(p("u199"))), Mode.PLAIN).value(0)).isEqualTo(randomBytes(3000, 199));
         }
-        assertThat(Files.readAllBytes(local.resolve("u0"))).isEqualTo(randomBytes(3000, 0));
+        assertThat(Files.readAllBytes(remote.resolve("u0"))).isEqualTo(randomBytes(3000, 0));
     }
 
     @Test
@@ -137,15 +115,15 @@ class VectorClientIT extends SharedServerTest {
 
         assertThat(r.committed()).isTrue();
         assertThat(nfs.compoundsSent() - before).isEqualTo(1);
-        assertThat(Files.readAllBytes(local.resolve("t999"))).isEqualTo(randomBytes(1024, 999));
+        assertThat(Files.readAllBytes(remote.resolve("t999"))).isEqualTo(randomBytes(1024, 999));
     }
 
     @Test
     void readsReturnWholeFilesIncludingLargeOnes() throws IOException {
         byte[] big = randomBytes(3 * nfs.maxRead() + 123, 9);
-        Files.write(local.resolve("big"), big);
-        Files.write(local.resolve("small"), randomBytes(10, 1));
-        Files.write(local.resolve("mid"), randomBytes(5000, 2));
+        Files.write(remote.resolve("big"), big);
+        Files.write(remote.resolve("small"), randomBytes(10, 1));
+        Files.write(remote.resolve("mid"), randomBytes(5000, 2));
 
         VResult<byte[]> r = nfs.vread(List.of(VRead.whole(p("small")), VRead.whole(p("big")),
                 new VRead(p("mid"), 100, 50), VRead.whole(p("small"))), Mode.PLAIN);
@@ -169,16 +147,16 @@ class VectorClientIT extends SharedServerTest {
                 Mode.PLAIN);
 
         assertThat(r.isOk()).isTrue();
-        assertThat(Files.readAllBytes(local.resolve("big"))).isEqualTo(big);
+        assertThat(Files.readAllBytes(remote.resolve("big"))).isEqualTo(big);
         assertThatThrownBy(() -> nfs.vwrite(List.of(VWrite.create(p("big2"), big)), Mode.TRANSACTION))
                 .isInstanceOf(CompoundTooLargeException.class).hasMessageContaining("nothing was sent");
-        assertThat(local.resolve("big2")).doesNotExist();
+        assertThat(remote.resolve("big2")).doesNotExist();
     }
 
     @Test
     void writeFlagsCreateTruncateAppendAndExclusive() throws IOException {
-        Files.writeString(local.resolve("log"), "one\n");
-        Files.writeString(local.resolve("keep"), "0123456789");
+        Files.writeString(remote.resolve("log"), "one\n");
+        Files.writeString(remote.resolve("keep"), "0123456789");
         VResult<Void> r = nfs.vwrite(List.of(
                 VWrite.append(p("log"), "two\n".getBytes(StandardCharsets.UTF_8)),
                 VWrite.append(p("newlog"), "first\n".getBytes(StandardCharsets.UTF_8)),
@@ -186,10 +164,10 @@ class VectorClientIT extends SharedServerTest {
                 VWrite.create(p("fresh"), "x".getBytes(StandardCharsets.UTF_8)).withMode(0600)), Mode.PLAIN);
 
         assertThat(r.isOk()).isTrue();
-        assertThat(Files.readString(local.resolve("log"))).isEqualTo("one\ntwo\n");
-        assertThat(Files.readString(local.resolve("newlog"))).isEqualTo("first\n");
-        assertThat(Files.readString(local.resolve("keep"))).isEqualTo("01ab456789");
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(local.resolve("fresh"))))
+        assertThat(Files.readString(remote.resolve("log"))).isEqualTo("one\ntwo\n");
+        assertThat(Files.readString(remote.resolve("newlog"))).isEqualTo("first\n");
+        assertThat(Files.readString(remote.resolve("keep"))).isEqualTo("01ab456789");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(remote.resolve("fresh"))))
                 .isEqualTo("rw-------");
         VResult<Void> exclusive = nfs.vwrite(List.of(new VWrite(p("keep"), 0, new byte[1],
                 java.util.Set.of(WriteFlag.EXCLUSIVE), 0644)), Mode.PLAIN);
@@ -202,8 +180,8 @@ class VectorClientIT extends SharedServerTest {
 
     @Test
     void failureInTheMiddleOfATransactionalVwriteOf100FilesWritesNone() throws IOException {
-        Files.writeString(local.resolve("f10"), "old ten");
-        Map<String, String> before = snapshot(local);
+        Files.writeString(remote.resolve("f10"), "old ten");
+        Map<String, String> before = snapshot(remote);
         List<VWrite> writes = new ArrayList<>();
         for (int i = 0; i < 100; i++) {
             // item 50 goes into a directory that does not exist
@@ -218,7 +196,7 @@ class VectorClientIT extends SharedServerTest {
         assertThat(r.item(50).status()).isEqualTo(NfsStatus.NOENT);
         assertThat(r.items().subList(0, 50)).extracting(i -> i.outcome()).containsOnly(Outcome.UNDONE);
         assertThat(r.items().subList(51, 100)).extracting(i -> i.outcome()).containsOnly(Outcome.NOT_RUN);
-        assertThat(snapshot(local)).as("nothing written, f10 unchanged").isEqualTo(before);
+        assertThat(snapshot(remote)).as("nothing written, f10 unchanged").isEqualTo(before);
     }
 
     @Test
@@ -234,16 +212,16 @@ class VectorClientIT extends SharedServerTest {
         assertThat(r.firstFailure()).isEqualTo(50);
         assertThat(r.items().subList(0, 50)).extracting(i -> i.outcome()).containsOnly(Outcome.DONE);
         assertThat(r.items().subList(51, 100)).extracting(i -> i.outcome()).containsOnly(Outcome.NOT_RUN);
-        assertThat(local.resolve("f49")).exists();
-        assertThat(local.resolve("f51")).doesNotExist();
+        assertThat(remote.resolve("f49")).exists();
+        assertThat(remote.resolve("f51")).doesNotExist();
     }
 
     private void makeMixedTree() throws IOException {
-        Files.writeString(local.resolve("a"), "aaaa");
-        Files.writeString(local.resolve("b"), "bbbb");
-        Files.writeString(local.resolve("c"), "cccc");
-        Files.createDirectories(local.resolve("d"));
-        Files.writeString(local.resolve("d/e"), "eeee");
+        Files.writeString(remote.resolve("a"), "aaaa");
+        Files.writeString(remote.resolve("b"), "bbbb");
+        Files.writeString(remote.resolve("c"), "cccc");
+        Files.createDirectories(remote.resolve("d"));
+        Files.writeString(remote.resolve("d/e"), "eeee");
     }
 
     private List<TxnItem> mixedItems() {
@@ -262,7 +240,7 @@ class VectorClientIT extends SharedServerTest {
     @Test
     void failureInTheMiddleOfAMixedVtxnChangesNothing() throws IOException {
         makeMixedTree();
-        Map<String, String> before = snapshot(local);
+        Map<String, String> before = snapshot(remote);
         List<TxnItem> items = new ArrayList<>(mixedItems());
         items.add(5, new VRemove(p("not-there")));
 
@@ -272,7 +250,7 @@ class VectorClientIT extends SharedServerTest {
         assertThat(r.firstFailure()).isEqualTo(5);
         assertThat(r.item(5).status()).isEqualTo(NfsStatus.NOENT);
         assertThat(r.items().subList(0, 5)).extracting(i -> i.outcome()).containsOnly(Outcome.UNDONE);
-        assertThat(snapshot(local)).isEqualTo(before);
+        assertThat(snapshot(remote)).isEqualTo(before);
     }
 
     @Test
@@ -283,25 +261,25 @@ class VectorClientIT extends SharedServerTest {
 
         assertThat(r.committed()).as("%s", r.items()).isTrue();
         assertThat(r.compounds()).isEqualTo(1);
-        assertThat(Files.readString(local.resolve("a"))).isEqualTo("new a");
-        assertThat(Files.readString(local.resolve("b"))).isEqualTo("bbbb+more");
-        assertThat(Files.readString(local.resolve("newdir/n"))).isEqualTo("n");
-        assertThat(Files.readString(local.resolve("d/c2"))).isEqualTo("cccc");
-        assertThat(local.resolve("c")).doesNotExist();
-        assertThat(local.resolve("d/e")).doesNotExist();
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(local.resolve("a"))))
+        assertThat(Files.readString(remote.resolve("a"))).isEqualTo("new a");
+        assertThat(Files.readString(remote.resolve("b"))).isEqualTo("bbbb+more");
+        assertThat(Files.readString(remote.resolve("newdir/n"))).isEqualTo("n");
+        assertThat(Files.readString(remote.resolve("d/c2"))).isEqualTo("cccc");
+        assertThat(remote.resolve("c")).doesNotExist();
+        assertThat(remote.resolve("d/e")).doesNotExist();
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(remote.resolve("a"))))
                 .isEqualTo("rw-------");
-        assertThat(Files.readSymbolicLink(local.resolve("sl")).toString()).isEqualTo("a");
-        assertThat(Files.getAttribute(local.resolve("b"), "unix:nlink")).isEqualTo(2);
+        assertThat(Files.readSymbolicLink(remote.resolve("sl")).toString()).isEqualTo("a");
+        assertThat(Files.getAttribute(remote.resolve("b"), "unix:nlink")).isEqualTo(2);
     }
 
     @Test
     void passwdGroupShadowAreUpdatedInOneTransaction() throws IOException {
-        Files.createDirectories(local.resolve("etc"));
-        Files.writeString(local.resolve("etc/passwd"), "root:x:0:0:root:/root:/bin/sh\n");
-        Files.writeString(local.resolve("etc/group"), "root:x:0:\n");
-        Files.writeString(local.resolve("etc/shadow"), "root:*:19000:0:99999:7:::\n");
-        Map<String, String> before = snapshot(local);
+        Files.createDirectories(remote.resolve("etc"));
+        Files.writeString(remote.resolve("etc/passwd"), "root:x:0:0:root:/root:/bin/sh\n");
+        Files.writeString(remote.resolve("etc/group"), "root:x:0:\n");
+        Files.writeString(remote.resolve("etc/shadow"), "root:*:19000:0:99999:7:::\n");
+        Map<String, String> before = snapshot(remote);
         List<TxnItem> addAlice = List.of(
                 VWrite.append(p("etc/passwd"), "alice:x:1001:1001::/home/alice:/bin/sh\n".getBytes(StandardCharsets.UTF_8)),
                 VWrite.append(p("etc/group"), "alice:x:1001:\n".getBytes(StandardCharsets.UTF_8)),
@@ -311,13 +289,13 @@ class VectorClientIT extends SharedServerTest {
 
         VResult<Void> failed = nfs.vtxn(failing);
         assertThat(failed.committed()).isFalse();
-        assertThat(snapshot(local)).as("passwd and group untouched when shadow fails").isEqualTo(before);
+        assertThat(snapshot(remote)).as("passwd and group untouched when shadow fails").isEqualTo(before);
 
         VResult<Void> r = nfs.vtxn(addAlice);
         assertThat(r.committed()).isTrue();
-        assertThat(Files.readString(local.resolve("etc/passwd"))).endsWith("alice:x:1001:1001::/home/alice:/bin/sh\n");
-        assertThat(Files.readString(local.resolve("etc/group"))).endsWith("alice:x:1001:\n");
-        assertThat(Files.readString(local.resolve("etc/shadow"))).endsWith("alice:!:19000:0:99999:7:::\n");
+        assertThat(Files.readString(remote.resolve("etc/passwd"))).endsWith("alice:x:1001:1001::/home/alice:/bin/sh\n");
+        assertThat(Files.readString(remote.resolve("etc/group"))).endsWith("alice:x:1001:\n");
+        assertThat(Files.readString(remote.resolve("etc/shadow"))).endsWith("alice:!:19000:0:99999:7:::\n");
     }
 
     @Test
@@ -330,7 +308,7 @@ class VectorClientIT extends SharedServerTest {
         VResult<Void> txn = nfs.vmkdir(dirs, Mode.TRANSACTION, Parents.REQUIRE);
         assertThat(txn.committed()).as("one transaction that spans compounds (docs/protocol.md)").isTrue();
         assertThat(txn.compounds()).as("more than one compound carried it").isGreaterThan(1);
-        try (Stream<Path> s = Files.list(local)) {
+        try (Stream<Path> s = Files.list(remote)) {
             assertThat(s.count()).isEqualTo(dirs.size());
         }
 
@@ -344,18 +322,18 @@ class VectorClientIT extends SharedServerTest {
 
     @Test
     void mkdirWithParentsListGetattrSetattrAndLinks() throws IOException {
-        Files.createDirectories(local.resolve("x/exists"));
+        Files.createDirectories(remote.resolve("x/exists"));
         VResult<Void> made = nfs.vmkdir(List.of(p("x/exists"), p("x/y/z"), p("x/y/w"), p("q/r/s")), Mode.TRANSACTION,
                 Parents.CREATE);
         assertThat(made.committed()).isTrue();
-        assertThat(local.resolve("x/y/z")).isDirectory();
-        assertThat(local.resolve("q/r/s")).isDirectory();
+        assertThat(remote.resolve("x/y/z")).isDirectory();
+        assertThat(remote.resolve("q/r/s")).isDirectory();
 
         nfs.vwrite(List.of(VWrite.create(p("x/y/z/f"), randomBytes(33, 3)), VWrite.create(p("q/g"), randomBytes(5, 4))), Mode.PLAIN)
                 .orThrow();
         VResult<List<DirEntry>> flat = nfs.vlistdir(List.of(p("x"), p("q")), Recursion.FLAT, Mode.PLAIN);
         assertThat(flat.value(0)).extracting(DirEntry::name).containsExactlyInAnyOrder("exists", "y");
-        VResult<List<DirEntry>> deep = nfs.vlistdir(List.of(dir), Recursion.RECURSIVE, Mode.PLAIN);
+        VResult<List<DirEntry>> deep = nfs.vlistdir(List.of(path), Recursion.RECURSIVE, Mode.PLAIN);
         assertThat(deep.value(0)).extracting(DirEntry::path).contains(p("x/y/z/f"), p("q/r/s"), p("q/g"));
         FileInfo f = deep.value(0).stream().filter(e -> e.path().equals(p("x/y/z/f"))).findFirst().orElseThrow().info();
         assertThat(f.size()).isEqualTo(33);
@@ -371,30 +349,30 @@ class VectorClientIT extends SharedServerTest {
         nfs.vsymlink(List.of(new VSymlink(p("s1"), "q/g"), new VSymlink(p("s2"), "/abs/target")), Mode.PLAIN).orThrow();
         assertThat(nfs.vreadlink(List.of(p("s1"), p("s2")), Mode.PLAIN).values()).containsExactly("q/g", "/abs/target");
         nfs.vlink(List.of(new VLink(p("q/g"), p("g-hard"))), Mode.PLAIN).orThrow();
-        assertThat(Files.getAttribute(local.resolve("q/g"), "unix:nlink")).isEqualTo(2);
+        assertThat(Files.getAttribute(remote.resolve("q/g"), "unix:nlink")).isEqualTo(2);
         nfs.vrename(List.of(new VRename(p("g-hard"), p("x/g-moved"))), Mode.PLAIN).orThrow();
-        assertThat(local.resolve("x/g-moved")).exists();
+        assertThat(remote.resolve("x/g-moved")).exists();
         nfs.vcopy(List.of(new VCopy(p("x/y/z/f"), p("copy-f"))), Mode.TRANSACTION).orThrow();
-        assertThat(Files.readAllBytes(local.resolve("copy-f"))).isEqualTo(Files.readAllBytes(local.resolve("x/y/z/f")));
+        assertThat(Files.readAllBytes(remote.resolve("copy-f"))).isEqualTo(Files.readAllBytes(remote.resolve("x/y/z/f")));
         nfs.vremove(List.of(p("s1"), p("s2"), p("x/g-moved"), p("copy-f")), Mode.PLAIN).orThrow();
-        assertThat(local.resolve("s1")).doesNotExist();
-        assertThat(local.resolve("copy-f")).doesNotExist();
+        assertThat(remote.resolve("s1")).doesNotExist();
+        assertThat(remote.resolve("copy-f")).doesNotExist();
     }
 
     @Test
     void listingOfALargeDirectoryFollowsCookies() throws IOException {
         for (int i = 0; i < 3000; i++) {
-            Files.writeString(local.resolve("entry-with-a-longish-name-" + i), "");
+            Files.writeString(remote.resolve("entry-with-a-longish-name-" + i), "");
         }
-        VResult<List<DirEntry>> r = nfs.vlistdir(List.of(dir), Recursion.FLAT, Mode.PLAIN);
+        VResult<List<DirEntry>> r = nfs.vlistdir(List.of(path), Recursion.FLAT, Mode.PLAIN);
 
         assertThat(r.value(0)).hasSize(3000);
     }
 
     @Test
     void openAndCloseHandFilesBack() throws IOException {
-        Files.writeString(local.resolve("o1"), "1");
-        Files.writeString(local.resolve("o2"), "2");
+        Files.writeString(remote.resolve("o1"), "1");
+        Files.writeString(remote.resolve("o2"), "2");
         VResult<OpenFile> opened = nfs.vopen(List.of(p("o1"), p("o2")), OpenAccess.READ, Mode.PLAIN);
         assertThat(opened.isOk()).isTrue();
         assertThat(opened.value(0).handle()).isNotEmpty();

@@ -9,6 +9,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tcnfs.nfs4.rpc.SpanningTransactions;
@@ -113,8 +114,11 @@ final class SpanningTxnRegistry implements SpanningTransactions, AutoCloseable {
         }
     }
 
-    @Override
-    public NfsStatus commit(byte[] txnId, Connection connection) {
+    /**
+     * Enters the transaction {@code txnId} names, ends it with {@code end} and leaves it; the status of the
+     * refusal when it cannot be entered.
+     */
+    private NfsStatus whileEntered(byte[] txnId, Connection connection, Function<MultiTransaction, NfsStatus> end) {
         MultiTransaction txn;
         try {
             txn = enter(txnId, connection);
@@ -122,32 +126,34 @@ final class SpanningTxnRegistry implements SpanningTransactions, AutoCloseable {
             return e.status();
         }
         try {
-            txn.commit();
-            committed.incrementAndGet();
-            return NfsStatus.OK;
-        } catch (java.io.IOException | RuntimeException e) {
-            aborted.incrementAndGet();
-            return txn.state() == MultiTransaction.State.UNDO_FAILED ? NfsStatus.SERVERFAULT : NfsStatus.IO;
+            return end.apply(txn);
         } finally {
-            open.remove(HEX.formatHex(txn.id()), txn);
             txn.exit();
         }
     }
 
     @Override
+    public NfsStatus commit(byte[] txnId, Connection connection) {
+        return whileEntered(txnId, connection, txn -> {
+            try {
+                txn.commit();
+                committed.incrementAndGet();
+                return NfsStatus.OK;
+            } catch (java.io.IOException | RuntimeException e) {
+                aborted.incrementAndGet();
+                return txn.state() == MultiTransaction.State.UNDO_FAILED ? NfsStatus.SERVERFAULT : NfsStatus.IO;
+            } finally {
+                open.remove(HEX.formatHex(txn.id()), txn);
+            }
+        });
+    }
+
+    @Override
     public NfsStatus abort(byte[] txnId, Connection connection) {
-        MultiTransaction txn;
-        try {
-            txn = enter(txnId, connection);
-        } catch (BadStateIdException | DelayException e) {
-            return e.status();
-        }
-        try {
+        return whileEntered(txnId, connection, txn -> {
             abortEntered(txn, "TXN_ABORT");
             return txn.state() == MultiTransaction.State.UNDO_FAILED ? NfsStatus.SERVERFAULT : NfsStatus.OK;
-        } finally {
-            txn.exit();
-        }
+        });
     }
 
     /** Aborts the transactions whose connection closed or that stayed idle too long. */

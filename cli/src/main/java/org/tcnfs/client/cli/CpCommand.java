@@ -92,9 +92,7 @@ final class CpCommand extends BaseCommand {
                 Path src = Path.of(s);
                 String base = into ? RemotePath.join(dst.path(), src.getFileName().toString()) : dst.path();
                 if (Files.isDirectory(src)) {
-                    if (!recursive) {
-                        throw new CliException(ExitCode.LOCAL_IO, "cp: " + s + " is a directory (use -R)");
-                    }
+                    requireRecursive(s, ExitCode.LOCAL_IO);
                     walkLocal(src, base, dirs, items, labels);
                 } else if (Files.isRegularFile(src)) {
                     items.add(VWrite.create(base, PutCommand.read(src)).withMode(localMode(src, 0644)));
@@ -135,9 +133,7 @@ final class CpCommand extends BaseCommand {
             Path src = Path.of(s);
             String base = into ? RemotePath.join(dst.path(), src.getFileName().toString()) : dst.path();
             if (Files.isDirectory(src)) {
-                if (!recursive) {
-                    throw new CliException(ExitCode.LOCAL_IO, "cp: " + s + " is a directory (use -R)");
-                }
+                requireRecursive(s, ExitCode.LOCAL_IO);
                 try (Stream<Path> walk = Files.walk(src)) {
                     for (Path p : (Iterable<Path>) walk::iterator) {
                         String rel = src.relativize(p).toString().replace(java.io.File.separatorChar, '/');
@@ -212,15 +208,35 @@ final class CpCommand extends BaseCommand {
         }
     }
 
+    /** The attributes of every remote source, or the failure of the first that cannot be read. */
+    private static VResult<FileInfo> statSources(VnfsClient nfs, List<NfsUrl> sources)
+            throws IOException, CliException {
+        VResult<FileInfo> infos = nfs.vgetattrs(sources.stream().map(NfsUrl::path).toList(), Mode.PLAIN);
+        check(infos, sources.stream().map(NfsUrl::toString).toList(), "cp");
+        return infos;
+    }
+
+    /** Refuses to copy the directory {@code source} without {@code -R}, exiting with {@code status}. */
+    private void requireRecursive(String source, ExitCode status) throws CliException {
+        if (!recursive) {
+            throw new CliException(status, "cp: " + source + " is a directory (use -R)");
+        }
+    }
+
+    /** Everything below the remote directory {@code source}, paths relative to the export root. */
+    private static List<DirEntry> listTree(VnfsClient nfs, NfsUrl source) throws IOException, CliException {
+        VResult<List<DirEntry>> listed = nfs.vlistdir(List.of(source.path()), Recursion.RECURSIVE, Mode.PLAIN);
+        check(listed, List.of(source.toString()), "cp");
+        return listed.value(0);
+    }
+
     private void remoteToLocal(List<NfsUrl> sources, Path dst) throws Exception {
         boolean into = Files.isDirectory(dst);
         if (sources.size() > 1 && !into) {
             throw new CliException(ExitCode.LOCAL_IO, "cp: " + dst + " is not a directory");
         }
         try (VnfsClient nfs = connect(sources.get(0))) {
-            List<String> paths = sources.stream().map(NfsUrl::path).toList();
-            VResult<FileInfo> infos = nfs.vgetattrs(paths, Mode.PLAIN);
-            check(infos, sources.stream().map(NfsUrl::toString).toList(), "cp");
+            VResult<FileInfo> infos = statSources(nfs, sources);
             List<Path> localDirs = new ArrayList<>();
             List<FileInfo> localDirInfos = new ArrayList<>();
             List<String> files = new ArrayList<>();
@@ -228,20 +244,16 @@ final class CpCommand extends BaseCommand {
             List<Path> targets = new ArrayList<>();
             List<String> links = new ArrayList<>();
             List<Path> linkTargets = new ArrayList<>();
-            for (int i = 0; i < paths.size(); i++) {
-                String p = paths.get(i);
+            for (int i = 0; i < sources.size(); i++) {
+                String p = sources.get(i).path();
                 Path target = into ? dst.resolve(p.isEmpty() ? "root" : RemotePath.name(p)) : dst;
                 FileInfo info = infos.value(i);
                 if (info.isDirectory()) {
-                    if (!recursive) {
-                        throw new CliException(ExitCode.NFS_ERROR, "cp: " + sources.get(i) + " is a directory (use -R)");
-                    }
+                    requireRecursive(sources.get(i).toString(), ExitCode.NFS_ERROR);
                     mkdirs(target);
                     localDirs.add(target);
                     localDirInfos.add(info);
-                    VResult<List<DirEntry>> listed = nfs.vlistdir(List.of(p), Recursion.RECURSIVE, Mode.PLAIN);
-                    check(listed, List.of(sources.get(i).toString()), "cp");
-                    List<DirEntry> entries = new ArrayList<>(listed.value(0));
+                    List<DirEntry> entries = new ArrayList<>(listTree(nfs, sources.get(i)));
                     entries.sort(java.util.Comparator.comparing(DirEntry::path));
                     for (DirEntry e : entries) {
                         String rel = p.isEmpty() ? e.path() : e.path().substring(p.length() + 1);
@@ -317,28 +329,22 @@ final class CpCommand extends BaseCommand {
             if (sources.size() > 1 && !into) {
                 throw new CliException(ExitCode.NFS_ERROR, "cp: " + dst + " is not a directory");
             }
-            List<String> paths = sources.stream().map(NfsUrl::path).toList();
-            VResult<FileInfo> infos = nfs.vgetattrs(paths, Mode.PLAIN);
-            check(infos, sources.stream().map(NfsUrl::toString).toList(), "cp");
+            VResult<FileInfo> infos = statSources(nfs, sources);
             List<String> dirs = new ArrayList<>();
             List<VCopy> copies = new ArrayList<>();
             List<FileInfo> copyInfos = new ArrayList<>();
             List<FileInfo> dirInfos = new ArrayList<>();
-            for (int i = 0; i < paths.size(); i++) {
-                String p = paths.get(i);
+            for (int i = 0; i < sources.size(); i++) {
+                String p = sources.get(i).path();
                 String base = into ? RemotePath.join(dst.path(), RemotePath.name(p)) : dst.path();
                 if (infos.value(i).isDirectory()) {
-                    if (!recursive) {
-                        throw new CliException(ExitCode.NFS_ERROR, "cp: " + sources.get(i) + " is a directory (use -R)");
-                    }
+                    requireRecursive(sources.get(i).toString(), ExitCode.NFS_ERROR);
                     if (RemotePath.isWithin(base, p)) {
                         throw new CliException(ExitCode.USAGE, "cp: cannot copy " + sources.get(i) + " into itself");
                     }
                     dirs.add(base);
                     dirInfos.add(infos.value(i));
-                    VResult<List<DirEntry>> listed = nfs.vlistdir(List.of(p), Recursion.RECURSIVE, Mode.PLAIN);
-                    check(listed, List.of(sources.get(i).toString()), "cp");
-                    for (DirEntry e : listed.value(0)) {
+                    for (DirEntry e : listTree(nfs, sources.get(i))) {
                         String target = RemotePath.join(base, e.path().substring(p.length() + (p.isEmpty() ? 0 : 1)));
                         if (e.info().isDirectory()) {
                             dirs.add(target);
