@@ -5,7 +5,7 @@
 # interleaved per round. Appends round,target,step,seconds,rc lines to OUTDIR/fuse.csv.
 # usage: scripts/bench-fuse-nfs.sh OUTDIR ROUNDS NEW_SERVER_JAR [OLD_SERVER_JAR]   (env: FUSE_NFS, TREE_TAR, BENCH_DIR)
 OUT=$1; ROUNDS=$2; NEWJAR=$3; OLDJAR=$4
-FUSE=${FUSE_NFS:-/work/build/fuse-nfs/fuse-nfs-bin}; TREE=${TREE_TAR:-/work/build/fuse-bench/tree.tar}
+BUILD=${BUILD:-$HOME/build}; FUSE=${FUSE_NFS:-$BUILD/fuse-nfs/fuse-nfs-bin}; TREE=${TREE_TAR:-$BUILD/fuse-bench/tree.tar}
 mkdir -p $OUT; W=$(mktemp -d ${BENCH_DIR:-/mnt/tcnfs-xfs}/fuse-bench-XXXX)
 PIDS=()
 start_tcnfs() { # name jar options
