@@ -45,7 +45,9 @@ public enum Setting {
     MAX_SESSIONS_PER_ADDRESS("max-sessions-per-address", "256", "Most NFSv4.1 sessions of the clients created "
             + "from one source address; CREATE_SESSION past it gets NFS4ERR_NOSPC. At most max-sessions."),
     MAX_CACHED_REPLY("max-cached-reply", "4160KiB", "Largest reply a session slot keeps for retransmissions "
-            + "(the ca_maxresponsesize_cached granted): four 1 MiB READs and 64 KiB of other results."),
+            + "(the ca_maxresponsesize_cached granted): four 1 MiB READs and 64 KiB of other results. The tcnfs "
+            + "client asks for a cached reply only for compounds that change something, so reads (read-only "
+            + "transactions included) may fill the larger ca_maxresponsesize."),
     REPLY_CACHE_MEMORY("reply-cache-memory", "0", "Bytes all sessions' reply caches may reserve together; 0 means "
             + "an eighth of the maximum heap. A quarter is kept for max-sessions equal shares; when short, new "
             + "sessions get fewer slots or smaller cached replies."),
