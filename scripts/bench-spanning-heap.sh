@@ -4,8 +4,9 @@
 # server with -Xmx256m (HEAP) on a fresh directory under DIR, and runs `tcnfs untar --atomic` of it first with 1
 # client, then with CLIENTS (default 8) clients at once, each into its own directory (made first, outside the
 # transactions). A sampler reads /metrics
-# every 200 ms (the sum of jvm_memory_used_bytes{area="heap"} and tcnfs_txn_spanning_open) and the script prints
-# the peak heap and peak open spanning transactions of each phase, and the spanning commits. Not part of the tests.
+# every 200 ms (the sum of jvm_memory_used_bytes{area="heap"}, garbage included; jvm_gc_live_data_size_bytes, the
+# old generation after the last GC; tcnfs_txn_spanning_open) and the script prints their peaks per phase, then the
+# spanning commits and aborts, the COMPOUND count and the GC pauses. Not part of the tests.
 #
 # Usage: scripts/bench-spanning-heap.sh [--dir DIR] [--files N] [--clients N] [--heap 256m] [--no-build]
 set -euo pipefail
@@ -74,7 +75,8 @@ echo "archive: $FILES files, $(du -h "$WORK/archive.tar" | cut -f1); server -Xmx
     curl -s "http://127.0.0.1:$MPORT/metrics" | awk -v phase="$phase" '
       /^jvm_memory_used_bytes\{.*area="heap"/ { heap += $NF }
       /^tcnfs_txn_spanning_open / { open = $NF }
-      END { if (heap > 0) printf "%s %d %d\n", phase, heap, open }' >>"$WORK/samples" || true
+      /^jvm_gc_live_data_size_bytes / { live = $NF }
+      END { if (heap > 0) printf "%s %d %d %d\n", phase, heap, open, live }' >>"$WORK/samples" || true
     sleep 0.2
   done
 ) &
@@ -105,7 +107,10 @@ run eight "$CLIENTS"
 sleep 0.5
 kill "$SAMPLER" 2>/dev/null || true
 SAMPLER=
-awk '{ n[$1]++; if ($2 > h[$1]) h[$1] = $2; if ($3 > o[$1]) o[$1] = $3 }
-     END { for (p in n) printf "phase %-5s: %4d samples, peak heap %.1f MiB, peak open spanning transactions %d\n",
-           p, n[p], h[p] / 1048576, o[p] }' "$WORK/samples" | sort
-curl -s "http://127.0.0.1:$MPORT/metrics" | grep -E '^tcnfs_txn_spanning_(commits|aborts)' || true
+awk '{ n[$1]++; if ($2 > h[$1]) h[$1] = $2; if ($3 > o[$1]) o[$1] = $3; if ($4 > l[$1]) l[$1] = $4 }
+     END { for (p in n) printf "phase %-5s: %4d samples, peak heap in use %.1f MiB, peak old generation after GC " \
+           "%.1f MiB, peak open spanning transactions %d\n", p, n[p], h[p] / 1048576, l[p] / 1048576, o[p] }' \
+  "$WORK/samples" | sort
+curl -s "http://127.0.0.1:$MPORT/metrics" \
+  | grep -E '^(tcnfs_txn_spanning_(commits|aborts)_total|tcnfs_compound_ops_(count|max)|jvm_gc_pause_seconds_count)' \
+  || true
