@@ -3,8 +3,8 @@
 # FILES files of 1-6 KiB in 50 directories (default 3,000 files, ~13 MB: several compounds' worth), starts one
 # server with -Xmx256m (HEAP) on a fresh directory under DIR, and runs `tcnfs untar --atomic` of it first with 1
 # client, then with CLIENTS (default 8) clients at once, each into its own directory (made first, outside the
-# transactions). A sampler reads /metrics every 200 ms (the sum of jvm_memory_used_bytes{area="heap"}, garbage included; jvm_gc_live_data_size_bytes, the
-# old generation after the last GC; tcnfs_txn_spanning_open) and the script prints their peaks per phase, then the
+# transactions). A sampler reads /metrics every 200 ms (the sum of jvm_memory_used_bytes{area="heap"}, garbage
+# included; jvm_gc_live_data_size_bytes, the old generation after the last GC; tcnfs_txn_spanning_open) and prints their peaks per phase, then the
 # spanning commits and aborts, the COMPOUND count and the GC pauses. Not part of the tests.
 #
 # DIR needs room for CLIENTS + 1 extracted trees (the test XFS at /mnt/tcnfs-xfs holds 448 MiB: the default
