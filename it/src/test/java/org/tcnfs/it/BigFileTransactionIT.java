@@ -1,0 +1,154 @@
+package org.tcnfs.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.tcnfs.it.CliRunner.tcnfs;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Random;
+import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
+import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.tcnfs.client.vector.Outcome;
+import org.tcnfs.client.vector.TxnItem;
+import org.tcnfs.client.vector.VResult;
+import org.tcnfs.client.vector.VWrite;
+import org.tcnfs.client.vector.VnfsClient;
+import org.tcnfs.it.CliRunner.Run;
+
+/**
+ * A file larger than one compound inside a transaction (issue 15): the client writes it in parts, in a transaction
+ * that spans compounds, so the whole file is written or nothing. The server here takes requests of at most 256 KiB,
+ * so files of a few MiB need many compounds.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class BigFileTransactionIT {
+    private static final int BIG = 3 * 1024 * 1024 + 12345;
+
+    private ServerProcess server;
+    private Path tmp;
+    private String url;
+
+    @BeforeAll
+    void start() throws IOException {
+        server = ServerProcess.startIn(ServerProcess.defaultWorkDirectory(), List.of(), "--max-request", "256KiB");
+        tmp = Files.createTempDirectory(ServerProcess.defaultWorkDirectory(), "big-txn-");
+        url = "nfs://127.0.0.1:" + server.port() + "/";
+    }
+
+    @AfterAll
+    void stop() throws IOException {
+        if (server != null) {
+            server.close();
+        }
+        ServerProcess.deleteTree(tmp);
+    }
+
+    private static byte[] random(int size, long seed) {
+        byte[] data = new byte[size];
+        new Random(seed).nextBytes(data);
+        return data;
+    }
+
+    private static String sha256(byte[] data) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(data));
+        } catch (NoSuchAlgorithmException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
+    void putTxnOfAFileLargerThanOneCompoundCommitsWithTheRightChecksumAndMode() throws IOException {
+        byte[] data = random(BIG, 1);
+        Path local = tmp.resolve("big.bin");
+        Files.write(local, data);
+        Files.createDirectories(server.exportDir().resolve("put-ok"));
+
+        Run r = tcnfs("put", "--txn", "-m", "600", local.toString(), url + "put-ok/big.bin");
+
+        assertThat(r.status()).as(r.err()).isZero();
+        Path written = server.exportDir().resolve("put-ok/big.bin");
+        assertThat(sha256(Files.readAllBytes(written))).isEqualTo(sha256(data));
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(written))).isEqualTo("rw-------");
+    }
+
+    @Test
+    void putTxnWhoseLaterItemFailsLeavesNothingOfTheBigFileAndTheOldContent() throws IOException {
+        Path dir = server.exportDir().resolve("put-fail");
+        Files.createDirectories(dir.resolve("second.txt")); // a directory where the second file should go
+        Files.writeString(dir.resolve("big.bin"), "old content");
+        Path local = tmp.resolve("put-fail");
+        Files.createDirectories(local);
+        Files.write(local.resolve("big.bin"), random(BIG, 2));
+        Files.writeString(local.resolve("second.txt"), "second");
+
+        Run r = tcnfs("put", "--txn", local.resolve("big.bin").toString(), local.resolve("second.txt").toString(),
+                url + "put-fail/");
+
+        assertThat(r.status()).as(r.out()).isNotZero();
+        assertThat(dir.resolve("big.bin")).hasContent("old content");
+        assertThat(dir.resolve("second.txt")).isDirectory();
+    }
+
+    @Test
+    void vtxnWithAWriteLargerThanOneCompoundAndAFailingLastItemReportsPerItemAndLeavesNothing() throws IOException {
+        Files.createDirectories(server.exportDir().resolve("vtxn-fail"));
+        List<TxnItem> items = List.of(VWrite.create("vtxn-fail/small", "small".getBytes(StandardCharsets.UTF_8)),
+                VWrite.create("vtxn-fail/big.bin", random(BIG, 3)),
+                VWrite.create("vtxn-fail/no-such-dir/x", new byte[1]));
+        try (VnfsClient nfs = VnfsClient.builder().host("127.0.0.1").port(server.port()).export("/").connect()) {
+            VResult<Void> r = nfs.vtxn(items);
+
+            assertThat(r.committed()).isFalse();
+            assertThat(r.items()).hasSize(3);
+            assertThat(r.firstFailure()).isEqualTo(2);
+            assertThat(r.item(0).outcome()).isEqualTo(Outcome.UNDONE);
+            assertThat(r.item(1).outcome()).isEqualTo(Outcome.UNDONE);
+            assertThat(r.compounds()).as("compounds sent").isGreaterThan(5);
+        }
+        try (var s = Files.list(server.exportDir().resolve("vtxn-fail"))) {
+            assertThat(s.toList()).isEmpty();
+        }
+    }
+
+    @Test
+    void untarAtomicOfAnArchiveWithAFileLargerThanOneCompoundCommits() throws IOException {
+        byte[] big = random(BIG, 4);
+        Path archive = tmp.resolve("big.tar");
+        try (OutputStream out = Files.newOutputStream(archive);
+                TarArchiveOutputStream tar = new TarArchiveOutputStream(out)) {
+            entry(tar, "pkg/README", "read me".getBytes(StandardCharsets.UTF_8));
+            entry(tar, "pkg/data/big.bin", big);
+            entry(tar, "pkg/data/after.txt", "after".getBytes(StandardCharsets.UTF_8));
+        }
+
+        Run r = tcnfs("untar", "--atomic", archive.toString(), url + "untar-big");
+
+        assertThat(r.status()).as(r.err()).isZero();
+        Path root = server.exportDir().resolve("untar-big");
+        assertThat(sha256(Files.readAllBytes(root.resolve("pkg/data/big.bin")))).isEqualTo(sha256(big));
+        assertThat(root.resolve("pkg/README")).hasContent("read me");
+        assertThat(root.resolve("pkg/data/after.txt")).hasContent("after");
+    }
+
+    private static void entry(TarArchiveOutputStream tar, String name, byte[] data) throws IOException {
+        TarArchiveEntry e = new TarArchiveEntry(name);
+        e.setSize(data.length);
+        e.setMode(0644);
+        tar.putArchiveEntry(e);
+        tar.write(data);
+        tar.closeArchiveEntry();
+    }
+}
