@@ -20,6 +20,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.tcnfs.client.vector.Mode;
 import org.tcnfs.client.vector.Outcome;
 import org.tcnfs.client.vector.TxnItem;
 import org.tcnfs.client.vector.VResult;
@@ -98,6 +99,8 @@ class BigFileTransactionIT {
                 url + "put-fail/");
 
         assertThat(r.status()).as(r.out()).isNotZero();
+        // the failure is the second file's (its label, after the big file's parts), not a refusal before sending
+        assertThat(r.err()).contains("put-fail/second.txt").contains("transaction rolled back, nothing changed");
         assertThat(dir.resolve("big.bin")).hasContent("old content");
         assertThat(dir.resolve("second.txt")).isDirectory();
     }
@@ -121,6 +124,24 @@ class BigFileTransactionIT {
         try (var s = Files.list(server.exportDir().resolve("vtxn-fail"))) {
             assertThat(s.toList()).isEmpty();
         }
+    }
+
+    @Test
+    void transactionalAppendLargerThanOneCompoundGoesAfterTheOldEnd() throws IOException {
+        Files.createDirectories(server.exportDir().resolve("append"));
+        Files.writeString(server.exportDir().resolve("append/log"), "head\n");
+        byte[] big = random(BIG, 5);
+        try (VnfsClient nfs = VnfsClient.builder().host("127.0.0.1").port(server.port()).export("/").connect()) {
+            VResult<Void> r = nfs.vwrite(List.of(VWrite.append("append/log", big)),
+                    Mode.TRANSACTION);
+
+            assertThat(r.isOk()).isTrue();
+            assertThat(r.items()).hasSize(1);
+        }
+        byte[] expected = new byte[5 + big.length];
+        System.arraycopy("head\n".getBytes(StandardCharsets.UTF_8), 0, expected, 0, 5);
+        System.arraycopy(big, 0, expected, 5, big.length);
+        assertThat(sha256(Files.readAllBytes(server.exportDir().resolve("append/log")))).isEqualTo(sha256(expected));
     }
 
     @Test
