@@ -1012,12 +1012,81 @@ public final class VnfsClient implements AutoCloseable {
                 owner.add(i);
             }
         }
-        VResult<Void> r = run(what, steps, Mode.TRANSACTION, OnFailure.STOP);
-        if (steps.size() == items.size() || r.items().size() != steps.size()) {
+        return perItem(run(what, steps, Mode.TRANSACTION, OnFailure.STOP), owner, items.size());
+    }
+
+    /**
+     * Writes local files in one transaction: each remote file is created or truncated with its mode and gets the
+     * local file's bytes, all of them or none. A file is read in parts as its compounds are packed, so memory
+     * holds about one compound of data, whatever the files' sizes; work larger than one compound runs in a
+     * transaction that spans compounds. The result has one entry per file.
+     *
+     * @throws TransactionsUnsupportedException when the server has no transactions (nothing changed)
+     * @throws java.io.UncheckedIOException when a local file cannot be read (the transaction is aborted)
+     */
+    public synchronized VResult<Void> vwriteFiles(List<VWriteFile> items) throws IOException {
+        if (transactionsUnavailable) {
+            throw TransactionsUnsupportedException.procUnavail(server, null);
+        }
+        int part = transactionPartBytes();
+        List<Step<Void>> steps = new ArrayList<>();
+        List<Integer> owner = new ArrayList<>();
+        long total = 0;
+        for (int i = 0; i < items.size(); i++) {
+            VWriteFile f = items.get(i);
+            long size = java.nio.file.Files.size(f.local());
+            total += size + 4096;
+            for (long from = 0; from == 0 || from < size; from += part) {
+                steps.add(filePartStep(f, from, (int) Math.min(part, size - from)));
+                owner.add(i);
+            }
+        }
+        VResult<Void> r = total <= part ? run("vwrite", steps, Mode.TRANSACTION, OnFailure.STOP)
+                : runSpanning("vwrite", steps);
+        return perItem(r, owner, items.size());
+    }
+
+    /** The step that writes {@code length} bytes at {@code from} of {@code f}, read from the local file when packed. */
+    private Step<Void> filePartStep(VWriteFile f, long from, int length) {
+        int chunks = Math.max(1, (length + maxWrite - 1) / maxWrite);
+        return new Step<>() {
+            @Override
+            public void emit(Emitter e) {
+                byte[] data = new byte[length];
+                try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(f.local())) {
+                    ByteBuffer buf = ByteBuffer.wrap(data);
+                    while (buf.hasRemaining()) {
+                        if (ch.read(buf, from + buf.position()) < 0) {
+                            throw new IOException(f.local() + " became shorter while it was written");
+                        }
+                    }
+                } catch (IOException ex) {
+                    throw new java.io.UncheckedIOException(ex);
+                }
+                java.util.Set<WriteFlag> flags = from == 0 ? java.util.EnumSet.of(WriteFlag.CREATE, WriteFlag.TRUNCATE)
+                        : java.util.Set.of();
+                writeStep(new VWrite(f.path(), from, data, flags, f.mode()), -1).emit(e);
+            }
+
+            @Override
+            public long replyBytes() {
+                return 512L + 64L * chunks;
+            }
+
+            @Override
+            public Void decode(List<nfs_resop4> results) {
+                return null;
+            }
+        };
+    }
+
+    /** One result per item from the result of their steps ({@code owner}: each step's item). */
+    private static VResult<Void> perItem(VResult<Void> r, List<Integer> owner, int items) {
+        if (owner.size() == items || r.items().size() != owner.size()) {
             return r;
         }
-        List<ItemResult<Void>> results = new ArrayList<>(Collections.nCopies(items.size(), null));
-        for (int s = 0; s < steps.size(); s++) {
+        List<ItemResult<Void>> results = new ArrayList<>(Collections.nCopies(items, null));
+        for (int s = 0; s < owner.size(); s++) {
             results.set(owner.get(s), r.item(s));
         }
         int failed = r.firstFailure() < 0 ? -1 : owner.get(r.firstFailure());
