@@ -5,15 +5,20 @@ import static org.tcnfs.it.CliRunner.tcnfs;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.TimeUnit;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
 import org.junit.jupiter.api.AfterAll;
@@ -83,6 +88,56 @@ class BigFileTransactionIT {
         Path written = server.exportDir().resolve("put-ok/big.bin");
         assertThat(sha256(Files.readAllBytes(written))).isEqualTo(sha256(data));
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(written))).isEqualTo("rw-------");
+    }
+
+    @Test
+    void putTxnOfAFileLargerThanTheClientHeapCommitsWithTheRightChecksum() throws Exception {
+        Path local = tmp.resolve("heap.bin");
+        Random random = new Random(6);
+        byte[] block = new byte[64 * 1024];
+        MessageDigest digest = MessageDigest.getInstance("SHA-256");
+        try (FileChannel ch = FileChannel.open(local, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            for (int mib = 0; mib < 80; mib++) { // 80 MiB: 64 KiB of random bytes at the start of each MiB
+                random.nextBytes(block);
+                ch.write(ByteBuffer.wrap(block), mib * 1024L * 1024);
+            }
+            ch.truncate(80L * 1024 * 1024);
+            if (ch.size() < 80L * 1024 * 1024) {
+                ch.write(ByteBuffer.wrap(new byte[1]), 80L * 1024 * 1024 - 1);
+            }
+        }
+        try (FileChannel ch = FileChannel.open(local)) {
+            ByteBuffer buf = ByteBuffer.allocate(1 << 20);
+            while (ch.read(buf) > 0) {
+                buf.flip();
+                digest.update(buf);
+                buf.clear();
+            }
+        }
+        String expected = HexFormat.of().formatHex(digest.digest());
+        Files.createDirectories(server.exportDir().resolve("heap"));
+
+        List<String> command = List.of(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx48m", "-XX:+UseSerialGC", "-jar", CliRunner.clientJar().toString(), "put", "--no-progress", "--txn",
+                local.toString(), url + "heap/heap.bin");
+        Path output = tmp.resolve("heap-cli.txt");
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+        if (!p.waitFor(120, TimeUnit.SECONDS)) {
+            p.destroyForcibly().waitFor();
+            throw new AssertionError("tcnfs put --txn did not finish in 120 s");
+        }
+
+        assertThat(p.exitValue()).as(Files.readString(output)).isZero();
+        MessageDigest remote = MessageDigest.getInstance("SHA-256");
+        try (FileChannel ch = FileChannel.open(server.exportDir().resolve("heap/heap.bin"))) {
+            ByteBuffer buf = ByteBuffer.allocate(1 << 20);
+            while (ch.read(buf) > 0) {
+                buf.flip();
+                remote.update(buf);
+                buf.clear();
+            }
+        }
+        assertThat(HexFormat.of().formatHex(remote.digest())).isEqualTo(expected);
     }
 
     @Test
