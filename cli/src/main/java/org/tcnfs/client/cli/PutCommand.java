@@ -1,6 +1,7 @@
 package org.tcnfs.client.cli;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -9,7 +10,9 @@ import java.util.ArrayList;
 import java.util.List;
 import org.tcnfs.client.vector.FileInfo;
 import org.tcnfs.client.vector.RemotePath;
+import org.tcnfs.client.vector.VResult;
 import org.tcnfs.client.vector.VWrite;
+import org.tcnfs.client.vector.VWriteFile;
 import org.tcnfs.client.vector.VnfsClient;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -62,15 +65,22 @@ final class PutCommand extends BaseCommand {
                 total += size(file);
             }
             if (txn) {
-                List<VWrite> writes = new ArrayList<>();
+                List<VWriteFile> writes = new ArrayList<>();
                 List<String> labels = new ArrayList<>();
                 for (int i = 0; i < files.size(); i++) {
                     Path file = files.get(i);
-                    writes.add(VWrite.create(remotes.get(i), read(file)).withMode(preserve ? localMode(file) : bits));
+                    writes.add(new VWriteFile(remotes.get(i), file, preserve ? localMode(file) : bits));
                     labels.add(target.withPath(remotes.get(i)).toString());
                 }
                 progress().start("put", writes.size());
-                check(nfs.vwrite(writes, mode(txn)), labels, "put");
+                VResult<Void> r;
+                try {
+                    r = nfs.vwriteFiles(writes);
+                } catch (UncheckedIOException e) {
+                    throw new CliException(ExitCode.LOCAL_IO, "put: " + LocalErrors.cause(e.getCause())
+                            + "; transaction aborted, nothing changed");
+                }
+                check(r, labels, "put");
                 return;
             }
             progress().startBytes("put", total);

@@ -3,8 +3,9 @@ package org.tcnfs.client.vector;
 import java.io.IOException;
 
 /**
- * A transactional call (or one item of any call) does not fit one compound of the session's negotiated limits,
- * so it was refused before anything was sent. A transaction is never split.
+ * One item of a call does not fit one compound of the session's negotiated limits, so it was refused before
+ * anything was sent. (A transactional call larger than one compound runs as a transaction that spans compounds,
+ * its writes larger than one compound in parts; only an item that cannot be split is refused.)
  */
 public final class CompoundTooLargeException extends IOException {
     private static final long serialVersionUID = 1L;

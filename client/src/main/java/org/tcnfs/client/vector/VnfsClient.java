@@ -398,16 +398,13 @@ public final class VnfsClient implements AutoCloseable {
 
     /**
      * Writes each item (create, truncate, append as its flags say). In plain mode a file too large for one
-     * compound is written in compounds of its own (open, writes, close); in a transaction it is refused.
+     * compound is written in compounds of its own (open, writes, close); in a transaction it is written in parts,
+     * in a transaction that spans compounds ({@link #vtxn}).
      */
     public synchronized VResult<Void> vwrite(List<VWrite> items, Mode mode) throws IOException {
         Map<String, Long> ends = appendOffsets(items);
         if (mode == Mode.TRANSACTION) {
-            List<Step<Void>> steps = new ArrayList<>();
-            for (VWrite w : items) {
-                steps.add(writeStep(w, ends.getOrDefault(w.path(), -1L)));
-            }
-            return run("vwrite", steps, mode, OnFailure.STOP);
+            return runTransactionParts("vwrite", items, ends);
         }
         long large = Math.max(4096, packer.limits().maxRequestBytes() - 64 * 1024);
         List<VResult<Void>> parts = new ArrayList<>();
@@ -967,9 +964,9 @@ public final class VnfsClient implements AutoCloseable {
 
     /**
      * Runs writes, renames, removes, mkdirs, setattrs, symlinks and links, in the given order, as one transaction:
-     * all of them take effect, or none.
+     * all of them take effect, or none. When they do not fit one compound, they run in a transaction that spans
+     * compounds, and a write larger than one compound is split into parts at their offsets.
      *
-     * @throws CompoundTooLargeException when they do not fit one compound (nothing is sent)
      * @throws TransactionsUnsupportedException when the server has no transactions (nothing changed)
      */
     public VResult<Void> vtxn(List<? extends TxnItem> items) throws IOException {
@@ -979,11 +976,135 @@ public final class VnfsClient implements AutoCloseable {
     /** Mixed items as {@link #vtxn}, in either mode (plain: as few compounds as fit, stopping at a failure). */
     public synchronized VResult<Void> vapply(List<? extends TxnItem> items, Mode mode) throws IOException {
         Map<String, Long> ends = appendOffsets(items);
+        if (mode == Mode.TRANSACTION) {
+            return runTransactionParts("vtxn", items, ends);
+        }
         List<Step<Void>> steps = new ArrayList<>();
         for (TxnItem item : items) {
             steps.add(stepOf(item, ends));
         }
-        return run(mode == Mode.TRANSACTION ? "vtxn" : "vapply", steps, mode, OnFailure.STOP);
+        return run("vapply", steps, mode, OnFailure.STOP);
+    }
+
+    /**
+     * Runs {@code items} as one transaction. A write whose data is larger than {@link #transactionPartBytes} (so
+     * larger than one compound) becomes several steps: the first opens (creates, truncates) the file as the
+     * item's flags say and writes the first part, each later one opens the file again by its path and writes the
+     * next part at its offset. They run in a transaction that spans compounds, so the whole file is written or
+     * nothing. The result has one entry per item: a split item's is that of its failed part, or of its last.
+     */
+    private VResult<Void> runTransactionParts(String what, List<? extends TxnItem> items, Map<String, Long> ends)
+            throws IOException {
+        int part = transactionPartBytes();
+        List<Step<Void>> steps = new ArrayList<>();
+        List<Integer> owner = new ArrayList<>();
+        for (int i = 0; i < items.size(); i++) {
+            TxnItem item = items.get(i);
+            if (item instanceof VWrite w && w.dataUnsafe().length > part) {
+                long end = ends.getOrDefault(w.path(), -1L);
+                int length = w.dataUnsafe().length;
+                for (int from = 0; from < length; from += part) {
+                    steps.add(writeStep(w, end, from, Math.min(length, from + part)));
+                    owner.add(i);
+                }
+            } else {
+                steps.add(stepOf(item, ends));
+                owner.add(i);
+            }
+        }
+        return perItem(run(what, steps, Mode.TRANSACTION, OnFailure.STOP), owner, items.size());
+    }
+
+    /**
+     * Writes local files in one transaction: each remote file is created or truncated with its mode and gets the
+     * local file's bytes, all of them or none. A file is read in parts as its compounds are packed, so memory
+     * holds about one compound of data, whatever the files' sizes; work larger than one compound runs in a
+     * transaction that spans compounds. The result has one entry per file.
+     *
+     * @throws TransactionsUnsupportedException when the server has no transactions (nothing changed)
+     * @throws java.io.UncheckedIOException when a local file cannot be read (the transaction is aborted)
+     */
+    public synchronized VResult<Void> vwriteFiles(List<VWriteFile> items) throws IOException {
+        if (transactionsUnavailable) {
+            throw TransactionsUnsupportedException.procUnavail(server, null);
+        }
+        int part = transactionPartBytes();
+        List<Step<Void>> steps = new ArrayList<>();
+        List<Integer> owner = new ArrayList<>();
+        long total = 0;
+        for (int i = 0; i < items.size(); i++) {
+            VWriteFile f = items.get(i);
+            long size = java.nio.file.Files.size(f.local());
+            total += size + 4096;
+            for (long from = 0; from == 0 || from < size; from += part) {
+                steps.add(filePartStep(f, from, (int) Math.min(part, size - from)));
+                owner.add(i);
+            }
+        }
+        VResult<Void> r = total <= part ? run("vwrite", steps, Mode.TRANSACTION, OnFailure.STOP)
+                : runSpanning("vwrite", steps);
+        return perItem(r, owner, items.size());
+    }
+
+    /** The step that writes {@code length} bytes at {@code from} of {@code f}, read from the local file when packed. */
+    private Step<Void> filePartStep(VWriteFile f, long from, int length) {
+        int chunks = Math.max(1, (length + maxWrite - 1) / maxWrite);
+        return new Step<>() {
+            @Override
+            public void emit(Emitter e) {
+                byte[] data = new byte[length];
+                try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(f.local())) {
+                    ByteBuffer buf = ByteBuffer.wrap(data);
+                    while (buf.hasRemaining()) {
+                        if (ch.read(buf, from + buf.position()) < 0) {
+                            throw new IOException(f.local() + " became shorter while it was written");
+                        }
+                    }
+                } catch (IOException ex) {
+                    throw new java.io.UncheckedIOException(ex);
+                }
+                java.util.Set<WriteFlag> flags = from == 0 ? java.util.EnumSet.of(WriteFlag.CREATE, WriteFlag.TRUNCATE)
+                        : java.util.Set.of();
+                writeStep(new VWrite(f.path(), from, data, flags, f.mode()), -1).emit(e);
+            }
+
+            @Override
+            public long replyBytes() {
+                return 512L + 64L * chunks;
+            }
+
+            @Override
+            public Void decode(List<nfs_resop4> results) {
+                return null;
+            }
+        };
+    }
+
+    /** One result per item from the result of their steps ({@code owner}: each step's item). */
+    private static VResult<Void> perItem(VResult<Void> r, List<Integer> owner, int items) {
+        if (owner.size() == items || r.items().size() != owner.size()) {
+            return r;
+        }
+        List<ItemResult<Void>> results = new ArrayList<>(Collections.nCopies(items, null));
+        for (int s = 0; s < owner.size(); s++) {
+            results.set(owner.get(s), r.item(s));
+        }
+        int failed = r.firstFailure() < 0 ? -1 : owner.get(r.firstFailure());
+        if (failed >= 0) {
+            results.set(failed, r.item(r.firstFailure()));
+        }
+        return new VResult<>(results, failed, r.committed(), r.mode(), r.compounds());
+    }
+
+    /**
+     * The most data bytes one step of a transactional write carries: what the transaction's compounds allow,
+     * less room for the other operations, and at most as many WRITEs as the operation limit leaves.
+     */
+    private int transactionPartBytes() {
+        Packer.Limits l = txnPacker.limits();
+        long bytes = Math.max(4096, l.maxRequestBytes() - 64 * 1024);
+        long byOps = (long) Math.max(1, l.maxOperations() - 16) * maxWrite;
+        return (int) Math.min(Integer.MAX_VALUE - 8, Math.min(bytes, byOps));
     }
 
     private Step<Void> stepOf(TxnItem item, Map<String, Long> ends) {
@@ -1018,19 +1139,33 @@ public final class VnfsClient implements AutoCloseable {
     }
 
     private Step<Void> writeStep(VWrite w, long end) {
+        return writeStep(w, end, 0, w.dataUnsafe().length);
+    }
+
+    /**
+     * The step that writes bytes {@code from} to {@code to} of {@code w}'s data. The part at 0 opens the file as
+     * {@code w}'s flags say (create, truncate, append after a size check); a later part opens the existing file
+     * and writes at its offset (a part of a transaction that began with the first).
+     */
+    private Step<Void> writeStep(VWrite w, long end, int from, int to) {
         byte[] data = w.dataUnsafe();
-        int chunks = Math.max(1, (data.length + maxWrite - 1) / maxWrite);
+        int chunks = Math.max(1, (to - from + maxWrite - 1) / maxWrite);
+        boolean appends = w.has(WriteFlag.APPEND) && !w.has(WriteFlag.TRUNCATE);
         return new Step<>() {
             @Override
             public void emit(Emitter e) {
                 e.directory(RemotePath.parent(w.path()));
-                addOpenForWrite(e.ops(), w);
-                long offset = w.offset();
-                if (w.has(WriteFlag.APPEND) && !w.has(WriteFlag.TRUNCATE)) {
-                    offset = Math.max(end, 0);
-                    e.ops().verify(Attrs.builder().size(offset).build());
+                long offset = appends ? Math.max(end, 0) : w.offset();
+                if (from == 0) {
+                    addOpenForWrite(e.ops(), w);
+                    if (appends) {
+                        e.ops().verify(Attrs.builder().size(offset).build());
+                    }
+                } else {
+                    e.ops().openExisting(session.clientId(), openOwner, RemotePath.name(w.path()),
+                            OPEN4args.OPEN4_SHARE_ACCESS_WRITE);
                 }
-                addWrites(e.ops(), CompoundBuilder.currentStateid(), offset, data, 0, data.length);
+                addWrites(e.ops(), CompoundBuilder.currentStateid(), offset, data, from, to);
                 e.ops().close(CompoundBuilder.currentStateid());
             }
 

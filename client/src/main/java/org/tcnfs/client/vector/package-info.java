@@ -8,8 +8,9 @@
  * org.tcnfs.client.vector.Mode}).
  *
  * <p>Threading: a client runs one call at a time (its methods are synchronized); items and results are
- * immutable. Exceptions: per-item NFS statuses are values in the result; a transaction that does not fit the
- * session is {@link org.tcnfs.client.vector.CompoundTooLargeException}, one against a server without
+ * immutable. Exceptions: per-item NFS statuses are values in the result; an item that does not fit one
+ * compound of the session (and cannot be split) is {@link org.tcnfs.client.vector.CompoundTooLargeException}, a
+ * transaction against a server without
  * transactions {@link org.tcnfs.client.vector.TransactionsUnsupportedException}, both before anything changed;
  * transport failures are other {@link java.io.IOException}s.
  */
