@@ -1,5 +1,6 @@
 package org.tcnfs.server;
 
+import io.micrometer.core.instrument.FunctionCounter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -175,6 +176,7 @@ public final class TcnfsServer implements AutoCloseable {
         nfs.start();
         started = Instant.now();
         registerGauges();
+        registerGroupCommitCounters();
         metrics.gauge("tcnfs.txn.recovered", "Interrupted transactions undone by recovery at this start", null,
                 () -> recovery.recovered().size());
         transactions.registerMetrics(metrics);
@@ -212,6 +214,26 @@ public final class TcnfsServer implements AutoCloseable {
             OptionalLong size = handleTableBytes();
             return size.isPresent() ? size.getAsLong() : Double.NaN;
         });
+    }
+
+    /**
+     * Counters of the disk flushes that compounds share (docs/durability.md, "Group commit and shared fsyncs"):
+     * durable LMDB commits against the commits asked for, fsyncs run against the fsyncs asked for.
+     */
+    private void registerGroupCommitCounters() {
+        HandleTable table = handles;
+        FunctionCounter.builder("tcnfs.lmdb.durable.commits", table, t -> t.durableCommits())
+                .description("Durable LMDB commits of the handle table (each carries every compound waiting for one "
+                        + "at that moment)").register(metrics.registry());
+        FunctionCounter.builder("tcnfs.lmdb.durable.commit.requests", table, t -> t.durableCommitRequests())
+                .description("Durable LMDB commits asked for by compounds (more than tcnfs_lmdb_durable_commits_total "
+                        + "when concurrent compounds shared a commit)").register(metrics.registry());
+        FunctionCounter.builder("tcnfs.fsyncs", table.sharedFsync(), f -> f.runs())
+                .description("fsyncs of files and directories run at compounds' ends (each serves every compound "
+                        + "waiting for that object at that moment)").register(metrics.registry());
+        FunctionCounter.builder("tcnfs.fsync.requests", table.sharedFsync(), f -> f.requests())
+                .description("fsyncs of files and directories asked for at compounds' ends (more than "
+                        + "tcnfs_fsyncs_total when concurrent compounds shared an fsync)").register(metrics.registry());
     }
 
     /** Size of the handle table's LMDB data file, if it can be read. */

@@ -7,6 +7,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -27,6 +28,7 @@ import org.tcnfs.proto.UndoStep;
 import org.tcnfs.txn.backup.BackupManager;
 import org.tcnfs.txn.handles.FsyncPool;
 import org.tcnfs.txn.handles.HandleTable;
+import org.tcnfs.txn.handles.SharedFsync;
 import org.tcnfs.txn.handles.TxnBuffer;
 import org.tcnfs.txn.lock.LockMode;
 import org.tcnfs.txn.lock.LockSet;
@@ -426,11 +428,13 @@ final class TransactionSteps implements Transaction.Steps {
         if (preparer == null) {
             return;
         }
+        SharedFsync shared = services.handles.sharedFsync();
         List<FsyncPool.Sync> syncs = new ArrayList<>();
         for (ObjectPath p : preparer.touchedFiles()) {
             Path file = preparer.local(p);
-            if (Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
-                syncs.add(() -> force(file));
+            BasicFileAttributes a = attributesOrNull(file);
+            if (a != null && a.isRegularFile()) {
+                syncs.add(sharedForce(shared, a, file));
             }
         }
         // Directories that gained a renamed entry first, in the same wave as the files: on a file system that
@@ -440,12 +444,34 @@ final class TransactionSteps implements Transaction.Steps {
         List<FsyncPool.Sync> after = new ArrayList<>();
         for (ObjectPath p : preparer.touchedDirs()) {
             Path dir = preparer.local(p);
-            if (Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
-                (targets.contains(p) || targets.isEmpty() ? syncs : after).add(() -> force(dir));
+            BasicFileAttributes a = attributesOrNull(dir);
+            if (a != null && a.isDirectory()) {
+                (targets.contains(p) || targets.isEmpty() ? syncs : after).add(sharedForce(shared, a, dir));
             }
         }
         FsyncPool.runAll(syncs);
         FsyncPool.runAll(after);
+    }
+
+    /** The object's attributes without following a symbolic link, or null if it cannot be read (gone). */
+    private static BasicFileAttributes attributesOrNull(Path path) {
+        try {
+            return Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /**
+     * An fsync of {@code path} shared with the compounds that sync the same object ({@code st_dev} and
+     * {@code st_ino}: the compound holds its locks, so the path names that object until the sync ends).
+     */
+    private static FsyncPool.Sync sharedForce(SharedFsync shared, BasicFileAttributes attributes, Path path) {
+        Object key = attributes.fileKey();
+        if (key == null) {
+            return () -> force(path);
+        }
+        return () -> shared.sync(key, () -> force(path));
     }
 
     private static void force(Path path) throws IOException {

@@ -13,9 +13,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.lmdbjava.ByteArrayProxy;
 import org.lmdbjava.Dbi;
@@ -87,8 +85,8 @@ public final class HandleTable implements AutoCloseable {
     final Dbi<byte[]> exports;
     private final Map<String, SideTable> sideTables = new ConcurrentHashMap<>();
     private final ThreadLocal<TxnBuffer> bound = new ThreadLocal<>();
-    private final ConcurrentLinkedQueue<GroupEntry> grouped = new ConcurrentLinkedQueue<>();
-    private final ReentrantLock groupLeader = new ReentrantLock();
+    private final GroupCommit groupCommit = new GroupCommit(this::lmdbBatch);
+    private final SharedFsync sharedFsync = new SharedFsync();
     /**
      * Raised twice around every LMDB commit that changes a directory's row (odd while it commits), so a
      * view can tell whether the directory rows it reads are those of the cached paths.
@@ -273,7 +271,8 @@ public final class HandleTable implements AutoCloseable {
      * the reply. On a thread bound to a transaction's buffer the transaction fsyncs every file it wrote
      * before its commit point; on one bound to a plain compound's buffer the buffer keeps the sync
      * {@code opener} opens (one per {@code key}) for {@link TxnBuffer#syncPending()}. On an unbound thread
-     * it returns false: sync now.
+     * it returns false: sync now. {@code key} names the object (its handle) for every compound: compounds
+     * syncing the same key at the same moment share an fsync ({@link SharedFsync}).
      */
     public boolean syncAtCompoundEnd(Object key, TxnBuffer.SyncOpener opener) throws IOException {
         TxnBuffer buffer = bound.get();
@@ -352,71 +351,28 @@ public final class HandleTable implements AutoCloseable {
     }
 
     private <T> T inLmdbGroupCommit(BatchWork<T> work) throws IOException {
-        GroupEntry mine = new GroupEntry(work);
-        grouped.add(mine);
-        groupLeader.lock();
-        try {
-            if (!mine.done) {
-                List<GroupEntry> group = new ArrayList<>();
-                for (GroupEntry e = grouped.poll(); e != null; e = grouped.poll()) {
-                    group.add(e);
-                }
-                commitGroup(group);
-            }
-        } finally {
-            groupLeader.unlock();
-        }
-        if (mine.failure instanceof IOException e) {
-            throw e;
-        }
-        if (mine.failure instanceof RuntimeException e) {
-            throw e;
-        }
-        @SuppressWarnings("unchecked")
-        T result = (T) mine.result;
-        return result;
+        return groupCommit.run(work);
     }
 
-    private void commitGroup(List<GroupEntry> group) {
-        try (HandleBatch batch = lmdbBatch()) {
-            List<Object> results = new ArrayList<>(group.size());
-            for (GroupEntry e : group) {
-                results.add(e.work.apply(batch));
-            }
-            batch.commit();
-            for (int i = 0; i < group.size(); i++) {
-                group.get(i).result = results.get(i);
-                group.get(i).done = true;
-            }
-            return;
-        } catch (IOException | RuntimeException groupFailure) {
-            if (group.size() == 1) {
-                group.get(0).failure = groupFailure;
-                group.get(0).done = true;
-                return;
-            }
-        }
-        for (GroupEntry e : group) {
-            try (HandleBatch batch = lmdbBatch()) {
-                e.result = e.work.apply(batch);
-                batch.commit();
-            } catch (IOException | RuntimeException alone) {
-                e.failure = alone;
-            }
-            e.done = true;
-        }
+    /**
+     * Pieces of work handed to {@link #inGroupCommit} and {@link #commitDurably} for LMDB since the start: the
+     * durable commits there would have been without group commit.
+     */
+    public long durableCommitRequests() {
+        return groupCommit.requests();
     }
 
-    /** One thread's work waiting for a group commit; its fields are guarded by {@code groupLeader}. */
-    private static final class GroupEntry {
-        final BatchWork<?> work;
-        boolean done;
-        Object result;
-        Exception failure;
+    /** LMDB commits that {@link #inGroupCommit} and {@link #commitDurably} made since the start (one per group). */
+    public long durableCommits() {
+        return groupCommit.commits();
+    }
 
-        GroupEntry(BatchWork<?> work) {
-            this.work = work;
-        }
+    /**
+     * The fsyncs that compounds share (one fsync of an object, started after each caller's change, serves
+     * every compound that needs it at that moment).
+     */
+    public SharedFsync sharedFsync() {
+        return sharedFsync;
     }
 
     /** Reads of the latest committed rows, each in its own short read transaction; never written. */

@@ -116,10 +116,16 @@ public final class TxnBuffer {
         return !pendingSyncs.isEmpty();
     }
 
-    /** Runs the pending syncs, all at once ({@link FsyncPool}), and releases them (all of them, also on failure). */
+    /**
+     * Runs the pending syncs, all at once ({@link FsyncPool}), each shared with other compounds syncing the same
+     * object at that moment ({@link SharedFsync}, by the key it was kept under), and releases them (all of them,
+     * also on failure).
+     */
     public void syncPending() throws IOException {
         try {
-            FsyncPool.runAll(pendingSyncs.values().stream().map(sync -> (FsyncPool.Sync) sync::sync).toList());
+            SharedFsync shared = table.sharedFsync();
+            FsyncPool.runAll(pendingSyncs.entrySet().stream()
+                    .map(e -> (FsyncPool.Sync) () -> shared.sync(e.getKey(), e.getValue()::sync)).toList());
         } finally {
             releasePending();
         }
