@@ -305,7 +305,14 @@ final class TransactionSteps implements Transaction.Steps {
         Path dir = backups.directory();
         if (Files.isDirectory(dir)) {
             force(dir);
-            force(dir.getParent());
+            // the backup area holds every transaction's backup directory: concurrent transactions share its fsync
+            Path area = dir.getParent();
+            BasicFileAttributes a = attributesOrNull(area);
+            if (a != null) {
+                sharedForce(services.handles.sharedFsync(), a, area).run();
+            } else {
+                force(area);
+            }
         }
     }
 
@@ -464,7 +471,8 @@ final class TransactionSteps implements Transaction.Steps {
 
     /**
      * An fsync of {@code path} shared with the compounds that sync the same object ({@code st_dev} and
-     * {@code st_ino}: the compound holds its locks, so the path names that object until the sync ends).
+     * {@code st_ino}: the compound holds its locks, and nothing renames the backup area, so the path names
+     * that object until the sync ends).
      */
     private static FsyncPool.Sync sharedForce(SharedFsync shared, BasicFileAttributes attributes, Path path) {
         Object key = attributes.fileKey();

@@ -1,0 +1,149 @@
+package org.tcnfs.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.tcnfs.client.CompoundBuilder;
+import org.tcnfs.client.CompoundResult;
+import org.tcnfs.nfs4.status.NfsStatus;
+
+/**
+ * Group commit and shared fsyncs through the wire (issue 16; docs/durability.md, "Group commit and shared
+ * fsyncs"): eight clients, each on a connection and session of its own, change one directory at the same
+ * moments; the server's counters show fewer directory fsyncs and durable LMDB commits than the compounds that
+ * needed them, and every change is there afterwards with its content.
+ */
+class GroupCommitIT extends SharedServerTest {
+    private static final int CLIENTS = 8;
+    private static final int ROUNDS = 20;
+
+    /** The counters this test reads, scraped at one moment. */
+    private record Flushes(double fsyncs, double fsyncRequests, double commits, double commitRequests) {
+        static Flushes scrape(ServerProcess server) throws Exception {
+            String s = server.scrapeMetrics();
+            return new Flushes(value(s, "tcnfs_fsyncs_total"), value(s, "tcnfs_fsync_requests_total"),
+                    value(s, "tcnfs_lmdb_durable_commits_total"), value(s, "tcnfs_lmdb_durable_commit_requests_total"));
+        }
+
+        private static double value(String scraped, String name) {
+            return ServerProcess.metric(scraped, name)
+                    .orElseThrow(() -> new AssertionError("no metric " + name + " in /metrics"));
+        }
+
+        Flushes minus(Flushes before) {
+            return new Flushes(fsyncs - before.fsyncs, fsyncRequests - before.fsyncRequests, commits - before.commits,
+                    commitRequests - before.commitRequests);
+        }
+    }
+
+    /** Runs {@code work(client, round)} on eight clients, all of them starting each round together. */
+    private void inLockstep(String name, RoundWork work) throws Exception {
+        try (ThreadClients clients = ThreadClients.open(server, name)) {
+            CyclicBarrier together = new CyclicBarrier(CLIENTS);
+            List<Callable<Void>> tasks = new ArrayList<>();
+            for (int c = 0; c < CLIENTS; c++) {
+                int client = c;
+                NfsOps nfs = clients.newClient(name + "-" + c);
+                tasks.add(() -> {
+                    for (int r = 0; r < ROUNDS; r++) {
+                        together.await(60, TimeUnit.SECONDS);
+                        work.run(nfs, client, r);
+                    }
+                    return null;
+                });
+            }
+            ThreadClients.runAll(tasks, TimeUnit.SECONDS.toNanos(120));
+        }
+    }
+
+    @FunctionalInterface
+    private interface RoundWork {
+        void run(NfsOps nfs, int client, int round) throws Exception;
+    }
+
+    private static byte[] content(int client, int round) {
+        return ("client " + client + " round " + round + "\n").repeat(4000).getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** A directory for each client, made beforehand. */
+    private byte[][] directories(String name) throws Exception {
+        byte[][] dirs = new byte[CLIENTS][];
+        try (ItSession own = ItSession.open(server, name + "-setup")) {
+            byte[] top = own.nfs().mkdir(own.nfs().rootFh(), name);
+            for (int c = 0; c < CLIENTS; c++) {
+                dirs[c] = own.nfs().mkdir(top, "c" + c);
+            }
+        }
+        return dirs;
+    }
+
+    @Test
+    void eightClientsCreatingFilesAtTheSameMomentsShareDurableHandleCommits() throws Exception {
+        byte[][] dirs = directories("gc-plain");
+        Flushes before = Flushes.scrape(server);
+        // each file: an OPEN-create compound (directory fsync, durable handle commit), a FILE_SYNC WRITE compound
+        // (file fsync), a CLOSE compound; each client in its own directory, so that no lock orders them
+        inLockstep("gc-plain", (nfs, client, round) -> nfs.createFile(dirs[client], "f" + round,
+                content(client, round)));
+        Flushes used = Flushes.scrape(server).minus(before);
+        System.out.println("GroupCommitIT plain creates: " + used);
+
+        int creates = CLIENTS * ROUNDS;
+        assertThat(used.commitRequests()).as("a durable handle commit per create").isGreaterThanOrEqualTo(creates);
+        assertThat(used.commits()).as("durable LMDB commits for %s compounds that needed one", used.commitRequests())
+                .isLessThan(used.commitRequests());
+        assertThat(used.fsyncRequests()).as("a directory fsync per create and a file fsync per write")
+                .isGreaterThanOrEqualTo(2.0 * creates);
+        try (ItSession check = ItSession.open(server, "gc-plain-check")) {
+            for (int c = 0; c < CLIENTS; c++) {
+                for (int r = 0; r < ROUNDS; r++) {
+                    byte[] fh = check.nfs().lookup(dirs[c], "f" + r);
+                    assertThat(check.nfs().read(fh)).as("c%s/f%s", c, r).isEqualTo(content(c, r));
+                }
+            }
+        }
+    }
+
+    @Test
+    void eightClientsOverwritingFilesInTransactionsShareTheBackupAreasFsyncAndDurableCommits() throws Exception {
+        byte[][] dirs = directories("gc-txn");
+        byte[][] files = new byte[CLIENTS][];
+        try (ItSession own = ItSession.open(server, "gc-txn-files")) {
+            for (int c = 0; c < CLIENTS; c++) {
+                files[c] = own.nfs().createFile(dirs[c], "f", content(c, -1));
+            }
+        }
+        Flushes before = Flushes.scrape(server);
+        // each: a transaction that overwrites the start of the client's file (a backup of the range in the
+        // backup area, the recovery record's durable commit, the file's fsync, the commit point's commit)
+        inLockstep("gc-txn", (nfs, client, round) -> {
+            CompoundResult r = nfs.session().executeTransaction(new CompoundBuilder().putfh(files[client])
+                    .setattr(org.tcnfs.client.Attrs.builder().size(0).build()));
+            assertThat(r.status()).as("client %s round %s: %s", client, round, r).isEqualTo(NfsStatus.OK);
+            r = nfs.session().executeTransaction(new CompoundBuilder().putfh(files[client])
+                    .write(CompoundBuilder.anonymousStateid(), 0, content(client, round)));
+            assertThat(r.status()).as("client %s round %s: %s", client, round, r).isEqualTo(NfsStatus.OK);
+        });
+        Flushes used = Flushes.scrape(server).minus(before);
+        System.out.println("GroupCommitIT transactions: " + used);
+
+        int transactions = 2 * CLIENTS * ROUNDS;
+        assertThat(used.commitRequests()).as("the record's commit and the commit point's, per transaction")
+                .isGreaterThanOrEqualTo(2.0 * transactions);
+        assertThat(used.commits()).as("durable LMDB commits for %s asked for", used.commitRequests())
+                .isLessThan(used.commitRequests());
+        assertThat(used.fsyncs()).as("fsyncs run for %s asked for", used.fsyncRequests())
+                .isLessThan(used.fsyncRequests());
+        try (ItSession check = ItSession.open(server, "gc-txn-check")) {
+            for (int c = 0; c < CLIENTS; c++) {
+                assertThat(check.nfs().read(files[c])).as("c%s/f", c).isEqualTo(content(c, ROUNDS - 1));
+            }
+        }
+    }
+}
