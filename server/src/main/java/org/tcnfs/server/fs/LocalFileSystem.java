@@ -516,7 +516,8 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
     public void commit(Inode inode, long offset, long count) throws IOException {
         Resolved file = resolveRegular(inode);
         withChannel(file, ChannelCache.Use.READ, "commit", () -> { }, channel -> {
-            channel.force(true);
+            // COMMIT locks the file for reading: clients committing it at the same moment share an fsync
+            handles.sharedFsync().sync(file.handle(), () -> channel.force(true));
             return null;
         });
     }
