@@ -150,6 +150,7 @@ class GroupCommitTest extends HandleTableTestBase {
             violations.addAll(f.get(60, TimeUnit.SECONDS));
         }
         assertThat(violations).isEmpty();
+        System.out.println("GroupCommitTest: " + group.commits() + " commits for " + group.requests() + " requests");
         assertThat(group.requests()).isEqualTo((long) callers * rounds);
         assertThat(group.commits()).isEqualTo(disk.commits.get())
                 .as("16 threads share commits").isLessThan((int) group.requests() / 2);

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Counts the disk flushes one tcnfs server makes during one workload-driver run (issue 16): starts the server jar on
+# fresh directories under $BENCH_DIR (default /mnt/tcnfs-xfs/bench), attaches `strace -f -c` for fsync and fdatasync
+# (LMDB's commit = one fdatasync of data.mdb + one O_DSYNC meta page write), runs the driver against it alone, and
+# prints the syscall counts, the driver's result and the server's group-commit counters (tcnfs_fsyncs_total,
+# tcnfs_lmdb_durable_commits_total and their *_requests_total; absent on builds before them).
+#
+# Usage: scripts/count-flushes.sh SERVER_JAR OUT_DIR [--txn] [Workloads options...]
+#   e.g. scripts/count-flushes.sh server/target/tcnfs-server.jar target/flushes-wf8 --workloads writefiles \
+#        --sizes 4K --clients 8 --warmup-files 0
+set -euo pipefail
+JAR=$1; OUT=$2; shift 2
+QUERY=""
+if [ "${1:-}" = "--txn" ]; then QUERY="?txn"; shift; fi
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BENCH_JAR=$ROOT/jmh/target${TCNFS_BUILD_SUFFIX:-}/benchmarks.jar
+DIR=${BENCH_DIR:-/mnt/tcnfs-xfs/bench}
+mkdir -p "$DIR" "$OUT"
+W=$(mktemp -d "$DIR/flushes-XXXXXX")
+mkdir -p "$W"/{data,state}
+java -Xmx512m -jar "$JAR" --port 0 --port-file "$W/port" --data "$W/data" --data-options rw,no_root_squash \
+  --state "$W/state" --grace 0 --max-ops 8192 --max-request 17MiB --metrics-port 0 --metrics-port-file "$W/mport" \
+  >"$OUT/server.log" 2>&1 &
+SP=$!
+trap 'kill $SP 2>/dev/null; wait $SP 2>/dev/null; rm -rf "$W"' EXIT
+for _ in $(seq 1 300); do [ -s "$W/port" ] && [ -s "$W/mport" ] && break; sleep 0.2; done
+strace -q -f -c -e trace=fsync,fdatasync -o "$OUT/strace.txt" -p $SP &
+ST=$!
+sleep 1
+java -cp "$BENCH_JAR" org.tcnfs.jmh.workload.Workloads --no-progress --target "tcnfs=nfs://127.0.0.1:$(cat "$W/port")/$QUERY" \
+  --baseline tcnfs --reference tcnfs --out "$OUT" "$@" >"$OUT/driver.txt" 2>&1
+kill -INT $ST; wait $ST || true
+echo "load: $(uptime)"
+cat "$OUT/strace.txt"
+grep -h "tcnfs" "$OUT/results.csv" || true
+curl -s "http://127.0.0.1:$(cat "$W/mport")/metrics" | grep -E "^tcnfs_compounds_total|^tcnfs_(fsync|lmdb)" || true
