@@ -33,4 +33,4 @@ kill -INT $ST; wait $ST || true
 echo "load: $(uptime)"
 cat "$OUT/strace.txt"
 grep -h "tcnfs" "$OUT/results.csv" || true
-curl -s "http://127.0.0.1:$(cat "$W/mport")/metrics" | grep -E "^tcnfs_compounds_total|^tcnfs_(fsync|lmdb)" || true
+curl -s "http://127.0.0.1:$(cat "$W/mport")/metrics" | grep -E "^tcnfs_compounds_total|^tcnfs_(fsync|lmdb)|^tcnfs_txn_lock_wait" || true
