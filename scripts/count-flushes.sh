@@ -22,7 +22,7 @@ java -Xmx512m -jar "$JAR" --port 0 --port-file "$W/port" --data "$W/data" --data
   --state "$W/state" --grace 0 --max-ops 8192 --max-request 17MiB --metrics-port 0 --metrics-port-file "$W/mport" \
   >"$OUT/server.log" 2>&1 &
 SP=$!
-trap 'kill $SP 2>/dev/null; wait $SP 2>/dev/null; rm -rf "$W"' EXIT
+trap 'kill $SP 2>/dev/null; wait $SP 2>/dev/null || true; rm -rf "$W"' EXIT
 for _ in $(seq 1 300); do [ -s "$W/port" ] && [ -s "$W/mport" ] && break; sleep 0.2; done
 strace -q -f -c -e trace=fsync,fdatasync -o "$OUT/strace.txt" -p $SP &
 ST=$!
