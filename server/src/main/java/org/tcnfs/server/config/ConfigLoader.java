@@ -148,7 +148,8 @@ public final class ConfigLoader {
         long replyBudget = size(Setting.RPC_REPLY_BUDGET, 2L << 20, 1L << 40);
         return new ServerConfig(bind, port, data, state, exports, lease, grace, maxOps, maxRequest, maxIo, workers,
                 path(Setting.PORT_FILE), metricsPort, metricsPortFile, dataOptions, budgetPerTxn, budgetTotal,
-                sessionLimits(), rpcBudget, rpcIdle, replyBudget, spanningLimits());
+                sessionLimits(), rpcBudget, rpcIdle, replyBudget, spanningLimits(),
+                size(Setting.BACKUP_DISK_RESERVE, 0, Long.MAX_VALUE));
     }
 
     /** The bounds of transactions that span compounds. */

@@ -34,6 +34,10 @@ public enum Setting {
     BACKUP_BUDGET_TOTAL("backup-budget-total", "4GiB", "Most allocated bytes the backups of all running "
             + "transactions may hold together; past it transactions are refused with NFS4ERR_NOSPC before they "
             + "change anything. At least backup-budget-per-txn."),
+    BACKUP_DISK_RESERVE("backup-disk-reserve", "64MiB", "Free bytes of an export's file system that transaction "
+            + "backups may not take: a transactional compound (or a compound of a transaction that spans compounds) "
+            + "whose estimated backups do not fit the free space less this reserve is refused with NFS4ERR_NOSPC "
+            + "before it changes anything."),
     MAX_CLIENTS("max-clients", "1024", "Most NFSv4 client records kept; when full, the oldest unconfirmed one is "
             + "dropped, else EXCHANGE_ID gets NFS4ERR_DELAY and SETCLIENTID NFS4ERR_RESOURCE."),
     MAX_SESSIONS("max-sessions", "1024", "Most NFSv4.1 sessions of all clients together; CREATE_SESSION past it "

@@ -81,7 +81,8 @@ public final class TransactionWiring implements AutoCloseable {
         boolean single = config.exports().isEmpty();
         List<TxnExport> txnExports = new ArrayList<>();
         Map<Path, BackupStore> areas = new ConcurrentHashMap<>();
-        BackupBudget budget = new BackupBudget(config.backupBudgetPerTxn(), config.backupBudgetTotal());
+        BackupBudget budget = new BackupBudget(config.backupBudgetPerTxn(), config.backupBudgetTotal(),
+                config.backupDiskReserve());
         for (int i = 0; i < exports.size(); i++) {
             txnExports.add(txnExport(exports.get(i), fileSystems.get(i), single, budget, areas));
         }
