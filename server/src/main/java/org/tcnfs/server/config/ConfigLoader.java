@@ -161,7 +161,11 @@ public final class ConfigLoader {
         if (idle.toMillis() < 1) {
             throw invalid(Setting.TXN_IDLE_TIMEOUT, "must be positive");
         }
-        return new SpanningLimits(maxOpen, maxCompounds, maxBytes, idle);
+        long heldOps = integer(Setting.TXN_HELD_OPS, 0, Long.MAX_VALUE);
+        if (heldOps == 0) {
+            heldOps = SpanningLimits.defaultMaxHeldOps();
+        }
+        return new SpanningLimits(maxOpen, maxCompounds, maxBytes, idle, heldOps);
     }
 
     /** The client, session, reply cache and owner bounds; the reply cache must hold a slot for every session. */

@@ -77,6 +77,11 @@ public enum Setting {
     TXN_IDLE_TIMEOUT("txn-idle-timeout", "90s", "A transaction that spans compounds without a call for this long "
             + "is rolled back and its locks released (its client is presumed gone); so is one whose connection "
             + "closes."),
+    TXN_HELD_OPS("txn-held-ops", "0", "Most operations the compounds of all open transactions that span "
+            + "compounds may hold together (the server keeps plans, lock keys and undo steps per operation until "
+            + "the commit, about 1 KiB each); 0 means a quarter of the maximum heap at 1 KiB each (65536 at "
+            + "-Xmx256m). A TXN_COMPOUND that would pass it is refused with NFS4ERR_DELAY (NFS4ERR_NOSPC when its "
+            + "transaction alone would pass it) before it changes anything, and its transaction is rolled back."),
     RPC_IDLE_TIMEOUT("rpc-idle-timeout", "60s", "A connection whose partly received RPC request gets no new byte "
             + "for this long is closed."),
     RPC_REPLY_BUDGET("rpc-reply-budget", "64MiB", "Most bytes of replies not yet sent over all connections (each "
