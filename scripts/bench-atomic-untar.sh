@@ -1,77 +1,64 @@
 #!/usr/bin/env bash
 # Atomic untar (one transaction that spans compounds, docs/protocol.md) against plain untar of the same archive
-# on one tcnfs server (issue 15 item 4), with the tcnfs CLI. Makes an archive of FILES files of 1-6 KiB in 50
-# directories (default 5,000 files, ~21 MB: far more than one compound holds), starts the server on a fresh
-# directory under DIR, extracts the archive ROUNDS times each way (alternating), prints the times and the
-# median ratio atomic/plain, and stops the server. Not part of the test command.
+# on one tcnfs server, and plain untar on NFS-Ganesha (issue 15 item 4), all with the tcnfs CLI. Makes an archive
+# of FILES files of 1-6 KiB in 50 directories (default 5,000 files, ~21 MB: far more than one compound holds),
+# starts tcnfs and Ganesha (as scripts/bench-ab.sh does; needs root, --no-ganesha leaves it out) on fresh
+# directories under DIR (the same file system), extracts the archive ROUNDS times each way (alternating within
+# every round), prints the times and the medians with the ratios atomic/plain and tcnfs plain/Ganesha plain, and
+# stops the servers. Not part of the test command.
 #
-# Usage: scripts/bench-atomic-untar.sh [--dir DIR] [--files N] [--rounds N] [--no-build]
+# Usage: scripts/bench-atomic-untar.sh [--dir DIR] [--files N] [--rounds N] [--no-ganesha] [--no-build]
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
 DIR=/mnt/tcnfs-xfs/bench
 FILES=5000
 ROUNDS=3
-BUILD=1
-JAVA=${JAVA:-java}
+GANESHA=1
+. "$(dirname "$0")/bench-lib.sh"
 while [ $# -gt 0 ]; do
   case "$1" in
-    --dir) DIR=$2; shift 2 ;;
     --files) FILES=$2; shift 2 ;;
     --rounds) ROUNDS=$2; shift 2 ;;
-    --no-build) BUILD=0; shift ;;
-    -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
-    *) echo "bench-atomic-untar.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
+    --no-ganesha) GANESHA=0; shift ;;
+    *) bench_option "$@"; shift "$BENCH_SHIFT" ;;
   esac
 done
-if [ "$BUILD" = 1 ]; then
-  (cd "$ROOT" && mvn -B -q -o package -DskipTests -pl server,cli -am)
-fi
-SERVER_JAR=$ROOT/server/target/tcnfs-server.jar
-CLIENT_JAR=$ROOT/cli/target/tcnfs-cli.jar
-mkdir -p "$DIR"
-WORK=$(mktemp -d "$DIR/untar-XXXXXX")
-PID=
-cleanup() {
-  [ -n "$PID" ] && kill "$PID" 2>/dev/null && wait "$PID" 2>/dev/null || true
-  rm -rf "$WORK"
-}
-trap cleanup EXIT INT TERM
+bench_build server,cli
+bench_require "$SERVER_JAR" "$CLI_JAR"
+bench_workdir untar
 
-python3 - "$WORK/src" "$FILES" <<'PY'
-import os, random, sys
-root, files = sys.argv[1], int(sys.argv[2])
-random.seed(1)
-for i in range(files):
-    d = os.path.join(root, "pkg%d" % (i % 50))
-    os.makedirs(d, exist_ok=True)
-    with open(os.path.join(d, "file%d.c" % i), "wb") as f:
-        f.write(os.urandom(random.randint(1024, 6144)))
-PY
-tar cf "$WORK/archive.tar" -C "$WORK" src
-rm -rf "$WORK/src"
-mkdir -p "$WORK/data" "$WORK/state"
-"$JAVA" -Xmx1g -jar "$SERVER_JAR" --bind 127.0.0.1 --port 0 --port-file "$WORK/port" --data "$WORK/data" \
-  --state "$WORK/state" --grace 0 --metrics-port off --data-options rw,no_root_squash >"$WORK/server.log" 2>&1 &
-PID=$!
-for _ in $(seq 1 600); do [ -s "$WORK/port" ] && break; kill -0 $PID; sleep 0.1; done
-PORT=$(cat "$WORK/port")
-echo "archive: $FILES files, $(du -h "$WORK/archive.tar" | cut -f1); server pid $PID port $PORT; $(nproc) cpus"
-declare -a PLAIN ATOMIC
+bench_make_archive "$WORK" "$FILES"
+bench_start_tcnfs "$WORK" "$WORK/server.log" -Xmx1g -- --metrics-port off
+MODES=(plain atomic)
+if [ "$GANESHA" = 1 ]; then
+  bench_start_ganesha "$WORK" "$WORK/ganesha.log"
+  MODES+=(ganesha)
+fi
+echo "archive: $FILES files, $(du -h "$WORK/archive.tar" | cut -f1); tcnfs pid $TCNFS_PID port $TCNFS_PORT;" \
+  "ganesha ${GANESHA_PORT:-off}; $(nproc) cpus, load $(cut -d' ' -f1-3 /proc/loadavg)"
+declare -A TIMES
 for r in $(seq 1 "$ROUNDS"); do
-  for mode in plain atomic; do
-    flag=(); [ $mode = atomic ] && flag=(--atomic)
+  for mode in "${MODES[@]}"; do
+    flag=()
+    url=nfs://127.0.0.1:$TCNFS_PORT/$mode$r
+    case $mode in
+      atomic) flag=(--atomic) ;;
+      ganesha) url=nfs://127.0.0.1:$GANESHA_PORT/export/$mode$r ;;
+    esac
     s=$(date +%s%N)
-    "$JAVA" -jar "$CLIENT_JAR" untar --no-progress "${flag[@]}" "$WORK/archive.tar" "nfs://127.0.0.1:$PORT/$mode$r"
+    "$JAVA" -jar "$CLI_JAR" untar --no-progress "${flag[@]}" "$WORK/archive.tar" "$url"
     ms=$(( ($(date +%s%N) - s) / 1000000 ))
     echo "round $r $mode: $ms ms"
-    if [ $mode = plain ]; then PLAIN+=("$ms"); else ATOMIC+=("$ms"); fi
+    TIMES[$mode]="${TIMES[$mode]:-} $ms"
   done
 done
-python3 - "${PLAIN[*]}" "${ATOMIC[*]}" <<'PY'
+python3 - "${TIMES[plain]}" "${TIMES[atomic]}" "${TIMES[ganesha]:-}" <<'PY'
 import statistics, sys
-p = [int(x) for x in sys.argv[1].split()]
-a = [int(x) for x in sys.argv[2].split()]
-print("median plain %d ms, atomic %d ms, atomic/plain %.2f" % (statistics.median(p), statistics.median(a),
-      statistics.median(a) / statistics.median(p)))
+p, a, g = ([int(x) for x in arg.split()] for arg in sys.argv[1:4])
+mp, ma = statistics.median(p), statistics.median(a)
+print("median tcnfs plain %d ms, tcnfs atomic %d ms, atomic/plain %.2f" % (mp, ma, ma / mp))
+if g:
+    mg = statistics.median(g)
+    print("median ganesha plain %d ms; tcnfs plain/ganesha plain %.2f, tcnfs atomic/ganesha plain %.2f"
+          % (mg, mp / mg, ma / mg))
 PY

@@ -17,57 +17,33 @@
 # Environment: JAVA (default java).
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
 DIR=/tmp/tcnfs-bench-transfer
-OUT=$ROOT/target/bench-transfer
 SIZE=1024
 ROUNDS=3
 HEAP=96m
-BUILD=1
-JAVA=${JAVA:-java}
+. "$(dirname "$0")/bench-lib.sh"
+OUT=$BENCH_ROOT/target/bench-transfer
 while [ $# -gt 0 ]; do
   case "$1" in
-    --dir) DIR=$2; shift 2 ;;
     --out) OUT=$2; shift 2 ;;
     --size) SIZE=$2; shift 2 ;;
     --rounds) ROUNDS=$2; shift 2 ;;
     --heap) HEAP=$2; shift 2 ;;
-    --no-build) BUILD=0; shift ;;
-    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
-    *) echo "bench-transfer.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
+    *) bench_option "$@"; shift "$BENCH_SHIFT" ;;
   esac
 done
 
-SERVER_JAR=$ROOT/server/target/tcnfs-server.jar
-CLIENT_JAR=$ROOT/client/target/tcnfs-client.jar
-if [ "$BUILD" = 1 ]; then
-  echo "building server and client ..." >&2
-  (cd "$ROOT" && { mvn -B -q -o package -DskipTests -pl server,client -am \
-      || mvn -B -q package -DskipTests -pl server,client -am; })
-fi
-for f in "$SERVER_JAR" "$CLIENT_JAR"; do
-  [ -f "$f" ] || { echo "bench-transfer.sh: $f is missing (run without --no-build)" >&2; exit 1; }
-done
+bench_build server,client
+bench_require "$SERVER_JAR" "$CLIENT_JAR"
 command -v nfs-cp >/dev/null || { echo "bench-transfer.sh: nfs-cp missing (apt-get install libnfs-utils)" >&2; exit 1; }
 [ -x /usr/bin/time ] || { echo "bench-transfer.sh: /usr/bin/time missing (apt-get install time)" >&2; exit 1; }
 
-mkdir -p "$DIR" "$OUT"
-WORK=$(mktemp -d "$DIR/run-XXXXXX")
+mkdir -p "$OUT"
+bench_workdir run
 mkdir -p "$WORK"/{data/bench,state,local}
-SERVER_PID=
-cleanup() {
-  if [ -n "$SERVER_PID" ]; then kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; fi
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
-
-"$JAVA" -Xmx512m -jar "$SERVER_JAR" --bind 127.0.0.1 --port 0 --port-file "$WORK/port" --data "$WORK/data" \
-  --state "$WORK/state" --grace 0 --metrics-port 0 --metrics-port-file "$WORK/metrics-port" \
-  --data-options rw,no_root_squash >"$OUT/server.log" 2>&1 &
-SERVER_PID=$!
-for _ in $(seq 1 300); do [ -s "$WORK/port" ] && break; sleep 0.1; done
-[ -s "$WORK/port" ] || { echo "bench-transfer.sh: the server did not start (see $OUT/server.log)" >&2; exit 1; }
-PORT=$(tr -d '[:space:]' <"$WORK/port")
+bench_start_tcnfs "$WORK" "$OUT/server.log" -Xmx512m
+SERVER_PID=$TCNFS_PID
+PORT=$TCNFS_PORT
 
 SRC=$WORK/local/src.bin
 head -c $((SIZE * 1024 * 1024)) /dev/urandom >"$SRC"

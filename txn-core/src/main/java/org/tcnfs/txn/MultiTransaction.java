@@ -48,6 +48,8 @@ final class MultiTransaction {
     private final List<LockSet> locks = new ArrayList<>();
     private TxnBuffer buffer;
     private long bytes;
+    /** Operations of its compounds counted against {@link SpanningLimits#maxHeldOps()}; 0 once given back. */
+    private long heldOps;
     private volatile long lastUsedNanos = System.nanoTime();
     private volatile State state = State.OPEN;
 
@@ -116,6 +118,22 @@ final class MultiTransaction {
 
     void charge(long more) {
         bytes += more;
+    }
+
+    /** Operations of its compounds held against the server-wide budget. */
+    synchronized long heldOps() {
+        return heldOps;
+    }
+
+    synchronized void holdOps(long ops) {
+        heldOps += ops;
+    }
+
+    /** Gives back what it holds: the operations, once (later calls answer 0). */
+    synchronized long takeHeldOps() {
+        long h = heldOps;
+        heldOps = 0;
+        return h;
     }
 
     /** The buffer all its compounds' handle changes wait in (made on first use). */

@@ -5,7 +5,7 @@ import java.util.Objects;
 
 /**
  * The bounds of transactions that span compounds (settings {@code max-open-txns}, {@code txn-max-compounds},
- * {@code txn-max-bytes}, {@code txn-idle-timeout}).
+ * {@code txn-max-bytes}, {@code txn-idle-timeout}, {@code txn-held-ops}).
  *
  * @param maxOpen most such transactions open at once; TXN_BEGIN past it gets NFS4ERR_DELAY
  * @param maxCompounds most TXN_COMPOUNDs one transaction carries; the next is refused with NFS4ERR_NOSPC
@@ -13,16 +13,35 @@ import java.util.Objects;
  * @param maxBytes most bytes one transaction carries (its TXN_COMPOUND requests plus its backups); the
  *     compound that would pass it is refused like one past {@code maxCompounds}
  * @param idleTimeout a transaction without a call for this long is aborted (its client is presumed gone)
+ * @param maxHeldOps most operations the compounds of all open transactions that span compounds hold together
+ *     (what the server keeps per open transaction grows with them: plans, lock keys, undo steps, handle rows);
+ *     a compound that would pass it is refused with NFS4ERR_DELAY before it changes anything (NFS4ERR_NOSPC when
+ *     its transaction alone would pass it), and its transaction is aborted
  */
-public record SpanningLimits(int maxOpen, int maxCompounds, long maxBytes, Duration idleTimeout) {
-    /** The defaults: 64 open, 100,000 compounds, 4 GiB, 90 s. */
+public record SpanningLimits(int maxOpen, int maxCompounds, long maxBytes, Duration idleTimeout, long maxHeldOps) {
+    /** Bytes of heap the server keeps per operation held, about (used to derive {@link #defaultMaxHeldOps()}). */
+    public static final long HELD_OP_BYTES = 1024;
+    /** The defaults: 64 open, 100,000 compounds, 4 GiB, 90 s, {@link #defaultMaxHeldOps()} held operations. */
     public static final SpanningLimits DEFAULT = new SpanningLimits(64, 100_000, 4L << 30, Duration.ofSeconds(90));
 
     public SpanningLimits {
         Objects.requireNonNull(idleTimeout, "idleTimeout");
-        if (maxOpen < 0 || maxCompounds < 1 || maxBytes < 1 || idleTimeout.toMillis() < 1) {
+        if (maxOpen < 0 || maxCompounds < 1 || maxBytes < 1 || idleTimeout.toMillis() < 1 || maxHeldOps < 1) {
             throw new IllegalArgumentException("invalid limits: " + maxOpen + ", " + maxCompounds + ", " + maxBytes
-                    + ", " + idleTimeout);
+                    + ", " + idleTimeout + ", " + maxHeldOps);
         }
+    }
+
+    /** Limits with the default {@link #maxHeldOps()}. */
+    public SpanningLimits(int maxOpen, int maxCompounds, long maxBytes, Duration idleTimeout) {
+        this(maxOpen, maxCompounds, maxBytes, idleTimeout, defaultMaxHeldOps());
+    }
+
+    /**
+     * The default {@link #maxHeldOps()}: as many operations as a quarter of the maximum heap holds at
+     * {@link #HELD_OP_BYTES} each (65,536 at -Xmx256m), at least 4,096.
+     */
+    public static long defaultMaxHeldOps() {
+        return Math.max(4096, Runtime.getRuntime().maxMemory() / 4 / HELD_OP_BYTES);
     }
 }

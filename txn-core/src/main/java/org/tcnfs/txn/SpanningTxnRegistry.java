@@ -15,13 +15,15 @@ import org.slf4j.LoggerFactory;
 import org.tcnfs.nfs4.rpc.SpanningTransactions;
 import org.tcnfs.nfs4.status.BadStateIdException;
 import org.tcnfs.nfs4.status.DelayException;
+import org.tcnfs.nfs4.status.NoSpcException;
 import org.tcnfs.nfs4.status.NfsStatus;
 
 /**
  * The open transactions that span compounds, by id (docs/protocol.md): serves TXN_BEGIN, TXN_COMMIT and
  * TXN_ABORT, finds the transaction of a TXN_COMPOUND for the {@link TransactionHook}, and aborts, from a reaper
  * thread, those whose connection closed or that stayed idle past {@link SpanningLimits#idleTimeout()} (the
- * client is gone: its lease would have expired). At most {@link SpanningLimits#maxOpen()} are open.
+ * client is gone: its lease would have expired). At most {@link SpanningLimits#maxOpen()} are open, and their
+ * compounds hold at most {@link SpanningLimits#maxHeldOps()} operations together ({@link #holdOps}).
  *
  * <p>Thread-safe.
  */
@@ -39,6 +41,9 @@ final class SpanningTxnRegistry implements SpanningTransactions, AutoCloseable {
     final AtomicLong begun = new AtomicLong();
     final AtomicLong committed = new AtomicLong();
     final AtomicLong aborted = new AtomicLong();
+    /** Operations the compounds of all open transactions hold ({@link SpanningLimits#maxHeldOps()}). */
+    final AtomicLong heldOps = new AtomicLong();
+    final AtomicLong heldOpsRefusals = new AtomicLong();
 
     SpanningTxnRegistry(TransactionServices services, SpanningLimits limits) {
         this.services = Objects.requireNonNull(services, "services");
@@ -110,7 +115,38 @@ final class SpanningTxnRegistry implements SpanningTransactions, AutoCloseable {
             txn.abort(why);
         } finally {
             open.remove(HEX.formatHex(txn.id()), txn);
+            heldOps.addAndGet(-txn.takeHeldOps());
             aborted.incrementAndGet();
+        }
+    }
+
+    /**
+     * Counts a compound of {@code ops} operations of {@code txn} (entered by the caller) against the budget of
+     * operations all open transactions hold, before it changes anything.
+     *
+     * @throws NoSpcException when the transaction alone would pass the budget (it can never fit)
+     * @throws DelayException when the transactions open now would pass it together (try again later)
+     */
+    void holdOps(MultiTransaction txn, int ops) throws NoSpcException, DelayException {
+        long max = limits.maxHeldOps();
+        if (txn.heldOps() + ops > max) {
+            heldOpsRefusals.incrementAndGet();
+            throw new NoSpcException("transaction " + txn.name() + " would hold " + (txn.heldOps() + ops)
+                    + " operations, more than txn-held-ops (" + max + ") allows all transactions together");
+        }
+        while (true) {
+            long now = heldOps.get();
+            if (now + ops > max) {
+                heldOpsRefusals.incrementAndGet();
+                LOG.info("txn {}: compound of {} operations refused with NFS4ERR_DELAY: the open transactions that "
+                        + "span compounds hold {} of txn-held-ops ({})", txn.name(), ops, now, max);
+                throw new DelayException("the open transactions hold " + now + " operations; " + ops
+                        + " more would pass txn-held-ops (" + max + ")");
+            }
+            if (heldOps.compareAndSet(now, now + ops)) {
+                txn.holdOps(ops);
+                return;
+            }
         }
     }
 
@@ -144,6 +180,7 @@ final class SpanningTxnRegistry implements SpanningTransactions, AutoCloseable {
                 return txn.state() == MultiTransaction.State.UNDO_FAILED ? NfsStatus.SERVERFAULT : NfsStatus.IO;
             } finally {
                 open.remove(HEX.formatHex(txn.id()), txn);
+                heldOps.addAndGet(-txn.takeHeldOps());
             }
         });
     }

@@ -161,6 +161,16 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         return spanning.openCount();
     }
 
+    /** Operations the compounds of the open transactions that span compounds hold (bounded by txn-held-ops). */
+    public long spanningHeldOps() {
+        return spanning.heldOps.get();
+    }
+
+    /** Compounds refused because the open transactions that span compounds hold too many operations. */
+    public long spanningHeldOpsRefusals() {
+        return spanning.heldOpsRefusals.get();
+    }
+
     /** Transactions that span compounds committed since the start. */
     public long spanningCommits() {
         return spanning.committed.get();
@@ -427,7 +437,8 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
 
     /**
      * A TXN_COMPOUND's first operation after SEQUENCE: enters its transaction (NFS4ERR_BAD_STATEID when there is
-     * none on this connection), checks the caps (NFS4ERR_NOSPC before anything changes), plans and locks in
+     * none on this connection), checks the caps (NFS4ERR_NOSPC before anything changes) and the operations all
+     * open transactions hold (NFS4ERR_DELAY, or NFS4ERR_NOSPC when this one alone is too large), plans and locks in
      * addition to what the transaction holds (NFS4ERR_DEADLOCK when an older transaction holds a key: wait-die),
      * then prepares this compound's undo like a transactional compound's, with the transaction's buffer.
      */
@@ -444,6 +455,7 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
             throw new NoSpcException("transaction " + multi.name() + " would exceed txn-max-bytes ("
                     + limits.maxBytes() + "): " + multi.bytes() + " carried, " + requestBytes + " more");
         }
+        spanning.holdOps(multi, txn.args.argarray.length);
         CompoundLocker.Admission admitted;
         try (HandleTable.Binding planning = handles.bind(multi.buffer())) {
             admitted = locker.admit(txn.args, true, context.clientAddress(), multi.owner());

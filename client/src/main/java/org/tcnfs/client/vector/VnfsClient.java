@@ -31,7 +31,6 @@ import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_VERIFY;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -1643,12 +1642,19 @@ public final class VnfsClient implements AutoCloseable {
      * TXN_BEGIN, the items packed into as few TXN_COMPOUNDs as the session allows, TXN_COMMIT. A compound that
      * fails ends the transaction on the server (nothing of it remains) and its item is the failure; the items
      * before it are UNDONE. NFS4ERR_DEADLOCK (wait-die: an older transaction holds a key) or NFS4ERR_DELAY
-     * (locks busy) also ends it: it is begun again with its old ticket, so that it keeps its age, after a
-     * growing random pause, at most {@value #SPANNING_RETRIES} times.
+     * (locks busy) also ends it: it is begun again with its old ticket, so that it keeps its age, after a pause of
+     * the one retry policy ({@link Backoff}, as for TXN_BEGIN's NFS4ERR_DELAY). There is no fixed number of
+     * attempts: it gives up when the timeout passed without progress, where progress is an attempt that got
+     * further than every earlier one, or one that died of NFS4ERR_DEADLOCK (an older transaction holds the key
+     * and runs: as the older ones finish, this one becomes the oldest, which never dies); and in any case after
+     * {@value #SPANNING_PATIENCE} times the timeout.
      */
     private <T> VResult<T> runSpanning(String what, List<? extends Step<T>> steps) throws IOException {
         long ticket = 0;
         int sent = 0;
+        Backoff backoff = null;
+        long started = System.nanoTime();
+        int furthest = 0;
         for (int attempt = 0; ; attempt++) {
             Nfs41Session.SpanningTransaction txn = beginSpanning(ticket);
             ticket = txn.ticket();
@@ -1684,13 +1690,20 @@ public final class VnfsClient implements AutoCloseable {
                 }
             }
             if (retryable != null) {
-                if (attempt + 1 >= SPANNING_RETRIES) {
-                    throw NfsExceptions.of(retryable, what + ": gave up after " + SPANNING_RETRIES
-                            + " attempts of a transaction that spans compounds (ticket " + ticket + ")");
+                backoff = backoff != null ? backoff : new Backoff(retryFor);
+                if (retryable == NfsStatus.DEADLOCK || from > furthest) {
+                    backoff.progressed();
                 }
-                LOG.info("{}: the transaction that spans compounds ended with {} after {} of {} items; beginning it "
-                        + "again with ticket {}", what, retryable, from, steps.size(), ticket);
-                pause((10L << Math.min(attempt, 6)) + java.util.concurrent.ThreadLocalRandom.current().nextLong(50));
+                furthest = Math.max(furthest, from);
+                boolean patient = System.nanoTime() - started < retryFor.toNanos() * SPANNING_PATIENCE;
+                if (!patient || !backoff.pause()) {
+                    throw NfsExceptions.of(retryable, what + ": gave up after " + (attempt + 1) + " attempts of a "
+                            + "transaction that spans compounds in " + (System.nanoTime() - started) / 1_000_000
+                            + " ms, the last ended with " + retryable + " (ticket " + ticket + ")");
+                }
+                LOG.debug("{}: the transaction that spans compounds ended with {} after {} of {} items; began it "
+                        + "again with ticket {} (attempt {})", what, retryable, from, steps.size(), ticket,
+                        attempt + 2);
                 continue;
             }
             if (failed >= 0) {
@@ -1712,17 +1725,11 @@ public final class VnfsClient implements AutoCloseable {
         }
     }
 
-    private static void pause(long millis) throws InterruptedIOException {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new InterruptedIOException("interrupted while waiting to begin the transaction again");
-        }
-    }
-
-    /** How many times a transaction that spans compounds is begun again after NFS4ERR_DEADLOCK or NFS4ERR_DELAY. */
-    private static final int SPANNING_RETRIES = 20;
+    /**
+     * A transaction that spans compounds is begun again after NFS4ERR_DEADLOCK or NFS4ERR_DELAY for at most this
+     * many times the timeout in all, however much progress it sees.
+     */
+    private static final int SPANNING_PATIENCE = 10;
 
     private Nfs41Session.SpanningTransaction beginSpanning(long ticket) throws IOException {
         Backoff backoff = new Backoff(retryFor);

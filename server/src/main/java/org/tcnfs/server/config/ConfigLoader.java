@@ -148,7 +148,8 @@ public final class ConfigLoader {
         long replyBudget = size(Setting.RPC_REPLY_BUDGET, 2L << 20, 1L << 40);
         return new ServerConfig(bind, port, data, state, exports, lease, grace, maxOps, maxRequest, maxIo, workers,
                 path(Setting.PORT_FILE), metricsPort, metricsPortFile, dataOptions, budgetPerTxn, budgetTotal,
-                sessionLimits(), rpcBudget, rpcIdle, replyBudget, spanningLimits());
+                sessionLimits(), rpcBudget, rpcIdle, replyBudget, spanningLimits(),
+                size(Setting.BACKUP_DISK_RESERVE, 0, Long.MAX_VALUE));
     }
 
     /** The bounds of transactions that span compounds. */
@@ -160,7 +161,11 @@ public final class ConfigLoader {
         if (idle.toMillis() < 1) {
             throw invalid(Setting.TXN_IDLE_TIMEOUT, "must be positive");
         }
-        return new SpanningLimits(maxOpen, maxCompounds, maxBytes, idle);
+        long heldOps = integer(Setting.TXN_HELD_OPS, 0, Long.MAX_VALUE);
+        if (heldOps == 0) {
+            heldOps = SpanningLimits.defaultMaxHeldOps();
+        }
+        return new SpanningLimits(maxOpen, maxCompounds, maxBytes, idle, heldOps);
     }
 
     /** The client, session, reply cache and owner bounds; the reply cache must hold a slot for every session. */

@@ -33,6 +33,8 @@ import org.tcnfs.nfs4.state.SessionLimits;
  * @param rpcBufferBudget most bytes of RPC requests held in memory at once, over all connections
  * @param rpcIdleTimeout how long a partly received request may wait for its next byte
  * @param rpcReplyBudget most bytes of replies not yet sent, over all connections
+ * @param spanningLimits the bounds of transactions that span compounds
+ * @param backupDiskReserve free bytes of an export's file system that backups may not take
  */
 public record ServerConfig(
         String bind,
@@ -56,12 +58,15 @@ public record ServerConfig(
         long rpcBufferBudget,
         Duration rpcIdleTimeout,
         long rpcReplyBudget,
-        SpanningLimits spanningLimits) {
+        SpanningLimits spanningLimits,
+        long backupDiskReserve) {
 
     /** Default of {@link #backupBudgetPerTxn()} ({@link Setting#BACKUP_BUDGET_PER_TXN}): 1 GiB. */
     public static final long DEFAULT_BACKUP_BUDGET_PER_TXN = 1L << 30;
     /** Default of {@link #backupBudgetTotal()} ({@link Setting#BACKUP_BUDGET_TOTAL}): 4 GiB. */
     public static final long DEFAULT_BACKUP_BUDGET_TOTAL = 4L << 30;
+    /** Default of {@link #backupDiskReserve()} ({@link Setting#BACKUP_DISK_RESERVE}): 64 MiB. */
+    public static final long DEFAULT_BACKUP_DISK_RESERVE = 64L << 20;
     /** Default of {@link #rpcBufferBudget()}. */
     public static final long DEFAULT_RPC_BUFFER_BUDGET = 64L << 20;
     /** Default of {@link #rpcIdleTimeout()}. */
@@ -89,6 +94,9 @@ public record ServerConfig(
         if (metricsPort.isPresent() && (metricsPort.getAsInt() < 0 || metricsPort.getAsInt() > 65535)) {
             throw new IllegalArgumentException("metrics port out of range: " + metricsPort.getAsInt());
         }
+        if (backupDiskReserve < 0) {
+            throw new IllegalArgumentException("negative backup disk reserve: " + backupDiskReserve);
+        }
         if (backupBudgetPerTxn < 0 || backupBudgetTotal < backupBudgetPerTxn) {
             throw new IllegalArgumentException("backup budgets must be 0 <= per transaction (" + backupBudgetPerTxn
                     + ") <= total (" + backupBudgetTotal + ")");
@@ -104,7 +112,7 @@ public record ServerConfig(
 
     /**
      * A configuration whose default export has the default options ({@link ExportOptions#DEFAULT_EXPORT}) and
-     * whose other limits (backup budgets, {@link SessionLimits}, the RPC buffer budget, idle timeout and reply budget) have their
+     * whose other limits (backup budgets and disk reserve, {@link SessionLimits}, the RPC buffer budget, idle timeout and reply budget) have their
      * defaults.
      */
     public ServerConfig(String bind, int port, Path data, Path state, Optional<Path> exports, Duration lease,
@@ -113,6 +121,7 @@ public record ServerConfig(
         this(bind, port, data, state, exports, lease, grace, maxOps, maxRequestBytes, maxIoBytes, workers, portFile,
                 metricsPort, metricsPortFile, ExportOptions.DEFAULT_EXPORT, DEFAULT_BACKUP_BUDGET_PER_TXN,
                 DEFAULT_BACKUP_BUDGET_TOTAL, SessionLimits.DEFAULTS, DEFAULT_RPC_BUFFER_BUDGET,
-                DEFAULT_RPC_IDLE_TIMEOUT, DEFAULT_RPC_REPLY_BUDGET, SpanningLimits.DEFAULT);
+                DEFAULT_RPC_IDLE_TIMEOUT, DEFAULT_RPC_REPLY_BUDGET, SpanningLimits.DEFAULT,
+                DEFAULT_BACKUP_DISK_RESERVE);
     }
 }

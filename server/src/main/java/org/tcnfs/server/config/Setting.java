@@ -34,6 +34,10 @@ public enum Setting {
     BACKUP_BUDGET_TOTAL("backup-budget-total", "4GiB", "Most allocated bytes the backups of all running "
             + "transactions may hold together; past it transactions are refused with NFS4ERR_NOSPC before they "
             + "change anything. At least backup-budget-per-txn."),
+    BACKUP_DISK_RESERVE("backup-disk-reserve", "64MiB", "Free bytes of an export's file system that transaction "
+            + "backups may not take: a transactional compound (or a compound of a transaction that spans compounds) "
+            + "whose estimated backups do not fit the free space less this reserve is refused with NFS4ERR_NOSPC "
+            + "before it changes anything."),
     MAX_CLIENTS("max-clients", "1024", "Most NFSv4 client records kept; when full, the oldest unconfirmed one is "
             + "dropped, else EXCHANGE_ID gets NFS4ERR_DELAY and SETCLIENTID NFS4ERR_RESOURCE."),
     MAX_SESSIONS("max-sessions", "1024", "Most NFSv4.1 sessions of all clients together; CREATE_SESSION past it "
@@ -73,6 +77,11 @@ public enum Setting {
     TXN_IDLE_TIMEOUT("txn-idle-timeout", "90s", "A transaction that spans compounds without a call for this long "
             + "is rolled back and its locks released (its client is presumed gone); so is one whose connection "
             + "closes."),
+    TXN_HELD_OPS("txn-held-ops", "0", "Most operations the compounds of all open transactions that span "
+            + "compounds may hold together (the server keeps plans, lock keys and undo steps per operation until "
+            + "the commit, about 1 KiB each); 0 means a quarter of the maximum heap at 1 KiB each (65536 at "
+            + "-Xmx256m). A TXN_COMPOUND that would pass it is refused with NFS4ERR_DELAY (NFS4ERR_NOSPC when its "
+            + "transaction alone would pass it) before it changes anything, and its transaction is rolled back."),
     RPC_IDLE_TIMEOUT("rpc-idle-timeout", "60s", "A connection whose partly received RPC request gets no new byte "
             + "for this long is closed."),
     RPC_REPLY_BUDGET("rpc-reply-budget", "64MiB", "Most bytes of replies not yet sent over all connections (each "

@@ -81,7 +81,8 @@ public final class TransactionWiring implements AutoCloseable {
         boolean single = config.exports().isEmpty();
         List<TxnExport> txnExports = new ArrayList<>();
         Map<Path, BackupStore> areas = new ConcurrentHashMap<>();
-        BackupBudget budget = new BackupBudget(config.backupBudgetPerTxn(), config.backupBudgetTotal());
+        BackupBudget budget = new BackupBudget(config.backupBudgetPerTxn(), config.backupBudgetTotal(),
+                config.backupDiskReserve());
         for (int i = 0; i < exports.size(); i++) {
             txnExports.add(txnExport(exports.get(i), fileSystems.get(i), single, budget, areas));
         }
@@ -169,12 +170,18 @@ public final class TransactionWiring implements AutoCloseable {
                 TransactionHook::spanningAborts);
         Gauge.builder("tcnfs.txn.spanning.open", hook, TransactionHook::spanningOpen)
                 .description("Transactions that span compounds open now").register(metrics.registry());
+        Gauge.builder("tcnfs.txn.spanning.held.ops", hook, TransactionHook::spanningHeldOps)
+                .description("Operations the compounds of the open transactions that span compounds hold "
+                        + "(bounded by txn-held-ops)").register(metrics.registry());
+        count(metrics, "tcnfs.txn.spanning.held.ops.refusals", "Compounds of transactions that span compounds "
+                + "refused because the open ones would hold more operations than txn-held-ops", hook,
+                TransactionHook::spanningHeldOpsRefusals);
         count(metrics, "tcnfs.txn.backup.cloned.bytes", "Bytes backed up by FICLONERANGE", backups,
                 b -> b.stream().mapToLong(BackupStore::bytesCloned).sum());
         count(metrics, "tcnfs.txn.backup.copied.bytes", "Bytes backed up by copying", backups,
                 b -> b.stream().mapToLong(BackupStore::bytesCopied).sum());
         count(metrics, "tcnfs.txn.backup.budget.refusals", "Transactions refused (NFS4ERR_NOSPC) because their "
-                + "backups would exceed a backup budget", budget, BackupBudget::refusals);
+                + "backups would exceed a backup budget or the free disk space less backup-disk-reserve", budget, BackupBudget::refusals);
         Gauge.builder("tcnfs.txn.backup.budget.used.bytes", budget, BackupBudget::used)
                 .description("Allocated bytes held by the backups of running transactions")
                 .register(metrics.registry());

@@ -14,7 +14,12 @@ public final class BackupBudgetExceededException extends TxnException {
         /** The transaction's own limit ({@code backup-budget-per-txn}). */
         PER_TRANSACTION("per-transaction", "backup-budget-per-txn"),
         /** The limit of all transactions together ({@code backup-budget-total}). */
-        SERVER_WIDE("server-wide", "backup-budget-total");
+        SERVER_WIDE("server-wide", "backup-budget-total"),
+        /**
+         * The free space of the backup area's file system, less the reserve ({@code backup-disk-reserve}):
+         * {@link #inUse()} is then the free space, {@link #max()} the reserve.
+         */
+        DISK_SPACE("disk", "backup-disk-reserve");
 
         private final String description;
         private final String setting;
@@ -28,6 +33,12 @@ public final class BackupBudgetExceededException extends TxnException {
         public String setting() {
             return setting;
         }
+
+        /** What an operator can do about it. */
+        String advice() {
+            return this == DISK_SPACE ? "free space on the export's file system (or lower " + setting + ")"
+                    : "raise " + setting + " if such transactions are expected";
+        }
     }
 
     private final Limit limit;
@@ -36,8 +47,11 @@ public final class BackupBudgetExceededException extends TxnException {
     private final long max;
 
     BackupBudgetExceededException(Limit limit, long requested, long inUse, long max) {
-        super("backups need " + requested + " more allocated bytes, " + inUse + " in use, over the "
-                + limit.description + " backup budget of " + max + " bytes (setting " + limit.setting + ")");
+        super(limit == Limit.DISK_SPACE
+                ? "backups need " + requested + " bytes, more than the " + inUse + " free bytes of the export's file "
+                        + "system less its reserve of " + max + " bytes (setting " + limit.setting + ")"
+                : "backups need " + requested + " more allocated bytes, " + inUse + " in use, over the "
+                        + limit.description + " backup budget of " + max + " bytes (setting " + limit.setting + ")");
         this.limit = limit;
         this.requested = requested;
         this.inUse = inUse;
@@ -53,7 +67,10 @@ public final class BackupBudgetExceededException extends TxnException {
         return requested;
     }
 
-    /** Bytes held already: by the transaction ({@link Limit#PER_TRANSACTION}) or by all of them. */
+    /**
+     * Bytes held already: by the transaction ({@link Limit#PER_TRANSACTION}) or by all of them; for
+     * {@link Limit#DISK_SPACE} the free bytes of the file system.
+     */
     public long inUse() {
         return inUse;
     }

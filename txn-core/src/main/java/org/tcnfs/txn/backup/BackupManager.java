@@ -148,7 +148,8 @@ public final class BackupManager {
      * Refuses a transaction whose backups would not fit in the budget, before anything is saved: sums the
      * allocated bytes each WRITE and size change of {@code mutations} would save, looking at the files where
      * they were before the compound (objects the compound creates save nothing), and checks the sum against
-     * the per-transaction limit and what is left of the server-wide one. Nothing is charged: the backups
+     * the per-transaction limit, what is left of the server-wide one, and the free space of the backup area's
+     * file system less the budget's {@link BackupBudget#diskReserve() reserve}. Nothing is charged: the backups
      * themselves are, as they are made, so a transaction whose estimate was low is still held to the limits.
      *
      * @param mutations the transaction's planned mutations
@@ -167,6 +168,7 @@ public final class BackupManager {
             planned = bytes > Long.MAX_VALUE - planned ? Long.MAX_VALUE : planned + bytes;
         }
         store.budget().check(charged, planned);
+        store.budget().checkDiskSpace(store.root(), planned);
         return planned;
     }
 

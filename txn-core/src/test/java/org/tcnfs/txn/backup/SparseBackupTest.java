@@ -286,6 +286,32 @@ class SparseBackupTest {
         assertThat(Files.exists(txn.directory())).as("nothing saved").isFalse();
     }
 
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void plannedBackupsThatDoNotFitTheFreeSpaceLessTheReserveAreRefusedBeforeAnythingIsSaved(Kind kind)
+            throws IOException {
+        Path export = exportOn(kind);
+        Files.write(export.resolve("dense"), randomBytes(64 * 1024, 7));
+        long free = Files.getFileStore(export).getUsableSpace();
+        BackupBudget budget = new BackupBudget(MIB, MIB, free);
+        BackupManager txn = storeIn(export, budget).forTransaction("t1");
+        ObjectRef dense = new ObjectRef(ObjectPath.of("exp", "dense"), Optional.of(ObjectPath.of("exp", "dense")));
+        ObjectRef created = new ObjectRef(ObjectPath.of("exp", "new"), Optional.empty());
+        Function<ObjectPath, Path> local = p -> export.resolve(String.join("/", p.components()));
+
+        assertThat(txn.checkBudget(List.of(new Mutation.Write(1, created, 0, MIB)), local))
+                .as("nothing to save needs no room").isZero();
+        assertThatThrownBy(() -> txn.checkBudget(List.of(
+                new Mutation.SizeChange(1, dense, 0, Mutation.SizeChange.Cause.SETATTR)), local))
+                .isInstanceOf(BackupBudgetExceededException.class)
+                .hasMessageContaining("free bytes of the export's file system")
+                .hasMessageContaining("backup-disk-reserve")
+                .satisfies(e -> assertThat(((BackupBudgetExceededException) e).limit())
+                        .isEqualTo(BackupBudgetExceededException.Limit.DISK_SPACE));
+        assertThat(Files.exists(txn.directory())).as("nothing saved").isFalse();
+        assertThat(budget.refusals()).isEqualTo(1);
+    }
+
     // ---- helpers
 
     /** Creates or resizes {@code file} to {@code size} without writing: a hole up to the new end. */

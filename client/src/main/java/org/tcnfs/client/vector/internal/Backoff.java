@@ -4,21 +4,31 @@ import java.io.InterruptedIOException;
 import java.time.Duration;
 
 /**
- * Growing pauses between retries of a request the server answered "not now" (NFS4ERR_DELAY, NFS4ERR_GRACE):
- * 20 ms, doubling up to 1 s, for at most a budget counted from its creation. Not thread-safe: one per retry
- * streak.
+ * Growing pauses between retries of a request the server answered "not now" (NFS4ERR_DELAY, NFS4ERR_GRACE,
+ * NFS4ERR_DEADLOCK of a transaction that spans compounds): 20 ms, doubling up to 1 s, for at most a budget
+ * counted from its creation, or from the last {@link #progressed()}. Not thread-safe: one per retry streak.
  */
 public final class Backoff {
     private static final long FIRST_PAUSE_MILLIS = 20;
     private static final long MAX_PAUSE_MILLIS = 1000;
 
-    private final long deadlineNanos;
+    private final long budgetNanos;
+    private long deadlineNanos;
     private long pauseMillis = FIRST_PAUSE_MILLIS;
     private int pauses;
 
     /** A streak that may last {@code budget}. */
     public Backoff(Duration budget) {
-        this.deadlineNanos = System.nanoTime() + budget.toNanos();
+        this.budgetNanos = budget.toNanos();
+        this.deadlineNanos = System.nanoTime() + budgetNanos;
+    }
+
+    /**
+     * The caller saw progress (what counts is its decision): the budget starts again from now. The pauses keep
+     * their length.
+     */
+    public void progressed() {
+        deadlineNanos = System.nanoTime() + budgetNanos;
     }
 
     /**
