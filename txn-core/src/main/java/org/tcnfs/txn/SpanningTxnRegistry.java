@@ -38,6 +38,9 @@ final class SpanningTxnRegistry implements SpanningTransactions, AutoCloseable {
     /** Tickets grow with time, so that they keep their order across restarts. */
     private final AtomicLong nextTicket = new AtomicLong(System.currentTimeMillis() * 1000);
     private final ScheduledExecutorService reaper;
+
+    /** How long {@link #close()} waits for an abort the reaper is running. */
+    private static final java.time.Duration REAPER_DRAIN = java.time.Duration.ofSeconds(30);
     final AtomicLong begun = new AtomicLong();
     final AtomicLong committed = new AtomicLong();
     final AtomicLong aborted = new AtomicLong();
@@ -220,10 +223,21 @@ final class SpanningTxnRegistry implements SpanningTransactions, AutoCloseable {
         }
     }
 
-    /** Stops the reaper, then aborts every open transaction (waiting for a call in flight). */
+    /**
+     * Stops the reaper, letting an abort it runs finish (an interrupt would stop its undo half-way and leave the
+     * transaction to startup recovery), then aborts every open transaction (waiting for a call in flight).
+     */
     @Override
     public void close() {
-        reaper.shutdownNow();
+        reaper.shutdown();
+        try {
+            if (!reaper.awaitTermination(REAPER_DRAIN.toMillis(), TimeUnit.MILLISECONDS)) {
+                LOG.warn("the transaction reaper did not finish its abort within {} s; what it leaves is rolled back "
+                        + "by recovery at the next start", REAPER_DRAIN.toSeconds());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         for (MultiTransaction txn : List.copyOf(open.values())) {
             txn.enterWaiting();
             try {
