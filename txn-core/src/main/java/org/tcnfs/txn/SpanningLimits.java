@@ -13,16 +13,28 @@ import java.util.Objects;
  * @param maxBytes most bytes one transaction carries (its TXN_COMPOUND requests plus its backups); the
  *     compound that would pass it is refused like one past {@code maxCompounds}
  * @param idleTimeout a transaction without a call for this long is aborted (its client is presumed gone)
+ * @param maxOpenPerAddress most of the {@code maxOpen} that the connections of one client address may hold
+ *     ({@code max-open-txns-per-address}), so that one host cannot take them all; TXN_BEGIN past it gets
+ *     NFS4ERR_DELAY
  */
-public record SpanningLimits(int maxOpen, int maxCompounds, long maxBytes, Duration idleTimeout) {
-    /** The defaults: 64 open, 100,000 compounds, 4 GiB, 90 s. */
-    public static final SpanningLimits DEFAULT = new SpanningLimits(64, 100_000, 4L << 30, Duration.ofSeconds(90));
+public record SpanningLimits(int maxOpen, int maxCompounds, long maxBytes, Duration idleTimeout,
+        int maxOpenPerAddress) {
+    /** The default share of one client address: 16. */
+    public static final int DEFAULT_MAX_OPEN_PER_ADDRESS = 16;
+    /** The defaults: 64 open, 100,000 compounds, 4 GiB, 90 s, 16 per client address. */
+    public static final SpanningLimits DEFAULT = new SpanningLimits(64, 100_000, 4L << 30, Duration.ofSeconds(90),
+            DEFAULT_MAX_OPEN_PER_ADDRESS);
 
     public SpanningLimits {
         Objects.requireNonNull(idleTimeout, "idleTimeout");
-        if (maxOpen < 0 || maxCompounds < 1 || maxBytes < 1 || idleTimeout.toMillis() < 1) {
+        if (maxOpen < 0 || maxCompounds < 1 || maxBytes < 1 || idleTimeout.toMillis() < 1 || maxOpenPerAddress < 0) {
             throw new IllegalArgumentException("invalid limits: " + maxOpen + ", " + maxCompounds + ", " + maxBytes
-                    + ", " + idleTimeout);
+                    + ", " + idleTimeout + ", " + maxOpenPerAddress);
         }
+    }
+
+    /** Limits without a share per client address (one address may hold all {@code maxOpen}). */
+    public SpanningLimits(int maxOpen, int maxCompounds, long maxBytes, Duration idleTimeout) {
+        this(maxOpen, maxCompounds, maxBytes, idleTimeout, maxOpen);
     }
 }

@@ -22,6 +22,7 @@ import org.tcnfs.nfs4.compound.TcnfsMdc;
 import org.tcnfs.nfs4.log.RateLimitedLog;
 import org.tcnfs.nfs4.vfs.Credential;
 import org.tcnfs.nfs4.xdr.COMPOUND4args;
+import org.tcnfs.nfs4.xdr.MalformedXdrException;
 import org.tcnfs.nfs4.xdr.COMPOUND4res;
 import org.tcnfs.nfs4.xdr.TXN_BEGIN4args;
 import org.tcnfs.nfs4.xdr.TXN_BEGIN4res;
@@ -116,7 +117,7 @@ public final class NfsRpcService implements RpcDispatchable {
     private void txnBegin(RpcCall call) throws OncRpcException, java.io.IOException {
         TXN_BEGIN4args args = new TXN_BEGIN4args();
         try {
-            call.retrieveCall(args);
+            retrieveExactly(call, args, TXN_BEGIN4args.SIZE);
         } catch (java.io.IOException | RuntimeException e) {
             UNDECODABLE.warn("undecodable TXN_BEGIN from {}: {}", call.getTransport().getRemoteSocketAddress(),
                     e.toString());
@@ -144,7 +145,7 @@ public final class NfsRpcService implements RpcDispatchable {
     private void txnEnd(RpcCall call, int proc) throws OncRpcException, java.io.IOException {
         txnid4 id = new txnid4();
         try {
-            call.retrieveCall(id);
+            retrieveExactly(call, id, txnid4.SIZE);
         } catch (java.io.IOException | RuntimeException e) {
             UNDECODABLE.warn("undecodable TXN_COMMIT/TXN_ABORT from {}: {}",
                     call.getTransport().getRemoteSocketAddress(), e.toString());
@@ -162,11 +163,25 @@ public final class NfsRpcService implements RpcDispatchable {
         call.reply(new TXN_END4res(status.code()));
     }
 
+    /**
+     * Decodes arguments of a fixed size: a call whose arguments are shorter or longer than {@code size} bytes is
+     * refused whole (GARBAGE_ARGS) rather than half read or read with bytes left over.
+     */
+    private static void retrieveExactly(RpcCall call, org.dcache.oncrpc4j.xdr.XdrAble args, int size)
+            throws java.io.IOException {
+        int bytes = call.getXdr().asBuffer().remaining();
+        if (bytes != size) {
+            throw new MalformedXdrException("arguments of " + bytes + " bytes, not " + size);
+        }
+        call.retrieveCall(args);
+    }
+
     /** The connection a call came on, identified by its two socket addresses. */
     static SpanningTransactions.Connection connectionOf(RpcCall call) {
         org.dcache.oncrpc4j.rpc.RpcTransport transport = call.getTransport();
-        return new SpanningTransactions.Connection(transport.getRemoteSocketAddress() + "/"
-                + transport.getLocalSocketAddress(), transport::isOpen);
+        InetSocketAddress remote = transport.getRemoteSocketAddress();
+        return new SpanningTransactions.Connection(remote + "/" + transport.getLocalSocketAddress(),
+                transport::isOpen, remote == null ? null : remote.getAddress());
     }
 
     private void compound(RpcCall call, int proc, SpanningTransactions spanningTxn) {

@@ -160,7 +160,8 @@ public final class ConfigLoader {
         if (idle.toMillis() < 1) {
             throw invalid(Setting.TXN_IDLE_TIMEOUT, "must be positive");
         }
-        return new SpanningLimits(maxOpen, maxCompounds, maxBytes, idle);
+        int perAddress = (int) integer(Setting.MAX_OPEN_TXNS_PER_ADDRESS, 0, 1 << 20);
+        return new SpanningLimits(maxOpen, maxCompounds, maxBytes, idle, perAddress);
     }
 
     /** The client, session, reply cache and owner bounds; the reply cache must hold a slot for every session. */
