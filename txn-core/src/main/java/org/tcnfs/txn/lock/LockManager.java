@@ -24,6 +24,16 @@ import org.slf4j.LoggerFactory;
  * writes it, however many keys they hold (a compound of 1,000 files does not queue behind another one in
  * a different directory).
  *
+ * <p><b>Writers first.</b> A compound that asks to read a key for which a writer waits waits too (unless it
+ * already holds the key), so a stream of readers cannot starve a writer: the readers holding the key finish,
+ * the writer takes it, then the readers go on. A compound that holds no key yet gives way to any waiting
+ * writer (nothing can wait for it, so its wait closes no cycle); one that holds keys gives way only to writers
+ * that are single compounds, and only while no transaction that spans compounds holds the key. Along the
+ * waits that adds, keys never decrease (a reader waits for a writer of the same key, which waits for the
+ * holders of that key, which wait only for keys after it), so the global order still rules out deadlock
+ * among single compounds, and no wait for a transaction that spans compounds is added beyond what wait-die
+ * allows. A transaction that spans compounds reads as before, without giving way.
+ *
  * <p>A key's lock exists only while some set holds it or waits for it: it is created on first use and
  * dropped when the last user lets go ({@link #keysInUse()}), so memory follows the keys in use, not every
  * key ever locked.
@@ -62,15 +72,41 @@ public final class LockManager {
         private int writeHolds;
         private final Map<LockOwner, Integer> readers = new HashMap<>(4);
         private final java.util.Set<Thread> waiting = new java.util.HashSet<>(2);
+        /** Owners waiting to write it: all of them, and those that are single compounds. */
+        private int waitingWriters;
+        private int waitingCompoundWriters;
 
-        private boolean grantable(LockOwner owner, LockMode mode) {
+        private boolean grantable(LockOwner owner, LockMode mode, boolean holdsNothing) {
             if (writer != null && writer != owner) {
                 return false;
             }
             if (mode == LockMode.READ) {
-                return true;
+                return !givesWayToWriter(owner, holdsNothing);
             }
             return readers.isEmpty() || (readers.size() == 1 && readers.containsKey(owner));
+        }
+
+        /** Whether a READ of {@code owner} waits for a writer that waits (writers first, see the class comment). */
+        private boolean givesWayToWriter(LockOwner owner, boolean holdsNothing) {
+            if (waitingWriters == 0 || owner.spansCompounds() || writer == owner || readers.containsKey(owner)) {
+                return false;
+            }
+            if (holdsNothing) {
+                return true;
+            }
+            return waitingCompoundWriters > 0 && !heldByATransactionThatSpansCompounds();
+        }
+
+        private boolean heldByATransactionThatSpansCompounds() {
+            if (writer != null && writer.spansCompounds()) {
+                return true;
+            }
+            for (LockOwner reader : readers.keySet()) {
+                if (reader.spansCompounds()) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         /** An older holder the request must not wait for (wait-die), or null. */
@@ -94,11 +130,16 @@ public final class LockManager {
         /** Grants or throws; waits at most until {@code deadline} (System.nanoTime()). */
         synchronized boolean lock(LockOwner owner, LockMode mode, long deadline, LockKey key, boolean holdsNothing)
                 throws InterruptedException, WaitDieException {
-            if (!grantable(owner, mode)) {
+            if (!grantable(owner, mode, holdsNothing)) {
                 Thread me = Thread.currentThread();
                 waiting.add(me);
+                boolean compound = !owner.spansCompounds();
+                if (mode == LockMode.WRITE) {
+                    waitingWriters++;
+                    waitingCompoundWriters += compound ? 1 : 0;
+                }
                 try {
-                    while (!grantable(owner, mode)) {
+                    while (!grantable(owner, mode, holdsNothing)) {
                         LockOwner older = olderConflict(owner, mode, holdsNothing);
                         if (older != null) {
                             throw new WaitDieException(owner, key, older);
@@ -111,6 +152,11 @@ public final class LockManager {
                     }
                 } finally {
                     waiting.remove(me);
+                    if (mode == LockMode.WRITE) {
+                        waitingWriters--;
+                        waitingCompoundWriters -= compound ? 1 : 0;
+                        notifyAll(); // readers that gave way to this writer look again
+                    }
                 }
             }
             if (mode == LockMode.WRITE) {
