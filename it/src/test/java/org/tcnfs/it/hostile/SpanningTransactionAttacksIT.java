@@ -390,4 +390,45 @@ class SpanningTransactionAttacksIT extends AttackedServerTest {
         assertThat(normal.probeMillis()).isLessThan(Hostile.WEDGED_MILLIS);
         assertNoStackTraceInTheLog();
     }
+
+    /**
+     * One transaction that carries thousands of small read-only compounds, sent one after the other, then its
+     * connection closes: every compound was served, pipelined ones of the same transaction get NFS4ERR_DELAY (one
+     * call of a transaction at a time), and when it ends the heap is back where it was. Prints what one kept
+     * compound costs (docs/security.md, known limits).
+     */
+    @Test
+    void thousandsOfCompoundsInOneTransactionAreServedAndLeaveNothingWhenItEnds() throws Exception {
+        int compounds = Integer.getInteger("tcnfs.it.txn.compounds", 3000);
+        Hostile.Memory before = Hostile.memory(server);
+        byte[] dh = normal.lookup("d");
+        try (Socket s = Hostile.connect(server)) {
+            ByteBuffer begun = exchange(s, rootCall(1, PROC_TXN_BEGIN, ticket(0)));
+            assertThat(nfsStatus(begun)).isEqualTo(NfsStatus.OK);
+            byte[] id = new byte[16];
+            begun.get(28, id);
+            byte[] call = rootCall(2, PROC_TXN_COMPOUND, txnCompoundArgs(id,
+                    new CompoundBuilder().minorVersion(0).putfh(dh).getattr(1).build()));
+            // two at once: the second finds the first running
+            s.getOutputStream().write(Hostile.record(call));
+            s.getOutputStream().write(Hostile.record(call));
+            List<NfsStatus> pair = List.of(nfsStatus(Hostile.readRecord(s)), nfsStatus(Hostile.readRecord(s)));
+            assertThat(pair).contains(NfsStatus.OK);
+            assertThat(pair).allMatch(st -> st == NfsStatus.OK || st == NfsStatus.DELAY);
+            for (int i = 0; i < compounds; i++) {
+                assertThat(nfsStatus(exchange(s, call))).isEqualTo(NfsStatus.OK);
+            }
+            Hostile.Memory during = Hostile.memory(server);
+            System.out.printf("HOSTILE %d read-only TXN_COMPOUNDs in one transaction: live heap %.1f -> %.1f MiB "
+                    + "(%.0f bytes per compound kept)%n", compounds, before.liveHeapMiB(), during.liveHeapMiB(),
+                    (during.liveHeapMiB() - before.liveHeapMiB()) * (1 << 20) / compounds);
+        }
+        awaitNoOpenTransaction();
+        Hostile.Memory after = Hostile.memory(server);
+        Hostile.report(compounds + " compounds in one transaction, then closed", before, after, 0,
+                normal.probeMillis());
+        assertThat(after.liveHeapMiB()).as("live heap after the transaction ended (MiB)")
+                .isLessThan(before.liveHeapMiB() + 8);
+        assertNoStackTraceInTheLog();
+    }
 }
