@@ -429,4 +429,50 @@ class LockManagerTest {
         }
         assertFree(manager, path("d/f"));
     }
+
+    /**
+     * The other way round: four threads write one key in turns of 10 ms, each asking again as soon as it let
+     * go, so that a writer always waits; a reader still gets the key within a fraction of its timeout, because
+     * the next writer gives way to a reader that arrived before it.
+     */
+    @Test
+    void aReaderGetsTheKeyWhileWritersKeepArriving() throws Exception {
+        LockManager manager = new LockManager();
+        int writers = 4;
+        ExecutorService pool = Executors.newFixedThreadPool(writers);
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicLong writes = new java.util.concurrent.atomic.AtomicLong();
+        List<Future<?>> running = new ArrayList<>();
+        try {
+            for (int i = 0; i < writers; i++) {
+                running.add(pool.submit(() -> {
+                    while (!stop.get()) {
+                        try (LockSet set = manager.acquire(List.of(write("d/f")), LONG)) {
+                            writes.incrementAndGet();
+                            Thread.sleep(10);
+                        }
+                    }
+                    return null;
+                }));
+            }
+            Thread.sleep(200);
+            assertThat(writes.get()).as("writes before the reader").isPositive();
+            long start = System.nanoTime();
+            try (LockSet read = manager.acquire(List.of(read("d/f")), Duration.ofSeconds(5))) {
+                long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+                assertThat(waited).as("milliseconds the reader waited").isLessThan(2500);
+            }
+            long writesAfter = writes.get();
+            Thread.sleep(100);
+            assertThat(writes.get()).as("the writers go on after the reader").isGreaterThan(writesAfter);
+        } finally {
+            stop.set(true);
+            pool.shutdown();
+            assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        }
+        for (Future<?> writer : running) {
+            writer.get();
+        }
+        assertFree(manager, path("d/f"));
+    }
 }
