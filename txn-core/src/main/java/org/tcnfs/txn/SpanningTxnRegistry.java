@@ -62,6 +62,15 @@ final class SpanningTxnRegistry implements SpanningTransactions, AutoCloseable {
         reaper.scheduleWithFixedDelay(this::reap, period, period, TimeUnit.MILLISECONDS);
     }
 
+    /**
+     * The oldest a ticket given back to TXN_BEGIN may be, in ticket units (microseconds): an hour, or ten idle
+     * timeouts if that is longer.
+     */
+    private long maxTicketAge() {
+        return Math.max(3_600_000_000L, 10 * Math.min(limits.idleTimeout().toMillis(), Long.MAX_VALUE / 10_000)
+                * 1000);
+    }
+
     SpanningLimits limits() {
         return limits;
     }
@@ -86,8 +95,9 @@ final class SpanningTxnRegistry implements SpanningTransactions, AutoCloseable {
             return new Begun(NfsStatus.DELAY, new byte[0], 0, 0, 0, 0);
         }
         long now = nextTicket.incrementAndGet();
-        // an earlier attempt's ticket keeps its age; one this server cannot have issued is replaced
-        long t = ticket > 0 && ticket < now ? ticket : now;
+        // an earlier attempt's ticket keeps its age; one this server cannot have issued, or older than a retry
+        // can be (a forged ticket of 1 would make its holder the oldest, never dying, for ever), is replaced
+        long t = ticket > 0 && ticket < now && now - ticket <= maxTicketAge() ? ticket : now;
         byte[] id = new byte[16];
         random.nextBytes(id);
         String key = HEX.formatHex(id);

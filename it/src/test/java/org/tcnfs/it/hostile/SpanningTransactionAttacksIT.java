@@ -224,6 +224,22 @@ class SpanningTransactionAttacksIT extends AttackedServerTest {
     }
 
     @Test
+    void aForgedAncientTicketIsReplacedSoItsTransactionDoesNotBecomeTheOldest() throws IOException {
+        try (Socket s = Hostile.connect(server)) {
+            long anHourAgo = (System.currentTimeMillis() - 3_600_000) * 1000; // tickets: microseconds of the clock
+            ByteBuffer forged = exchange(s, rootCall(1, PROC_TXN_BEGIN, ticket(1)));
+            assertThat(nfsStatus(forged)).isEqualTo(NfsStatus.OK);
+            long given = forged.getLong(28 + 16);
+            assertThat(given).as("ticket of a TXN_BEGIN that claimed ticket 1").isGreaterThan(anHourAgo);
+            long recent = given - 5_000_000; // 5 s before: a retry's ticket keeps its age
+            ByteBuffer retry = exchange(s, rootCall(2, PROC_TXN_BEGIN, ticket(recent)));
+            assertThat(nfsStatus(retry)).isEqualTo(NfsStatus.OK);
+            assertThat(retry.getLong(28 + 16)).as("ticket of a retry").isEqualTo(recent);
+        }
+        awaitNoOpenTransaction();
+    }
+
+    @Test
     void thousandsOfBeginsOnOneConnectionGetItsAddressShareThenDelayAndEndWithTheConnection() throws IOException {
         int begins = 2000;
         Hostile.Memory before = Hostile.memory(server);
