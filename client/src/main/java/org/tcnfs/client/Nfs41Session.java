@@ -414,6 +414,7 @@ public final class Nfs41Session implements AutoCloseable {
     private static COMPOUND4args withSequence(COMPOUND4args body, SEQUENCE4args sequence) {
         COMPOUND4args args = new COMPOUND4args();
         args.tag = body.tag;
+        args.tagBytes = body.tagBytes;
         args.minorversion = body.minorversion;
         args.argarray = new nfs_argop4[body.argarray.length + 1];
         args.argarray[0] = new nfs_argop4(OP_SEQUENCE, sequence);

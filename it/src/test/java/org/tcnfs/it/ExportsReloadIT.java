@@ -177,6 +177,63 @@ class ExportsReloadIT {
         assertThat(readFile(handleOf(kept))).isEqualTo("kept\n");
     }
 
+    /** The server's open descriptors on files under {@code dir} (from /proc/PID/fd). */
+    private long descriptorsUnder(Path dir) throws IOException {
+        long n = 0;
+        try (var fds = Files.list(Path.of("/proc", Long.toString(server.pid()), "fd"))) {
+            for (Path fd : (Iterable<Path>) fds::iterator) {
+                try {
+                    if (Files.readSymbolicLink(fd).startsWith(dir)) {
+                        n++;
+                    }
+                } catch (IOException e) {
+                    // closed meanwhile
+                }
+            }
+        }
+        return n;
+    }
+
+    @Test
+    void aRemovedExportsOpenFilesAreClosedOnceNoCompoundUsesItAndItOpensAgainWhenItComesBack() throws IOException {
+        Path kept = directory("kept", "kept\n");
+        Path gone = directory("gone", "gone\n");
+        for (int i = 0; i < 20; i++) {
+            Files.writeString(gone.resolve("f" + i), "file " + i, StandardCharsets.UTF_8);
+        }
+        start(line(kept, "rw,no_root_squash") + line(gone, "rw,no_root_squash"));
+        byte[] goneDir = handleOf(gone);
+        for (int i = 0; i < 20; i++) {
+            session.execute(new CompoundBuilder().putfh(goneDir).lookup("f" + i)
+                    .read(CompoundBuilder.anonymousStateid(), 0, 64)).orThrow();
+        }
+        assertThat(descriptorsUnder(gone)).as("descriptors the server keeps on the export's files").isPositive();
+
+        assertThat(reload(line(kept, "rw,no_root_squash"))).contains("removed [" + gone + "]");
+
+        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        while (descriptorsUnder(gone) > 0 && System.nanoTime() < deadline) {
+            sleep(50);
+        }
+        assertThat(descriptorsUnder(gone)).as("descriptors on the removed export's files").isZero();
+        assertThat(server.outputOfLastStart()).contains("export " + gone + " removed by a reload: its file system is "
+                + "closed");
+        assertThat(readFile(handleOf(kept))).isEqualTo("kept\n");
+
+        assertThat(reload(line(kept, "rw,no_root_squash") + line(gone, "rw,no_root_squash")))
+                .contains("added [" + gone + "]");
+        assertThat(readFile(handleOf(gone))).as("served again, on a file system opened again").isEqualTo("gone\n");
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     @Test
     void changedOptionsApplyToTheCompoundsAfterSighup() throws IOException {
         Path wasRo = directory("was-ro", "");

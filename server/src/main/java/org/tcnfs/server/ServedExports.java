@@ -34,10 +34,13 @@ import org.tcnfs.txn.handles.HandleTable;
  * not parse, an export directory that cannot be opened or a backup area that cannot be created leave the
  * served exports as they were, with one WARN line naming the file, the line and the cause. Otherwise one
  * INFO line says what was added, removed and changed. A removed export's file system stays open (and is
- * reused if the export comes back) until the server stops: compounds that began before the reload may still
- * use it, and no handle of it reaches a new compound (they are NFS4ERR_STALE).
+ * reused if the export comes back) while compounds that began before the reload may still use it: each
+ * compound {@linkplain #enter() enters} the generation of the table current when it arrives, and the file
+ * systems a reload removed are closed (their cached descriptors and kept-open files with them) once that
+ * generation and every earlier one has no compound left. No handle of a removed export reaches a new compound
+ * (they are NFS4ERR_STALE); an export that comes back after its file system was closed is opened again.
  *
- * <p>Thread-safe: reloads run one at a time; {@link #forCaller} never waits.
+ * <p>Thread-safe: reloads run one at a time; {@link #forCaller} and {@link #enter()} never wait.
  */
 final class ServedExports implements FileSystemProvider {
     private static final Logger LOG = LoggerFactory.getLogger(ServedExports.class);
@@ -48,6 +51,10 @@ final class ServedExports implements FileSystemProvider {
     /** Every file system opened for an exports-file line, by its local path (= export id and path). */
     private final Map<String, LocalFileSystem> opened = new HashMap<>();
     private volatile ExportTable table;
+    /** The generation compounds enter now; a reload starts the next. */
+    private volatile Generation current = new Generation(null);
+    private final java.util.concurrent.atomic.AtomicInteger retiredWaiting =
+            new java.util.concurrent.atomic.AtomicInteger();
     private TransactionWiring transactions;
 
     /**
@@ -76,6 +83,28 @@ final class ServedExports implements FileSystemProvider {
     @Override
     public PseudoFs forCaller(Credential credential, InetAddress client) {
         return table.forCaller(credential, client);
+    }
+
+    /**
+     * Counts a compound in the current generation until it ends, so that the file systems a later reload
+     * removes stay open for it.
+     */
+    @Override
+    public Use enter() {
+        while (true) {
+            Generation g = current;
+            g.users.incrementAndGet();
+            if (!g.retired) {
+                return g::leave;
+            }
+            // a reload retired it meanwhile (and may have closed what it removed): count in the next one
+            g.leave();
+        }
+    }
+
+    /** How many file systems of removed exports wait for compounds that began before their reload. */
+    int retiredWaiting() {
+        return retiredWaiting.get();
     }
 
     /** The exports served now. */
@@ -153,6 +182,16 @@ final class ServedExports implements FileSystemProvider {
             fileSystems.add(fs);
         });
         table = next;
+        List<LocalFileSystem> removed = new ArrayList<>();
+        java.util.Set<String> kept = new java.util.HashSet<>();
+        exports.forEach(e -> kept.add(e.path()));
+        for (Export was : before) {
+            if (!kept.contains(was.path()) && was.fs() instanceof LocalFileSystem fs
+                    && opened.remove(was.path(), fs)) {
+                removed.add(fs);
+            }
+        }
+        retire(removed);
         List<String> addedPaths = new ArrayList<>();
         List<String> changedPaths = new ArrayList<>();
         for (Export export : exports) {
@@ -199,6 +238,78 @@ final class ServedExports implements FileSystemProvider {
                 }
                 throw new Rejected(path + ": line " + entries.get(i).line() + ": " + export.path()
                         + ": its backup area " + LocalFileSystem.RESERVED_NAME + " cannot be created: " + cause(e));
+            }
+        }
+    }
+
+    /**
+     * Starts the next generation; {@code removed} close once the one retired now and every earlier one has no
+     * compound left.
+     */
+    private void retire(List<LocalFileSystem> removed) {
+        Generation old = current;
+        old.closeWhenDrained(removed);
+        retiredWaiting.addAndGet(removed.size());
+        current = new Generation(old);
+        old.retire();
+    }
+
+    /**
+     * The compounds that entered while one table was current. A generation drains when it is retired, none of
+     * its compounds is left and its predecessor has drained (the predecessor holds one count of it until then),
+     * so draining goes in order; then the file systems its reload removed are closed.
+     */
+    private final class Generation {
+        /** Its compounds, plus one while its predecessor has not drained. */
+        final java.util.concurrent.atomic.AtomicInteger users;
+        volatile boolean retired;
+        private final java.util.concurrent.atomic.AtomicBoolean drained =
+                new java.util.concurrent.atomic.AtomicBoolean();
+        private List<LocalFileSystem> toClose = List.of();
+        private volatile Generation next;
+
+        Generation(Generation previous) {
+            users = new java.util.concurrent.atomic.AtomicInteger(previous == null ? 0 : 1);
+            if (previous != null) {
+                previous.next = this;
+            }
+        }
+
+        void closeWhenDrained(List<LocalFileSystem> fileSystems) {
+            toClose = List.copyOf(fileSystems);
+        }
+
+        void retire() {
+            retired = true;
+            if (users.get() == 0) {
+                drain();
+            }
+        }
+
+        void leave() {
+            if (users.decrementAndGet() == 0 && retired) {
+                drain();
+            }
+        }
+
+        private void drain() {
+            if (!drained.compareAndSet(false, true)) {
+                return;
+            }
+            for (LocalFileSystem fs : toClose) {
+                try {
+                    fs.close();
+                } catch (RuntimeException e) {
+                    LOG.warn("closing the file system of removed export {} failed: {}", fs.exportId(), e.toString());
+                }
+                fileSystems.remove(fs);
+                retiredWaiting.decrementAndGet();
+                LOG.info("export {} removed by a reload: its file system is closed (no compound uses it any more)",
+                        fs.exportId());
+            }
+            Generation successor = next;
+            if (successor != null) {
+                successor.leave();
             }
         }
     }

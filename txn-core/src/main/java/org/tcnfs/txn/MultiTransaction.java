@@ -216,7 +216,12 @@ final class MultiTransaction {
         if (state != State.OPEN) {
             return;
         }
-        LOG.info("txn {}: aborting ({}): undoing {} compounds", name, why, compounds.size());
+        if (compounds.isEmpty()) {
+            // nothing to undo: a client may begin and drop empty transactions as fast as it likes
+            LOG.debug("txn {}: aborting ({}): no compound to undo", name, why);
+        } else {
+            LOG.info("txn {}: aborting ({}): undoing {} compounds", name, why, compounds.size());
+        }
         if (buffer != null) {
             buffer.discard();
         }

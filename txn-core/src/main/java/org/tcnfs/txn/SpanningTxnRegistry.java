@@ -1,6 +1,8 @@
 package org.tcnfs.txn;
 
+import java.net.InetAddress;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
@@ -12,6 +14,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tcnfs.nfs4.log.RateLimitedLog;
 import org.tcnfs.nfs4.rpc.SpanningTransactions;
 import org.tcnfs.nfs4.status.BadStateIdException;
 import org.tcnfs.nfs4.status.DelayException;
@@ -22,18 +25,25 @@ import org.tcnfs.nfs4.status.NfsStatus;
  * The open transactions that span compounds, by id (docs/protocol.md): serves TXN_BEGIN, TXN_COMMIT and
  * TXN_ABORT, finds the transaction of a TXN_COMPOUND for the {@link TransactionHook}, and aborts, from a reaper
  * thread, those whose connection closed or that stayed idle past {@link SpanningLimits#idleTimeout()} (the
- * client is gone: its lease would have expired). At most {@link SpanningLimits#maxOpen()} are open, and their
- * compounds hold at most {@link SpanningLimits#maxHeldOps()} operations together ({@link #holdOps}).
+ * client is gone: its lease would have expired). At most {@link SpanningLimits#maxOpen()} are open, at most
+ * {@link SpanningLimits#maxOpenPerAddress()} of them by the connections of one client address, and their
+ * compounds hold at most {@link SpanningLimits#maxHeldOps()} operations together ({@link #holdOps}). A client can
+ * begin and drop transactions as fast as it likes: refusals and reaped transactions are logged at most 10 lines
+ * per 10 s each, with a count of those left out.
  *
  * <p>Thread-safe.
  */
 final class SpanningTxnRegistry implements SpanningTransactions, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SpanningTxnRegistry.class);
     private static final HexFormat HEX = HexFormat.of();
+    private static final RateLimitedLog REFUSED = RateLimitedLog.of(LOG, 10, Duration.ofSeconds(10));
+    private static final RateLimitedLog REAPED = RateLimitedLog.of(LOG, 10, Duration.ofSeconds(10));
 
     private final TransactionServices services;
     private final SpanningLimits limits;
     private final ConcurrentHashMap<String, MultiTransaction> open = new ConcurrentHashMap<>();
+    /** Open transactions by client address (only addresses with at least one); guarded by {@code this}. */
+    private final java.util.HashMap<InetAddress, Integer> openByAddress = new java.util.HashMap<>();
     private final SecureRandom random = new SecureRandom();
     /** Tickets grow with time, so that they keep their order across restarts. */
     private final AtomicLong nextTicket = new AtomicLong(System.currentTimeMillis() * 1000);
@@ -60,6 +70,15 @@ final class SpanningTxnRegistry implements SpanningTransactions, AutoCloseable {
         reaper.scheduleWithFixedDelay(this::reap, period, period, TimeUnit.MILLISECONDS);
     }
 
+    /**
+     * The oldest a ticket given back to TXN_BEGIN may be, in ticket units (microseconds): an hour, or ten idle
+     * timeouts if that is longer.
+     */
+    private long maxTicketAge() {
+        return Math.max(3_600_000_000L, 10 * Math.min(limits.idleTimeout().toMillis(), Long.MAX_VALUE / 10_000)
+                * 1000);
+    }
+
     SpanningLimits limits() {
         return limits;
     }
@@ -72,18 +91,29 @@ final class SpanningTxnRegistry implements SpanningTransactions, AutoCloseable {
     @Override
     public synchronized Begun begin(long ticket, Connection connection) {
         if (open.size() >= limits.maxOpen()) {
-            LOG.warn("TXN_BEGIN refused with NFS4ERR_DELAY: {} transactions that span compounds are open "
+            REFUSED.warn("TXN_BEGIN refused with NFS4ERR_DELAY: {} transactions that span compounds are open "
                     + "(max-open-txns)", open.size());
             return new Begun(NfsStatus.DELAY, new byte[0], 0, 0, 0, 0);
         }
+        InetAddress address = connection.address();
+        int ofAddress = address == null ? 0 : openByAddress.getOrDefault(address, 0);
+        if (address != null && ofAddress >= limits.maxOpenPerAddress()) {
+            REFUSED.warn("TXN_BEGIN from {} refused with NFS4ERR_DELAY: its connections hold {} open transactions "
+                    + "that span compounds (max-open-txns-per-address)", address.getHostAddress(), ofAddress);
+            return new Begun(NfsStatus.DELAY, new byte[0], 0, 0, 0, 0);
+        }
         long now = nextTicket.incrementAndGet();
-        // an earlier attempt's ticket keeps its age; one this server cannot have issued is replaced
-        long t = ticket > 0 && ticket < now ? ticket : now;
+        // an earlier attempt's ticket keeps its age; one this server cannot have issued, or older than a retry
+        // can be (a forged ticket of 1 would make its holder the oldest, never dying, for ever), is replaced
+        long t = ticket > 0 && ticket < now && now - ticket <= maxTicketAge() ? ticket : now;
         byte[] id = new byte[16];
         random.nextBytes(id);
         String key = HEX.formatHex(id);
         MultiTransaction txn = new MultiTransaction(services, id, key.substring(0, 12), t, connection);
         open.put(key, txn);
+        if (address != null) {
+            openByAddress.merge(address, 1, Integer::sum);
+        }
         begun.incrementAndGet();
         LOG.debug("txn {} begun (ticket {}) on {}", txn.name(), t, connection.id());
         return new Begun(NfsStatus.OK, id, t, limits.maxCompounds(), limits.maxBytes(),
@@ -117,9 +147,21 @@ final class SpanningTxnRegistry implements SpanningTransactions, AutoCloseable {
         try {
             txn.abort(why);
         } finally {
-            open.remove(HEX.formatHex(txn.id()), txn);
-            heldOps.addAndGet(-txn.takeHeldOps());
+            forget(txn);
             aborted.incrementAndGet();
+        }
+    }
+
+    /** Removes an ended transaction from the open ones and from its address's count. */
+    private void forget(MultiTransaction txn) {
+        heldOps.addAndGet(-txn.takeHeldOps());
+        if (open.remove(HEX.formatHex(txn.id()), txn)) {
+            InetAddress address = txn.connection().address();
+            if (address != null) {
+                synchronized (this) {
+                    openByAddress.computeIfPresent(address, (a, n) -> n <= 1 ? null : n - 1);
+                }
+            }
         }
     }
 
@@ -182,8 +224,7 @@ final class SpanningTxnRegistry implements SpanningTransactions, AutoCloseable {
                 aborted.incrementAndGet();
                 return txn.state() == MultiTransaction.State.UNDO_FAILED ? NfsStatus.SERVERFAULT : NfsStatus.IO;
             } finally {
-                open.remove(HEX.formatHex(txn.id()), txn);
-                heldOps.addAndGet(-txn.takeHeldOps());
+                forget(txn);
             }
         });
     }
@@ -211,7 +252,7 @@ final class SpanningTxnRegistry implements SpanningTransactions, AutoCloseable {
                     continue;
                 }
                 try {
-                    LOG.warn("txn {}: aborted because {}; rolling back its {} compounds", txn.name(), why,
+                    REAPED.warn("txn {}: aborted because {}; rolling back its {} compounds", txn.name(), why,
                             txn.compoundCount());
                     abortEntered(txn, why);
                 } finally {

@@ -14,18 +14,28 @@ import org.dcache.oncrpc4j.xdr.XdrEncodingStream;
  *
  * <p>Decoding stops after an operation number the server does not know; that operation is kept as
  * {@code OP_ILLEGAL} so the engine answers NFS4ERR_OP_ILLEGAL at its position.
+ *
+ * <p>The tag is kept twice: {@link #tagBytes} as it came, byte for byte (the server returns it unchanged and
+ * refuses bytes that are not UTF-8 with NFS4ERR_INVAL), and {@link #tag} decoded for logs, with U+FFFD for
+ * bytes that are not UTF-8. Encoding writes {@link #tagBytes} when set, else {@link #tag}.
  */
 public class COMPOUND4args implements XdrAble {
     /** The hard cap on operations the decoder accepts; sessions negotiate a smaller limit. */
     public static final int MAX_OPS_DECODED = 1 << 20;
 
     public String tag = "";
+    /** The tag's bytes as decoded; null for arguments built in code (then {@link #tag} is encoded). */
+    public byte[] tagBytes;
     public int minorversion;
     public nfs_argop4[] argarray = new nfs_argop4[0];
 
     @Override
     public void xdrEncode(XdrEncodingStream xdr) throws OncRpcException, IOException {
-        XdrSupport.encodeString(xdr, tag);
+        if (tagBytes != null) {
+            xdr.xdrEncodeDynamicOpaque(tagBytes);
+        } else {
+            XdrSupport.encodeString(xdr, tag);
+        }
         xdr.xdrEncodeInt(minorversion);
         xdr.xdrEncodeInt(argarray.length);
         for (nfs_argop4 op : argarray) {
@@ -35,7 +45,8 @@ public class COMPOUND4args implements XdrAble {
 
     @Override
     public void xdrDecode(XdrDecodingStream xdr) throws OncRpcException, IOException {
-        tag = XdrSupport.decodeString(xdr, XdrSupport.MAX_STRING);
+        tagBytes = XdrSupport.decodeOpaque(xdr, XdrSupport.MAX_STRING);
+        tag = new String(tagBytes, java.nio.charset.StandardCharsets.UTF_8);
         minorversion = xdr.xdrDecodeInt();
         int count = xdr.xdrDecodeInt();
         if (count < 0 || count > MAX_OPS_DECODED) {

@@ -11,6 +11,9 @@ import org.dcache.oncrpc4j.xdr.XdrEncodingStream;
  * transaction, else the ticket an earlier attempt of the same work was given (wait-die age).
  */
 public class TXN_BEGIN4args implements XdrAble {
+    /** Its encoded size in bytes (one {@code uint64}). */
+    public static final int SIZE = 8;
+
     public long ticket;
 
     @Override

@@ -131,6 +131,19 @@ public final class XdrSupport {
         }
     }
 
+    /** Whether {@code bytes} are valid UTF-8 (what a {@code utf8str_cs} must hold, RFC 8881 section 14). */
+    public static boolean isUtf8(byte[] bytes) {
+        try {
+            StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes));
+            return true;
+        } catch (CharacterCodingException e) {
+            return false;
+        }
+    }
+
     /** Encodes a string as UTF-8 opaque. */
     public static void encodeString(XdrEncodingStream xdr, String s) {
         xdr.xdrEncodeDynamicOpaque(s.getBytes(StandardCharsets.UTF_8));

@@ -11,6 +11,7 @@ import org.slf4j.LoggerFactory;
 import org.tcnfs.nfs4.status.NfsStatus;
 import org.tcnfs.nfs4.xdr.COMPOUND4args;
 import org.tcnfs.nfs4.xdr.COMPOUND4res;
+import org.tcnfs.nfs4.xdr.XdrSupport;
 import org.tcnfs.nfs4.xdr.nfs_argop4;
 import org.tcnfs.nfs4.xdr.nfs_resop4;
 
@@ -60,8 +61,16 @@ public final class CompoundEngine {
     public COMPOUND4res process(CompoundContext context, COMPOUND4args args) {
         COMPOUND4res res = new COMPOUND4res();
         res.tag = args.tag;
+        res.tagBytes = args.tagBytes;
         if (!minorVersions.contains(args.minorversion)) {
             res.status = NfsStatus.MINOR_VERS_MISMATCH.code();
+            return res;
+        }
+        if (args.tagBytes != null && !XdrSupport.isUtf8(args.tagBytes)) {
+            // the tag is a utf8str_cs: bytes that are not UTF-8 are NFS4ERR_INVAL (RFC 8881 section 14.5, RFC 7530
+            // section 12.7), before any operation runs; the reply still carries the tag as it came (RFC 8881
+            // section 18.2.3, RFC 7530 section 16.2.3)
+            res.status = NfsStatus.INVAL.code();
             return res;
         }
         int count = args.argarray.length;

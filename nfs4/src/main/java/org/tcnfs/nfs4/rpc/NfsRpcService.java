@@ -21,7 +21,9 @@ import org.tcnfs.nfs4.compound.ServerContext;
 import org.tcnfs.nfs4.compound.TcnfsMdc;
 import org.tcnfs.nfs4.log.RateLimitedLog;
 import org.tcnfs.nfs4.vfs.Credential;
+import org.tcnfs.nfs4.vfs.FileSystemProvider;
 import org.tcnfs.nfs4.xdr.COMPOUND4args;
+import org.tcnfs.nfs4.xdr.MalformedXdrException;
 import org.tcnfs.nfs4.xdr.COMPOUND4res;
 import org.tcnfs.nfs4.xdr.TXN_BEGIN4args;
 import org.tcnfs.nfs4.xdr.TXN_BEGIN4res;
@@ -116,7 +118,7 @@ public final class NfsRpcService implements RpcDispatchable {
     private void txnBegin(RpcCall call) throws OncRpcException, java.io.IOException {
         TXN_BEGIN4args args = new TXN_BEGIN4args();
         try {
-            call.retrieveCall(args);
+            retrieveExactly(call, args);
         } catch (java.io.IOException | RuntimeException e) {
             UNDECODABLE.warn("undecodable TXN_BEGIN from {}: {}", call.getTransport().getRemoteSocketAddress(),
                     e.toString());
@@ -144,7 +146,7 @@ public final class NfsRpcService implements RpcDispatchable {
     private void txnEnd(RpcCall call, int proc) throws OncRpcException, java.io.IOException {
         txnid4 id = new txnid4();
         try {
-            call.retrieveCall(id);
+            retrieveExactly(call, id);
         } catch (java.io.IOException | RuntimeException e) {
             UNDECODABLE.warn("undecodable TXN_COMMIT/TXN_ABORT from {}: {}",
                     call.getTransport().getRemoteSocketAddress(), e.toString());
@@ -162,11 +164,40 @@ public final class NfsRpcService implements RpcDispatchable {
         call.reply(new TXN_END4res(status.code()));
     }
 
+    /**
+     * Decodes the arguments of TXN_BEGIN, TXN_COMMIT or TXN_ABORT, which have a fixed size: a call whose
+     * arguments are shorter or longer is refused whole (GARBAGE_ARGS) rather than half read or read with bytes
+     * left over.
+     */
+    private static void retrieveExactly(RpcCall call, org.dcache.oncrpc4j.xdr.XdrAble args)
+            throws java.io.IOException {
+        checkArgumentSize(call.getProcedure(), call.getXdr().asBuffer().remaining());
+        call.retrieveCall(args);
+    }
+
+    /** The size of the arguments of TXN_BEGIN, TXN_COMMIT and TXN_ABORT; -1 for other procedures (any size). */
+    static int fixedArgumentSize(int proc) {
+        return switch (proc) {
+            case PROC_TXN_BEGIN -> TXN_BEGIN4args.SIZE;
+            case PROC_TXN_COMMIT, PROC_TXN_ABORT -> txnid4.SIZE;
+            default -> -1;
+        };
+    }
+
+    /** Refuses arguments of {@code bytes} for a procedure whose arguments have another, fixed size. */
+    static void checkArgumentSize(int proc, int bytes) throws MalformedXdrException {
+        int size = fixedArgumentSize(proc);
+        if (size >= 0 && bytes != size) {
+            throw new MalformedXdrException("arguments of " + bytes + " bytes, not " + size);
+        }
+    }
+
     /** The connection a call came on, identified by its two socket addresses. */
     static SpanningTransactions.Connection connectionOf(RpcCall call) {
         org.dcache.oncrpc4j.rpc.RpcTransport transport = call.getTransport();
-        return new SpanningTransactions.Connection(transport.getRemoteSocketAddress() + "/"
-                + transport.getLocalSocketAddress(), transport::isOpen);
+        InetSocketAddress remote = transport.getRemoteSocketAddress();
+        return new SpanningTransactions.Connection(remote + "/" + transport.getLocalSocketAddress(),
+                transport::isOpen, remote == null ? null : remote.getAddress());
     }
 
     private void compound(RpcCall call, int proc, SpanningTransactions spanningTxn) {
@@ -192,6 +223,7 @@ public final class NfsRpcService implements RpcDispatchable {
             return;
         }
         InetAddress client = remote == null ? InetAddress.getLoopbackAddress() : remote.getAddress();
+        FileSystemProvider.Use use = server.fileSystems().enter();
         MDC.put(TcnfsMdc.CLIENT, String.valueOf(remote));
         MDC.put(TcnfsMdc.TAG, args.tag);
         MDC.put(TcnfsMdc.COMPOUND, Integer.toUnsignedString(call.getXid()));
@@ -209,11 +241,17 @@ public final class NfsRpcService implements RpcDispatchable {
                     .spanningTxn(txnCall)
                     .build();
             COMPOUND4res res = engine.process(context, args);
+            if (!call.getTransport().isOpen()) {
+                // the client went away while its compound ran: nothing to send the reply on
+                LOG.debug("reply to {} not sent: the connection closed while the compound ran", remote);
+                return;
+            }
             call.reply(res);
         } catch (RuntimeException e) {
             LOG.error("COMPOUND failed outside any operation", e);
             call.failRpcSystem();
         } finally {
+            use.close();
             MDC.remove(TcnfsMdc.CLIENT);
             MDC.remove(TcnfsMdc.TAG);
             MDC.remove(TcnfsMdc.COMPOUND);

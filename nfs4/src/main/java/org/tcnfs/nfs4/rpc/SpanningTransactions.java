@@ -43,8 +43,13 @@ public interface SpanningTransactions {
      *
      * @param id the same for every call on one connection while it is open (its two socket addresses)
      * @param open whether the connection is still open
+     * @param address the client's address (what {@code max-open-txns-per-address} counts by); null if unknown
      */
-    record Connection(String id, java.util.function.BooleanSupplier open) {
+    record Connection(String id, java.util.function.BooleanSupplier open, java.net.InetAddress address) {
+        /** A connection whose client address is not known. */
+        public Connection(String id, java.util.function.BooleanSupplier open) {
+            this(id, open, null);
+        }
     }
 
     /** A TXN_COMPOUND's transaction id and connection, as its compound context carries them. */

@@ -10,4 +10,23 @@ import java.net.InetAddress;
 @FunctionalInterface
 public interface FileSystemProvider {
     VirtualFileSystem forCaller(Credential credential, InetAddress client);
+
+    /**
+     * Marks the start of a request that will use views of this provider, until the returned {@link Use} is
+     * closed: a provider whose exports change (a reload) keeps the file systems of removed exports open until
+     * every request that began before the change has ended. The default keeps nothing.
+     */
+    default Use enter() {
+        return Use.NONE;
+    }
+
+    /** One request's use of a provider's file systems; {@link #close()} ends it (once). */
+    @FunctionalInterface
+    interface Use extends AutoCloseable {
+        /** A use that holds nothing. */
+        Use NONE = () -> { };
+
+        @Override
+        void close();
+    }
 }

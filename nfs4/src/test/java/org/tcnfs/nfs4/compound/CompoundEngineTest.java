@@ -92,6 +92,17 @@ class CompoundEngineTest {
     }
 
     @Test
+    void aTagThatIsNotUtf8IsInvalBeforeAnyOperationAndReturnedAsSent() {
+        COMPOUND4args args = compound(1, OP_SEQUENCE, OP_PUTROOTFH);
+        args.tagBytes = new byte[] {'t', (byte) 0xff, (byte) 0xc0};
+        COMPOUND4res res = engine().process(context(1), args);
+        assertThat(NfsStatus.of(res.status)).isEqualTo(NfsStatus.INVAL);
+        assertThat(res.resarray).isEmpty();
+        assertThat(trace).isEmpty();
+        assertThat(res.tagBytes).containsExactly('t', (byte) 0xff, (byte) 0xc0);
+    }
+
+    @Test
     void unimplementedOperationIsNotSuppAndIllegalOneIsOpIllegal() {
         COMPOUND4res notImpl = engine().process(context(1), compound(1, OP_SEQUENCE, OP_COMMIT));
         assertThat(statuses(notImpl)).containsExactly(NfsStatus.OK, NfsStatus.NOTSUPP);

@@ -24,7 +24,7 @@ import org.dcache.oncrpc4j.xdr.Xdr;
  *
  * <p>The kept inputs start with one compound per operation, decoded from zero bytes and encoded again.
  */
-class Compound4ArgsFuzzTest {
+public class Compound4ArgsFuzzTest {
     /** Decoding may allocate this much per byte of input (objects per operation), plus a fixed allowance. */
     static final int ALLOCATION_PER_BYTE = 64;
 
@@ -67,7 +67,7 @@ class Compound4ArgsFuzzTest {
      * Whether a String field anywhere in {@code value} (an XDR type, its fields and arrays) is {@code null} or
      * holds U+FFFD, the marks of bytes that were not valid UTF-8.
      */
-    static boolean holdsLossyString(Object value) {
+    public static boolean holdsLossyString(Object value) {
         if (value == null) {
             return false;
         }

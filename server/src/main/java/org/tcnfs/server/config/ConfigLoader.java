@@ -165,7 +165,8 @@ public final class ConfigLoader {
         if (heldOps == 0) {
             heldOps = SpanningLimits.defaultMaxHeldOps();
         }
-        return new SpanningLimits(maxOpen, maxCompounds, maxBytes, idle, heldOps);
+        int perAddress = (int) integer(Setting.MAX_OPEN_TXNS_PER_ADDRESS, 0, 1 << 20);
+        return new SpanningLimits(maxOpen, maxCompounds, maxBytes, idle, perAddress, heldOps);
     }
 
     /** The client, session, reply cache and owner bounds; the reply cache must hold a slot for every session. */

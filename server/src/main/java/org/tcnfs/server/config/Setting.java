@@ -68,6 +68,9 @@ public enum Setting {
             + "connections that would hold more. At least max-request."),
     MAX_OPEN_TXNS("max-open-txns", "64", "Most transactions that span compounds (TXN_BEGIN, docs/protocol.md) open "
             + "at once; TXN_BEGIN past it gets NFS4ERR_DELAY. 0 refuses them all."),
+    MAX_OPEN_TXNS_PER_ADDRESS("max-open-txns-per-address", "16", "Most of the max-open-txns that the connections "
+            + "of one client address may hold open, so that one host cannot take them all; TXN_BEGIN past it gets "
+            + "NFS4ERR_DELAY."),
     TXN_MAX_COMPOUNDS("txn-max-compounds", "100000", "Most TXN_COMPOUNDs one transaction that spans compounds "
             + "may carry; the next is refused with NFS4ERR_NOSPC before it changes anything and the transaction "
             + "is rolled back."),

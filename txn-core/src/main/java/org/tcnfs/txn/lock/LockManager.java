@@ -24,6 +24,19 @@ import org.slf4j.LoggerFactory;
  * writes it, however many keys they hold (a compound of 1,000 files does not queue behind another one in
  * a different directory).
  *
+ * <p><b>No starvation: requests of a key are served in arrival order across modes.</b> A compound that asks
+ * to read a key for which a writer that arrived before it waits, waits too (unless it already holds the key),
+ * so a stream of readers cannot starve a writer; and a single compound's writer gives way to single compounds'
+ * readers that arrived before it and wait, so a stream of writers cannot starve the readers queued between
+ * them. Readers that arrive together still share the key. Limits that keep this free of deadlock: a compound
+ * that holds no key yet gives way to any earlier writer (nothing can wait for it, so its wait closes no cycle);
+ * one that holds keys gives way only to single compounds, and only while no transaction that spans compounds
+ * holds the key. Every wait this adds is for a request of the same key that arrived earlier, which waits for
+ * the holders of that key, which wait only for keys after it: keys never decrease along a chain of waits, and
+ * arrivals strictly decrease among waits for the same key, so the global order still rules out deadlock among
+ * single compounds, and no wait for a transaction that spans compounds is added beyond what wait-die allows.
+ * A transaction that spans compounds takes keys as before, without giving way.
+ *
  * <p>A key's lock exists only while some set holds it or waits for it: it is created on first use and
  * dropped when the last user lets go ({@link #keysInUse()}), so memory follows the keys in use, not every
  * key ever locked.
@@ -62,15 +75,78 @@ public final class LockManager {
         private int writeHolds;
         private final Map<LockOwner, Integer> readers = new HashMap<>(4);
         private final java.util.Set<Thread> waiting = new java.util.HashSet<>(2);
+        /** Numbers the requests in the order they arrive. */
+        private long arrivals;
+        /** The requests waiting for it, in arrival order. */
+        private final java.util.List<Waiter> waiters = new java.util.ArrayList<>(2);
 
-        private boolean grantable(LockOwner owner, LockMode mode) {
+        /** A request that waits: when it arrived, whose it is, for what. */
+        private record Waiter(long arrival, LockOwner owner, LockMode mode) {
+        }
+
+        private boolean grantable(LockOwner owner, LockMode mode, boolean holdsNothing, long arrival) {
             if (writer != null && writer != owner) {
                 return false;
             }
             if (mode == LockMode.READ) {
+                return !givesWayToEarlierWriter(owner, holdsNothing, arrival);
+            }
+            if (!readers.isEmpty() && !(readers.size() == 1 && readers.containsKey(owner))) {
+                return false;
+            }
+            return !givesWayToEarlierReader(owner, arrival);
+        }
+
+        /**
+         * Whether a READ of {@code owner} waits for a writer that arrived before it and waits (see the class
+         * comment, "Writers first").
+         */
+        private boolean givesWayToEarlierWriter(LockOwner owner, boolean holdsNothing, long arrival) {
+            if (waiters.isEmpty() || owner.spansCompounds() || writer == owner || readers.containsKey(owner)) {
+                return false;
+            }
+            boolean spanningHolder = !holdsNothing && heldByATransactionThatSpansCompounds();
+            for (Waiter w : waiters) {
+                if (w.arrival() >= arrival) {
+                    break;
+                }
+                if (w.mode() == LockMode.WRITE && w.owner() != owner
+                        && (holdsNothing || (!w.owner().spansCompounds() && !spanningHolder))) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /**
+         * Whether a WRITE of {@code owner}, a single compound, waits for a single compound's READ that arrived
+         * before it and waits, so that readers waiting behind a writer are not overtaken by the next writer.
+         */
+        private boolean givesWayToEarlierReader(LockOwner owner, long arrival) {
+            if (waiters.isEmpty() || owner.spansCompounds() || heldByATransactionThatSpansCompounds()) {
+                return false;
+            }
+            for (Waiter w : waiters) {
+                if (w.arrival() >= arrival) {
+                    break;
+                }
+                if (w.mode() == LockMode.READ && w.owner() != owner && !w.owner().spansCompounds()) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        private boolean heldByATransactionThatSpansCompounds() {
+            if (writer != null && writer.spansCompounds()) {
                 return true;
             }
-            return readers.isEmpty() || (readers.size() == 1 && readers.containsKey(owner));
+            for (LockOwner reader : readers.keySet()) {
+                if (reader.spansCompounds()) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         /** An older holder the request must not wait for (wait-die), or null. */
@@ -94,11 +170,14 @@ public final class LockManager {
         /** Grants or throws; waits at most until {@code deadline} (System.nanoTime()). */
         synchronized boolean lock(LockOwner owner, LockMode mode, long deadline, LockKey key, boolean holdsNothing)
                 throws InterruptedException, WaitDieException {
-            if (!grantable(owner, mode)) {
+            long arrival = ++arrivals;
+            if (!grantable(owner, mode, holdsNothing, arrival)) {
                 Thread me = Thread.currentThread();
                 waiting.add(me);
+                Waiter waiter = new Waiter(arrival, owner, mode);
+                waiters.add(waiter);
                 try {
-                    while (!grantable(owner, mode)) {
+                    while (!grantable(owner, mode, holdsNothing, arrival)) {
                         LockOwner older = olderConflict(owner, mode, holdsNothing);
                         if (older != null) {
                             throw new WaitDieException(owner, key, older);
@@ -111,6 +190,8 @@ public final class LockManager {
                     }
                 } finally {
                     waiting.remove(me);
+                    waiters.remove(waiter);
+                    notifyAll(); // requests that gave way to this one look again
                 }
             }
             if (mode == LockMode.WRITE) {

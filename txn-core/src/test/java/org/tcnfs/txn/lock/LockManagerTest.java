@@ -373,4 +373,106 @@ class LockManagerTest {
             assertThat(set.isOpen()).isTrue();
         }
     }
+
+    /**
+     * Writers first: six threads read one key in overlapping turns of 15 ms, so that it is never free; a writer
+     * still gets it within a fraction of its timeout (the readers holding it finish, the next ones wait), and
+     * the readers go on after it. Without the preference the writer waits for a moment when no reader holds
+     * the key, which does not come, and times out.
+     */
+    @Test
+    void aWriterGetsTheKeyWhileReadersKeepArriving() throws Exception {
+        LockManager manager = new LockManager();
+        int readers = 6;
+        ExecutorService pool = Executors.newFixedThreadPool(readers);
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicLong reads = new java.util.concurrent.atomic.AtomicLong();
+        java.util.concurrent.atomic.AtomicInteger holding = new java.util.concurrent.atomic.AtomicInteger();
+        List<Future<?>> running = new ArrayList<>();
+        try {
+            for (int i = 0; i < readers; i++) {
+                long offset = 3L * i;
+                running.add(pool.submit(() -> {
+                    Thread.sleep(offset);
+                    while (!stop.get()) {
+                        try (LockSet set = manager.acquire(List.of(read("d/f")), LONG)) {
+                            holding.incrementAndGet();
+                            reads.incrementAndGet();
+                            Thread.sleep(15);
+                            holding.decrementAndGet();
+                        }
+                    }
+                    return null;
+                }));
+            }
+            Thread.sleep(200);
+            assertThat(reads.get()).as("reads before the writer").isPositive();
+            long start = System.nanoTime();
+            try (LockSet written = manager.acquire(List.of(write("d/f")), Duration.ofSeconds(5))) {
+                long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+                assertThat(waited).as("milliseconds the writer waited").isLessThan(2500);
+                assertThat(holding.get()).as("readers holding the key while it is written").isZero();
+                long readsThen = reads.get();
+                Thread.sleep(50);
+                assertThat(reads.get()).as("no read while it is written").isEqualTo(readsThen);
+            }
+            long readsAfter = reads.get();
+            Thread.sleep(100);
+            assertThat(reads.get()).as("the readers go on after the writer").isGreaterThan(readsAfter);
+        } finally {
+            stop.set(true);
+            pool.shutdown();
+            assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        }
+        for (Future<?> reader : running) {
+            reader.get(); // no reader failed
+        }
+        assertFree(manager, path("d/f"));
+    }
+
+    /**
+     * The other way round: four threads write one key in turns of 10 ms, each asking again as soon as it let
+     * go, so that a writer always waits; a reader still gets the key within a fraction of its timeout, because
+     * the next writer gives way to a reader that arrived before it.
+     */
+    @Test
+    void aReaderGetsTheKeyWhileWritersKeepArriving() throws Exception {
+        LockManager manager = new LockManager();
+        int writers = 4;
+        ExecutorService pool = Executors.newFixedThreadPool(writers);
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicLong writes = new java.util.concurrent.atomic.AtomicLong();
+        List<Future<?>> running = new ArrayList<>();
+        try {
+            for (int i = 0; i < writers; i++) {
+                running.add(pool.submit(() -> {
+                    while (!stop.get()) {
+                        try (LockSet set = manager.acquire(List.of(write("d/f")), LONG)) {
+                            writes.incrementAndGet();
+                            Thread.sleep(10);
+                        }
+                    }
+                    return null;
+                }));
+            }
+            Thread.sleep(200);
+            assertThat(writes.get()).as("writes before the reader").isPositive();
+            long start = System.nanoTime();
+            try (LockSet read = manager.acquire(List.of(read("d/f")), Duration.ofSeconds(5))) {
+                long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+                assertThat(waited).as("milliseconds the reader waited").isLessThan(2500);
+            }
+            long writesAfter = writes.get();
+            Thread.sleep(100);
+            assertThat(writes.get()).as("the writers go on after the reader").isGreaterThan(writesAfter);
+        } finally {
+            stop.set(true);
+            pool.shutdown();
+            assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        }
+        for (Future<?> writer : running) {
+            writer.get();
+        }
+        assertFree(manager, path("d/f"));
+    }
 }
