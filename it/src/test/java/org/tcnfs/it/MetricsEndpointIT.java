@@ -26,6 +26,7 @@ import org.tcnfs.client.CompoundResult;
 import org.tcnfs.client.Nfs41Session;
 import org.tcnfs.client.rpc.NfsConnection;
 import org.tcnfs.nfs4.status.NfsStatus;
+import org.tcnfs.nfs4.xdr.nfs4_attr;
 
 /**
  * The HTTP endpoints of the real server process (README, "Metrics, health and status"): the Prometheus
@@ -147,6 +148,35 @@ class MetricsEndpointIT {
                     - value(before, "tcnfs_txn_backup_copied_bytes_total"))
                     .as("the first truncation cut 63 KiB, more than fits in the record: backed up to a file")
                     .isGreaterThanOrEqualTo(64 * 1024 - 1000 - 16 * 1024);
+        }
+    }
+
+    /**
+     * Issue 16: a plain compound that only reads runs as a quiet read (no plan, no locks) while no compound holds or
+     * waits for a WRITE lock (docs/architecture.md, step 1b); one that writes never does.
+     */
+    @Test
+    void plainReadOnlyCompoundsRunAsQuietReadsWhileNothingWrites() throws Exception {
+        try (NfsConnection connection = server.connect();
+                Nfs41Session session = Nfs41Session.create(connection, "metrics-quiet")) {
+            NfsOps nfs = new NfsOps(session);
+            byte[] dir = nfs.mkdir(nfs.rootFh(), "metrics-quiet");
+            byte[] file = nfs.createFile(dir, "f", new byte[100]);
+            Map<String, Double> before = scrape();
+            int reads = 20;
+            for (int i = 0; i < reads; i++) {
+                nfs.runOk(new CompoundBuilder().putfh(dir).lookup("f").getfh().getattr(nfs4_attr.FATTR4_SIZE));
+                nfs.runOk(new CompoundBuilder().putfh(file).read(CompoundBuilder.anonymousStateid(), 0, 100));
+            }
+            Map<String, Double> afterReads = scrape();
+            nfs.runOk(new CompoundBuilder().putfh(file).setattr(Attrs.builder().size(10).build()));
+            Map<String, Double> afterWrite = scrape();
+
+            assertThat(value(afterReads, "tcnfs_txn_lock_quiet_reads_total")
+                    - value(before, "tcnfs_txn_lock_quiet_reads_total")).isEqualTo(2 * reads);
+            assertThat(value(afterWrite, "tcnfs_txn_lock_quiet_reads_total"))
+                    .isEqualTo(value(afterReads, "tcnfs_txn_lock_quiet_reads_total"));
+            assertThat(nfs.getattr(file, nfs4_attr.FATTR4_SIZE).size()).isEqualTo(10);
         }
     }
 

@@ -36,6 +36,7 @@ import org.tcnfs.txn.lock.LockTimeoutException;
 import org.tcnfs.txn.lock.WaitDieException;
 import org.tcnfs.nfs4.status.DeadlockException;
 import org.tcnfs.txn.plan.CompoundPlanner;
+import org.tcnfs.txn.plan.OperationTable;
 import org.tcnfs.txn.plan.PathResolver;
 import org.tcnfs.txn.plan.TxnPlan;
 import org.tcnfs.txn.plan.Unplannable;
@@ -63,6 +64,12 @@ import org.tcnfs.txn.plan.Unplannable;
  *       lock that is not free in time.</li>
  * </ol>
  *
+ * <p><b>Read-only compounds.</b> With {@link ReadOnlyCompounds#QUIET_WHEN_NO_WRITER} (what the server uses), a plain
+ * compound whose every operation only reads (SEQUENCE and operations marked {@link OperationTable.Effect#READ_ONLY})
+ * first tries a quiet read ({@link LockManager#enterQuietRead()}): while no compound holds or waits for a WRITE
+ * lock (and no key is fenced) it runs with no plan and no key, and writers wait for it to end, so it sees what
+ * its read locks would have shown it. When a writer is about it is planned and locked as above.
+ *
  * <p>Thread-safe: it keeps no state per compound. The caller owns the returned {@link Admission#locks()}.
  */
 final class CompoundLocker {
@@ -70,6 +77,14 @@ final class CompoundLocker {
 
     /** Plans before the last attempt, which plans under an exclusive lock of the export. */
     static final int MAX_PLANS = 3;
+
+    /** How plain compounds that only read are admitted. */
+    enum ReadOnlyCompounds {
+        /** Planned and locked like every other compound. */
+        LOCKED,
+        /** Run as a quiet read, without plan or keys, while no writer is about; else planned and locked. */
+        QUIET_WHEN_NO_WRITER
+    }
 
     /** An export as the locker sees it: its resolver and its {@code txn=} policy. */
     record Export(String exportId, PathResolver resolver, TxnExport.Policy policy,
@@ -99,6 +114,11 @@ final class CompoundLocker {
     record Admission(Optional<String> exportId, TxnPlan plan, LockSet locks, boolean transactional,
             boolean wholeExports) {
         static final Admission UNLOCKED = new Admission(Optional.empty(), null, null, false, false);
+
+        /** Whether it runs as a quiet read: no plan, no key, no writer about ({@link LockSet#isQuiet()}). */
+        boolean quiet() {
+            return locks != null && locks.isQuiet();
+        }
     }
 
     private final Map<String, Export> exports = new ConcurrentHashMap<>();
@@ -108,6 +128,7 @@ final class CompoundLocker {
     private final Duration lockTimeout;
     private final Set<LockKey> fenced;
     private final CompoundPlanner planner = new CompoundPlanner();
+    private final ReadOnlyCompounds readOnly;
 
     /**
      * @param exports the exports compounds work on
@@ -119,6 +140,21 @@ final class CompoundLocker {
      */
     CompoundLocker(List<Export> exports, String rootExportId, HandleTable handles, LockManager locks,
             Duration lockTimeout, Set<LockKey> fenced) {
+        this(exports, rootExportId, handles, locks, lockTimeout, fenced, ReadOnlyCompounds.LOCKED);
+    }
+
+    /**
+     * @param exports the exports compounds work on
+     * @param rootExportId the export PUTROOTFH reaches (the single export at "/"), or null above several
+     * @param handles the handle table, to find a handle's export
+     * @param locks the lock manager shared by all compounds
+     * @param lockTimeout how long a compound waits for its locks
+     * @param fenced keys fenced after a failed undo (read, never changed, here)
+     * @param readOnly how plain compounds that only read are admitted
+     */
+    CompoundLocker(List<Export> exports, String rootExportId, HandleTable handles, LockManager locks,
+            Duration lockTimeout, Set<LockKey> fenced, ReadOnlyCompounds readOnly) {
+        this.readOnly = Objects.requireNonNull(readOnly, "readOnly");
         for (Export e : exports) {
             this.exports.put(e.exportId(), e);
         }
@@ -167,6 +203,13 @@ final class CompoundLocker {
     Admission admit(COMPOUND4args args, boolean transactionFlag, InetAddress client, LockOwner owner)
             throws IOException {
         boolean transactional = transactionFlag;
+        if (!transactional && owner == null && readOnly == ReadOnlyCompounds.QUIET_WHEN_NO_WRITER
+                && fenced.isEmpty() && onlyReads(args)) {
+            LockSet quiet = locks.enterQuietRead();
+            if (quiet != null) {
+                return new Admission(Optional.empty(), null, quiet, false, false);
+            }
+        }
         Reach reach = reachOf(args);
         if (reach.export() == null) {
             if (transactional) {
@@ -262,6 +305,20 @@ final class CompoundLocker {
             }
             throw new DeadlockException("wait-die: " + e.getMessage(), e);
         }
+    }
+
+    /** Whether every operation of the compound is SEQUENCE or one that only reads ({@link OperationTable}). */
+    static boolean onlyReads(COMPOUND4args args) {
+        for (nfs_argop4 op : args.argarray) {
+            if (op.argop == nfs_opnum4.OP_SEQUENCE) {
+                continue;
+            }
+            Optional<OperationTable.Descriptor> d = OperationTable.find(op.argop);
+            if (d.isEmpty() || d.get().effect() != OperationTable.Effect.READ_ONLY) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Whether the compound uses PUTROOTFH or PUTPUBFH anywhere. */

@@ -50,7 +50,9 @@ import org.tcnfs.txn.undo.UndoExecutor;
  * one, {@code never} refuses the flag with NFS4ERR_NOTSUPP. Compounds that are not transactions still take the plan's
  * locks (from the first operation after SEQUENCE to the reply; no backups, no record, no undo), so they never see or
  * create half of a transaction, whatever operation comes first or last; a plain compound the planner cannot plan, or
- * whose first file handle is not one of an export, locks every export whole. A plain compound that holds its locks also
+ * whose first file handle is not one of an export, locks every export whole; a plain compound that only reads runs
+ * without plan or keys while no compound holds or waits for a WRITE lock (a quiet read, see {@link CompoundLocker}),
+ * which writers wait for. A plain compound that holds its locks also
  * runs bound to a buffer ({@link HandleTable#plainBuffer()}): its handle changes and the fsyncs of its stable WRITEs
  * wait for its end and are made durable there, once, before the reply (one LMDB commit per compound instead of one per
  * operation). A read-only transaction gets no id, record or backups.
@@ -146,7 +148,8 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
                 rootExportId = export.exportId();
             }
         }
-        this.locker = new CompoundLocker(lockerExports, rootExportId, handles, locks, lockTimeout, fenced);
+        this.locker = new CompoundLocker(lockerExports, rootExportId, handles, locks, lockTimeout, fenced,
+                CompoundLocker.ReadOnlyCompounds.QUIET_WHEN_NO_WRITER);
         this.services = new TransactionServices(handles, crashPoints, fenced);
         this.spanning = new SpanningTxnRegistry(services, spanningLimits);
     }
@@ -405,7 +408,7 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         }
         txn.lockSet = admitted.locks();
         txn.transactional = admitted.transactional();
-        if (admitted.wholeExports()) {
+        if (admitted.wholeExports() || admitted.quiet()) {
             txn.conservative = true;
             txn.buffer = handles.plainBuffer();
             return;
@@ -557,7 +560,7 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         final COMPOUND4args args;
         boolean transactional;
         boolean begun;
-        /** A plain compound under whole-export locks, without a plan. */
+        /** A plain compound without a plan: under whole-export locks, or a quiet read. */
         boolean conservative;
         /** Whether the compound entered the {@link CompoundGate} (and must leave it). */
         boolean entered;

@@ -310,4 +310,86 @@ class CompoundLockerTest {
         assertThat(a.exportId()).contains("/other");
         assertThat(a.locks().holds(LockKey.ofPath("/other", "g"), LockMode.WRITE)).isTrue();
     }
+
+    /** A locker over the single export at "/" that runs plain read-only compounds as quiet reads. */
+    private CompoundLocker quietReads(Duration timeout) {
+        List<CompoundLocker.Export> exports = List.of(
+                new CompoundLocker.Export("/", new HandleTableResolver(table, "/"), client -> policy),
+                new CompoundLocker.Export("/other", new HandleTableResolver(table, "/other"), client -> policy));
+        return new CompoundLocker(exports, "/", table, locks, timeout, fenced,
+                CompoundLocker.ReadOnlyCompounds.QUIET_WHEN_NO_WRITER);
+    }
+
+    @Test
+    void plainReadOnlyCompoundRunsAsAQuietReadWhileNoWriterIsAbout() throws IOException {
+        Admission a = admit(quietReads(Duration.ofSeconds(5)), compound(1, sequence(), op(nfs_opnum4.OP_PUTROOTFH),
+                lookup("d"), lookup("f"), op(nfs_opnum4.OP_GETFH), op(nfs_opnum4.OP_GETATTR), read()), false);
+
+        assertThat(a.quiet()).isTrue();
+        assertThat(a.plan()).isNull();
+        assertThat(a.locks().locksHeld()).isZero();
+        assertThat(locks.keysInUse()).isZero();
+        assertThat(locks.quietReadsInFlight()).isEqualTo(1);
+        assertThat(locks.quietReads()).isEqualTo(1);
+    }
+
+    @Test
+    void plainReadOnlyCompoundTakesItsReadLocksWhileAWriteLockIsHeldElsewhere() throws Exception {
+        ExecutorService other = Executors.newSingleThreadExecutor();
+        try {
+            LockSet writer = other.submit(() -> locks.acquire(List.of(new LockRequest(LockKey.ofPath("/other", "g"),
+                    LockMode.WRITE)), Duration.ofSeconds(1))).get(5, TimeUnit.SECONDS);
+            Admission a = admit(quietReads(Duration.ofSeconds(5)), compound(1, sequence(), putfh(file), read()), false);
+
+            assertThat(a.quiet()).isFalse();
+            assertThat(a.locks().holds(fileKey(), LockMode.READ)).isTrue();
+            assertThat(locks.quietReads()).isZero();
+            other.submit(writer::close).get(5, TimeUnit.SECONDS);
+        } finally {
+            other.shutdownNow();
+        }
+    }
+
+    @Test
+    void plainReaderOfAFileAWriterHoldsStillWaitsForIt() throws Exception {
+        ExecutorService other = Executors.newSingleThreadExecutor();
+        try {
+            LockSet writer = other.submit(() -> locks.acquire(List.of(new LockRequest(fileKey(), LockMode.WRITE)),
+                    Duration.ofSeconds(1))).get(5, TimeUnit.SECONDS);
+            assertThatThrownBy(() -> admit(quietReads(Duration.ofMillis(100)), compound(1, sequence(), putfh(file),
+                    read()), false)).isInstanceOf(DelayException.class);
+            other.submit(writer::close).get(5, TimeUnit.SECONDS);
+            assertThat(locks.keysInUse()).isZero();
+        } finally {
+            other.shutdownNow();
+        }
+    }
+
+    @Test
+    void compoundsThatChangeSomethingOrAskForATransactionAreNeverQuiet() throws IOException {
+        CompoundLocker locker = quietReads(Duration.ofSeconds(5));
+        Admission writes = admit(locker, compound(1, sequence(), putfh(file), write()), false);
+        assertThat(writes.quiet()).isFalse();
+        assertThat(writes.locks().holds(fileKey(), LockMode.WRITE)).isTrue();
+        writes.locks().close();
+
+        Admission closes = admit(locker, compound(1, sequence(), putfh(file), op(nfs_opnum4.OP_CLOSE)), false);
+        assertThat(closes.quiet()).as("CLOSE changes open state").isFalse();
+        closes.locks().close();
+
+        Admission flagged = admit(locker, compound(1, sequence(), putfh(file), read()), true);
+        assertThat(flagged.quiet()).isFalse();
+        assertThat(flagged.transactional()).isTrue();
+        assertThat(flagged.locks().holds(fileKey(), LockMode.READ)).isTrue();
+        assertThat(locks.quietReads()).isZero();
+    }
+
+    @Test
+    void fencedKeysKeepReadersOnTheirLocks() {
+        fenced.add(fileKey());
+
+        assertThatThrownBy(() -> admit(quietReads(Duration.ofSeconds(5)), compound(1, sequence(), putfh(file), read()),
+                false)).isInstanceOf(DelayException.class);
+        assertThat(locks.quietReads()).isZero();
+    }
 }

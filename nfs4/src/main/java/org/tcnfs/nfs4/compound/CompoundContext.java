@@ -1,5 +1,6 @@
 package org.tcnfs.nfs4.compound;
 
+import java.io.IOException;
 import java.net.InetAddress;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -9,6 +10,7 @@ import org.tcnfs.nfs4.status.NoFileHandleException;
 import org.tcnfs.nfs4.status.RestoreFhException;
 import org.tcnfs.nfs4.vfs.Credential;
 import org.tcnfs.nfs4.vfs.Inode;
+import org.tcnfs.nfs4.vfs.Stat;
 import org.tcnfs.nfs4.vfs.VirtualFileSystem;
 import org.tcnfs.nfs4.xdr.COMPOUND4res;
 
@@ -31,6 +33,9 @@ public final class CompoundContext {
     private final VirtualFileSystem fs;
 
     private Inode currentFh;
+    /** The object whose attributes {@link #getattr} keeps, and those attributes; null when none. */
+    private Inode attributesOf;
+    private Stat attributes;
     private Inode savedFh;
     private StateId currentStateId;
     private StateId savedStateId;
@@ -100,6 +105,30 @@ public final class CompoundContext {
     /** The file systems this caller sees (exports under the pseudo root, with its rights applied). */
     public VirtualFileSystem fs() {
         return fs;
+    }
+
+    /**
+     * The attributes of {@code inode} as {@link #fs()} gives them, read once per compound: a second call for the
+     * same object returns what the first one read, as long as only operations that change nothing ran in
+     * between (the engine calls {@link #forgetAttributes()} before every other one). So PUTFH, then LOOKUP's or
+     * GETATTR's look at the same object, resolve it once. One object is kept, the last one asked for.
+     *
+     * @throws IOException what {@code fs().getattr} throws (nothing is kept then)
+     */
+    public Stat getattr(Inode inode) throws IOException {
+        if (attributes != null && inode.equals(attributesOf)) {
+            return attributes;
+        }
+        Stat stat = fs.getattr(inode);
+        attributesOf = inode;
+        attributes = stat;
+        return stat;
+    }
+
+    /** Forgets the attributes {@link #getattr} keeps: the next call reads them again. */
+    public void forgetAttributes() {
+        attributesOf = null;
+        attributes = null;
     }
 
     /**

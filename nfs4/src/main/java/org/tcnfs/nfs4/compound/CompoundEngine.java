@@ -135,6 +135,9 @@ public final class CompoundEngine {
                 return new nfs_resop4(op.argop, s.code(), null);
             }
         }
+        if (!KEEPS_ATTRIBUTES.contains(op.argop)) {
+            context.forgetAttributes();
+        }
         nfs_resop4 result = executor.execute(context, op);
         for (CompoundHook hook : hooks) {
             try {
@@ -145,6 +148,14 @@ public final class CompoundEngine {
         }
         return result;
     }
+
+    /**
+     * Operations that change no object and no attribute, after which {@link CompoundContext#getattr} may give what
+     * it read before (READ is not one: it may set the access time).
+     */
+    private static final Set<Integer> KEEPS_ATTRIBUTES = Set.of(OP_SEQUENCE, OP_PUTFH, OP_PUTROOTFH, OP_PUTPUBFH,
+            OP_GETFH, OP_LOOKUP, OP_LOOKUPP, OP_SAVEFH, OP_RESTOREFH, OP_GETATTR, OP_ACCESS, OP_VERIFY, OP_NVERIFY,
+            OP_READDIR, OP_READLINK, OP_SECINFO, OP_SECINFO_NO_NAME);
 
     /** Whether {@code opnum} is an operation of NFSv4.0 (ILLEGAL itself runs, and fails, as usual). */
     private static boolean inMinorVersionZero(int opnum) {

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.tcnfs.nfs4.vfs.Credential;
 import org.tcnfs.nfs4.vfs.FileSystemId;
 import org.tcnfs.nfs4.vfs.FileSystemProvider;
@@ -30,7 +31,7 @@ import org.tcnfs.nfs4.vfs.Inode;
  * <p>Each export gets a {@link FileSystemId} derived from its pseudo path (stable when exports are
  * reordered or added); the synthetic pseudo directories share {@link #PSEUDO_FSID}.
  *
- * <p>Immutable and thread-safe.
+ * <p>Immutable and thread-safe (it keeps the immutable views it handed out, at most {@link #MAX_CACHED_VIEWS}).
  */
 public final class ExportTable implements FileSystemProvider {
     /** The file system id of the synthetic pseudo directories. */
@@ -45,6 +46,19 @@ public final class ExportTable implements FileSystemProvider {
     private final Set<Inode> pseudoHandles;
     private final Set<Integer> handleLengths;
     private final Instant created;
+    /** The views handed out, by caller; emptied when it reaches {@link #MAX_CACHED_VIEWS}. */
+    private final Map<Caller, PseudoFs> views = new ConcurrentHashMap<>();
+
+    /**
+     * Most caller views kept ({@link #forCaller}): a view is immutable and costs a pass over every export to
+     * build, and a client sends the same credential from the same address compound after compound; a client that
+     * forges ever new credentials only empties the cache.
+     */
+    static final int MAX_CACHED_VIEWS = 256;
+
+    /** A caller: credential before squashing, and address. */
+    private record Caller(Credential credential, InetAddress client) {
+    }
 
     /**
      * A table of {@code exports} with the system clock.
@@ -110,7 +124,16 @@ public final class ExportTable implements FileSystemProvider {
     public PseudoFs forCaller(Credential credential, InetAddress client) {
         Objects.requireNonNull(credential, "credential");
         Objects.requireNonNull(client, "client");
-        return new PseudoFs(this, credential, client);
+        Caller caller = new Caller(credential, client);
+        PseudoFs view = views.get(caller);
+        if (view == null) {
+            view = new PseudoFs(this, credential, client);
+            if (views.size() >= MAX_CACHED_VIEWS) {
+                views.clear();
+            }
+            views.put(caller, view);
+        }
+        return view;
     }
 
     // ---- for PseudoFs ----

@@ -212,11 +212,17 @@ public final class PseudoFs implements VirtualFileSystem {
             return viewsByPath.get(path).fs().getRootInode();
         }
         View view = view(parent);
-        Stat dir = view.fs().getattr(parent);
-        if (dir.type() != FileType.DIRECTORY) {
-            throw new NotDirException();
+        VirtualFileSystem.DirectoryCheck search = dir -> {
+            if (dir.type() != FileType.DIRECTORY) {
+                throw new NotDirException();
+            }
+            require(dir, view, X, "search");
+        };
+        if (!nestedIn.containsKey(view)) {
+            // no export is mounted in this one: the file system resolves the directory once for check and lookup
+            return view.fs().lookup(parent, name, search);
         }
-        require(dir, view, X, "search");
+        search.check(view.fs().getattr(parent));
         View mounted = mountedAt(view, parent, name);
         if (mounted != null) {
             return mounted.fs().getRootInode();

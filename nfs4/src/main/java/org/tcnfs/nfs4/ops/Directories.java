@@ -27,7 +27,11 @@ final class Directories {
      * @throws NotDirException if it is anything else but a directory
      */
     static Stat requireDirectory(VirtualFileSystem fs, Inode inode) throws IOException {
-        Stat stat = fs.getattr(inode);
+        return requireDirectory(fs.getattr(inode));
+    }
+
+    /** {@code stat}, which must be a directory's; as {@link #requireDirectory(VirtualFileSystem, Inode)}. */
+    static Stat requireDirectory(Stat stat) throws IOException {
         if (stat.type() == FileType.SYMLINK) {
             throw new SymlinkException("the current file handle is a symbolic link");
         }

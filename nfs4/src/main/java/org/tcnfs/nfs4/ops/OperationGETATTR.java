@@ -20,7 +20,7 @@ public final class OperationGETATTR implements NfsOperation {
     public void process(CompoundContext context, nfs_argop4 op, nfs_resop4 result) throws IOException {
         GETATTR4args args = (GETATTR4args) op.args;
         Inode inode = context.currentInode();
-        Stat stat = context.fs().getattr(inode);
+        Stat stat = context.getattr(inode);
         result.body = new GETATTR4resok(FileAttributes.encode(context, inode, stat, args.attr_request));
     }
 }

@@ -20,7 +20,7 @@ public final class OperationLOOKUP implements NfsOperation {
         LOOKUP4args args = (LOOKUP4args) op.args;
         VirtualFileSystem fs = context.fs();
         Inode dir = context.currentInode();
-        Directories.requireDirectory(fs, dir);
+        Directories.requireDirectory(context.getattr(dir));
         String name = Names.checkComponent(args.objname);
         context.setCurrentInode(fs.lookup(dir, name));
     }

@@ -40,7 +40,7 @@ public final class OperationPUTFH implements NfsOperation {
         }
         Inode inode = Inode.of(handle);
         try {
-            context.fs().getattr(inode);
+            context.getattr(inode);
         } catch (StaleException e) {
             if (!context.server().state().opens().isOpen(inode)) {
                 throw e;

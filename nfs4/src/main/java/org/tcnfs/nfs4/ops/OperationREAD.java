@@ -33,7 +33,7 @@ public final class OperationREAD implements NfsOperation {
         long offset = args.offset;
         long count = Math.min(Integer.toUnsignedLong(args.count), context.server().limits().maxRead());
         Inode inode = context.currentInode();
-        Stat stat = context.fs().getattr(inode);
+        Stat stat = context.getattr(inode);
         DataFiles.requireRegular(stat);
         context.server().state().opens().checkIo(context, stateId, inode, IoMode.READ);
         if (offset < 0 || offset >= stat.size()) {

@@ -43,6 +43,32 @@ public interface VirtualFileSystem {
     Inode lookup(Inode parent, String name) throws IOException;
 
     /**
+     * A check of a directory's attributes before a lookup in it (for example search permission), which refuses the
+     * lookup by throwing.
+     */
+    @FunctionalInterface
+    interface DirectoryCheck {
+        /**
+         * @param directory the attributes of the directory looked in, as the lookup found it
+         * @throws IOException (an {@code NfsException}) to refuse the lookup
+         */
+        void check(Stat directory) throws IOException;
+    }
+
+    /**
+     * The object called {@code name} in {@code parent}, once {@code check} has accepted the attributes of
+     * {@code parent}: {@link #getattr} of {@code parent}, then {@link #lookup(Inode, String)}, with the errors of
+     * each, in that order. A file system that resolves {@code parent} once for both overrides it (a LOOKUP's
+     * permission check then costs no second resolution).
+     *
+     * @throws IOException what {@link #getattr}, {@code check} or {@link #lookup(Inode, String)} throws
+     */
+    default Inode lookup(Inode parent, String name, DirectoryCheck check) throws IOException {
+        check.check(getattr(parent));
+        return lookup(parent, name);
+    }
+
+    /**
      * The directory that holds {@code dir}.
      *
      * @throws org.tcnfs.nfs4.status.NoEntException if {@code dir} is this file system's root

@@ -16,6 +16,7 @@ import org.tcnfs.nfs4.state.StateHandler;
 import org.tcnfs.nfs4.status.NfsStatus;
 import org.tcnfs.nfs4.status.NoEntException;
 import org.tcnfs.nfs4.vfs.Credential;
+import org.tcnfs.nfs4.vfs.SetAttributes;
 import org.tcnfs.nfs4.vfs.memory.InMemoryFileSystem;
 import org.tcnfs.nfs4.xdr.COMPOUND4args;
 import org.tcnfs.nfs4.xdr.COMPOUND4res;
@@ -80,6 +81,31 @@ class CompoundEngineTest {
             list.add(NfsStatus.of(r.status));
         }
         return list;
+    }
+
+    @Test
+    void attributesAreReadOncePerObjectUntilAnOperationThatMayChangeSomethingRuns() throws IOException {
+        List<Integer> modes = new ArrayList<>();
+        Map<Integer, NfsOperation> ops = new HashMap<>();
+        ops.put(OP_SEQUENCE, recording("SEQUENCE"));
+        ops.put(OP_PUTROOTFH, (ctx, op, res) -> {
+            ctx.setCurrentInode(fs.getRootInode());
+            modes.add(ctx.getattr(ctx.currentInode()).mode());
+        });
+        // changes the directory behind the compound's back (as another process on the server could)
+        ops.put(OP_GETFH, (ctx, op, res) -> fs.setattr(fs.getRootInode(),
+                new SetAttributes(0700, null, null, null, null, null)));
+        ops.put(OP_GETATTR, (ctx, op, res) -> modes.add(ctx.getattr(ctx.currentInode()).mode()));
+        ops.put(OP_SETATTR, recording("SETATTR"));
+        CompoundEngine engine = new CompoundEngine(OperationExecutor.of(ops), List.of(), Set.of(1));
+        int before = fs.getattr(fs.getRootInode()).mode() & 07777;
+
+        COMPOUND4res res = engine.process(context(1),
+                compound(1, OP_SEQUENCE, OP_PUTROOTFH, OP_GETFH, OP_GETATTR, OP_SETATTR, OP_GETATTR));
+
+        assertThat(NfsStatus.of(res.status)).isEqualTo(NfsStatus.OK);
+        assertThat(modes).as("PUTROOTFH, GETATTR after a read-only op, GETATTR after SETATTR")
+                .containsExactly(before, before, 0700);
     }
 
     @Test

@@ -54,6 +54,28 @@ class PseudoFsTest {
         return new ExportTable(List.of(new Export("/", fs, List.of(ExportRule.everyone(options)))));
     }
 
+    @Test
+    void aCallerGetsTheSameViewAgainAndAnotherCallerItsOwn() {
+        ExportTable table = single(new InMemoryFileSystem(), RW);
+
+        PseudoFs alice = table.forCaller(ALICE, LAN);
+        assertThat(table.forCaller(new Credential(1000, 100, new int[] {300}), LAN)).isSameAs(alice);
+        assertThat(table.forCaller(ALICE, OUTSIDE)).isNotSameAs(alice);
+        assertThat(table.forCaller(BOB, LAN)).isNotSameAs(alice);
+        assertThat(table.forCaller(new Credential(1000, 100, new int[] {301}), LAN)).isNotSameAs(alice);
+    }
+
+    @Test
+    void theCacheOfViewsIsBounded() {
+        ExportTable table = single(new InMemoryFileSystem(), RW);
+        PseudoFs first = table.forCaller(new Credential(1, 1, new int[0]), LAN);
+
+        for (int uid = 2; uid <= ExportTable.MAX_CACHED_VIEWS + 1; uid++) {
+            table.forCaller(new Credential(uid, 1, new int[0]), LAN);
+        }
+        assertThat(table.forCaller(new Credential(1, 1, new int[0]), LAN)).as("emptied once full").isNotSameAs(first);
+    }
+
     /** Two exports: /srv/data for 10.0.0.0/8 only, /pub (read-only) for everyone. */
     @Nested
     class TwoExports {

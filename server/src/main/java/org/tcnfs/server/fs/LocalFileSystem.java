@@ -253,6 +253,18 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
     }
 
     @Override
+    public Inode lookup(Inode parent, String name, DirectoryCheck check) throws IOException {
+        Resolved dir = resolve(parent);
+        check.check(toStat(dir.stat()));
+        String checked = checkName(name);
+        if (!dir.node().isDirectory()) {
+            throw new NotDirException("not a directory: a " + dir.node().type());
+        }
+        Child child = visibleChild(dir, checked);
+        return inodeOf(handleFor(child.dir().handle(), child.name(), child.path(), child.stat()));
+    }
+
+    @Override
     public Inode parentOf(Inode dir) throws IOException {
         Resolved directory = resolveDirectory(dir);
         if (directory.node().isRoot()) {
@@ -766,7 +778,11 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
      */
     private Child visibleChild(Inode parent, String name) throws IOException {
         String checked = checkName(name);
-        Resolved dir = resolveDirectory(parent);
+        return visibleChild(resolveDirectory(parent), checked);
+    }
+
+    /** Like {@link #visibleChild(Inode, String)} in the directory {@code dir}, for a name already checked. */
+    private Child visibleChild(Resolved dir, String checked) throws IOException {
         if (isReserved(dir, checked)) {
             throw new NoEntException(checked);
         }

@@ -164,6 +164,8 @@ public final class TransactionWiring implements AutoCloseable {
         count(metrics, "tcnfs.txn.lock.timeouts", "Lock acquisitions that timed out", locks, LockManager::timeouts);
         count(metrics, "tcnfs.txn.lock.waitdie", "Lock requests that died rather than wait for an older transaction "
                 + "that spans compounds", locks, LockManager::waitDies);
+        count(metrics, "tcnfs.txn.lock.quiet.reads", "Plain read-only compounds run without locks while no compound "
+                + "held or waited for a WRITE lock", locks, LockManager::quietReads);
         count(metrics, "tcnfs.txn.spanning.commits", "Transactions that span compounds committed", hook,
                 TransactionHook::spanningCommits);
         count(metrics, "tcnfs.txn.spanning.aborts", "Transactions that span compounds rolled back", hook,

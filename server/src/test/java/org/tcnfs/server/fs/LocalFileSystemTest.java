@@ -92,6 +92,41 @@ class LocalFileSystemTest extends LocalFsTestBase {
     }
 
     @Test
+    void lookupWithADirectoryCheckShowsTheCheckTheDirectoryAndFindsWhatPlainLookupFinds() throws IOException {
+        Inode dir = mkdir(root(), "dir");
+        Inode file = createFile(dir, "f");
+        List<Stat> checked = new ArrayList<>();
+
+        Inode found = fs.lookup(dir, "f", checked::add);
+
+        assertThat(found).isEqualTo(file).isEqualTo(fs.lookup(dir, "f"));
+        assertThat(checked).singleElement().satisfies(stat -> {
+            assertThat(stat.type()).isEqualTo(FileType.DIRECTORY);
+            assertThat(stat.fileId()).isEqualTo(fs.getattr(dir).fileId());
+        });
+    }
+
+    @Test
+    void lookupRefusedByTheDirectoryCheckFailsWithItsStatus() throws IOException {
+        Inode dir = mkdir(root(), "dir");
+        createFile(dir, "f");
+
+        assertStatus(NfsStatus.ACCESS, () -> fs.lookup(dir, "f", stat -> {
+            throw new org.tcnfs.nfs4.status.AccessException("search: permission denied");
+        }));
+    }
+
+    @Test
+    void lookupWithADirectoryCheckKeepsTheErrorsOfPlainLookup() throws IOException {
+        Inode file = createFile(root(), "f");
+
+        assertStatus(NfsStatus.NOTDIR, () -> fs.lookup(file, "x", stat -> { }));
+        assertStatus(NfsStatus.NOENT, () -> fs.lookup(root(), "missing", stat -> { }));
+        assertStatus(NfsStatus.NOENT, () -> fs.lookup(root(), LocalFileSystem.RESERVED_NAME, stat -> { }));
+        assertStatus(NfsStatus.STALE, () -> fs.lookup(Inode.of(Nfh.random().toBytes()), "f", stat -> { }));
+    }
+
+    @Test
     void lookupOfAMissingNameIsNoEnt() {
         assertStatus(NfsStatus.NOENT, () -> fs.lookup(root(), "missing"));
     }

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -62,6 +63,13 @@ public final class HandleTable implements AutoCloseable {
     /** Most side tables an environment can hold. */
     public static final int MAX_SIDE_TABLES = 12;
 
+    /**
+     * Most ended read transactions kept for reuse ({@code mdb_txn_reset}, then {@code mdb_txn_renew} for the next
+     * snapshot): beginning a read transaction costs lmdbjava a handle and native buffers, and a LOOKUP takes
+     * several snapshots. Each kept transaction holds one of the environment's reader slots while idle.
+     */
+    public static final int MAX_IDLE_READ_TRANSACTIONS = 32;
+
     /** Most directory paths {@link #cachedDirectoryPath cached} at once (the cache is emptied when full). */
     public static final int MAX_CACHED_DIRECTORIES = 16_384;
 
@@ -93,6 +101,8 @@ public final class HandleTable implements AutoCloseable {
      */
     private final AtomicLong directoryEpoch = new AtomicLong();
     private final ConcurrentHashMap<Nfh, CachedPath> directoryPaths = new ConcurrentHashMap<>();
+    /** Ended (reset) read transactions for reuse, at most {@link #MAX_IDLE_READ_TRANSACTIONS}. */
+    private final ArrayBlockingQueue<Txn<byte[]>> idleReads = new ArrayBlockingQueue<>(MAX_IDLE_READ_TRANSACTIONS);
 
     /** The path of a directory as of one {@link #directoryEpoch}. */
     private record CachedPath(long epoch, List<String> names) {
@@ -133,7 +143,7 @@ public final class HandleTable implements AutoCloseable {
         }
         long before = directoryEpoch.get();
         Txn<byte[]> txn = readTransaction();
-        return new HandleSnapshot(this, new LmdbStore(txn), txn::close, cacheEpoch(before));
+        return new HandleSnapshot(this, new LmdbStore(txn), () -> endReadTransaction(txn), cacheEpoch(before));
     }
 
     /**
@@ -172,11 +182,51 @@ public final class HandleTable implements AutoCloseable {
         directoryPaths.put(handle, new CachedPath(epoch, List.copyOf(names)));
     }
 
+    /** A read transaction: an idle one renewed, else a new one. End it with {@link #endReadTransaction}. */
     Txn<byte[]> readTransaction() {
+        Txn<byte[]> idle;
+        while ((idle = idleReads.poll()) != null) {
+            try {
+                idle.renew();
+                return idle;
+            } catch (LmdbException | IllegalStateException e) {
+                LOG.debug("renewing an idle read transaction failed, dropping it: {}", e.toString());
+                closeQuietly(idle);
+            }
+        }
         try {
             return env.txnRead();
         } catch (LmdbException e) {
             throw translate("starting a read transaction", e);
+        }
+    }
+
+    /** Ends a read transaction of {@link #readTransaction}: reset and kept for reuse, or closed. */
+    void endReadTransaction(Txn<byte[]> txn) {
+        if (env.isClosed()) {
+            return; // closing the environment ended it
+        }
+        try {
+            txn.reset();
+        } catch (LmdbException | IllegalStateException e) {
+            closeQuietly(txn);
+            return;
+        }
+        if (!idleReads.offer(txn)) {
+            closeQuietly(txn);
+        }
+    }
+
+    /** How many ended read transactions wait for reuse (tests). */
+    int idleReadTransactions() {
+        return idleReads.size();
+    }
+
+    private static void closeQuietly(Txn<byte[]> txn) {
+        try {
+            txn.close();
+        } catch (RuntimeException e) {
+            LOG.debug("closing a read transaction failed: {}", e.toString());
         }
     }
 
@@ -501,6 +551,10 @@ public final class HandleTable implements AutoCloseable {
     @Override
     public void close() {
         if (!env.isClosed()) {
+            Txn<byte[]> idle;
+            while ((idle = idleReads.poll()) != null) {
+                closeQuietly(idle);
+            }
             env.close();
             LOG.debug("closed handle table {}", directory);
         }

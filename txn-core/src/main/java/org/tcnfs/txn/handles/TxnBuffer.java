@@ -155,7 +155,7 @@ public final class TxnBuffer {
     HandleSnapshot snapshot() {
         long before = directoriesChanged ? -1 : table.directoryEpoch();
         Txn<byte[]> txn = table.readTransaction();
-        return new HandleSnapshot(table, overlay.readingThrough(new LmdbStore(txn)), txn::close,
-                before < 0 ? -1 : table.cacheEpoch(before));
+        return new HandleSnapshot(table, overlay.readingThrough(new LmdbStore(txn)),
+                () -> table.endReadTransaction(txn), before < 0 ? -1 : table.cacheEpoch(before));
     }
 }

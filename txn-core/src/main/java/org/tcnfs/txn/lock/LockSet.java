@@ -20,16 +20,41 @@ public final class LockSet implements AutoCloseable {
     private final LockKey[] lockedKeys;
     private final LockMode[] locks;
     private SortedMap<LockKey, LockMode> sorted;
+    /** Whether it holds a WRITE lock (the manager counts such sets until they close). */
+    private final boolean writes;
+    /** Whether it stands for a quiet read ({@link LockManager#enterQuietRead()}): no key, no writer about. */
+    private final boolean quiet;
     private volatile boolean open = true;
 
     /** {@code lockedKeys[i]} was taken in mode {@code locks[i]}, in the order they were taken. */
     LockSet(LockManager manager, LockOwner owner, Map<LockKey, LockMode> keys, LockKey[] lockedKeys,
-            LockMode[] locks) {
+            LockMode[] locks, boolean writes) {
         this.manager = manager;
         this.owner = owner;
         this.keys = keys;
         this.lockedKeys = lockedKeys;
         this.locks = locks;
+        this.writes = writes;
+        this.quiet = false;
+    }
+
+    /** The set of a quiet read: no keys. */
+    LockSet(LockManager manager, LockOwner owner) {
+        this.manager = manager;
+        this.owner = owner;
+        this.keys = Map.of();
+        this.lockedKeys = new LockKey[0];
+        this.locks = new LockMode[0];
+        this.writes = false;
+        this.quiet = true;
+    }
+
+    /**
+     * Whether this set stands for a quiet read ({@link LockManager#enterQuietRead()}): it holds no key, and while
+     * it is open no set holds a WRITE lock.
+     */
+    public boolean isQuiet() {
+        return quiet;
     }
 
     /**
@@ -92,6 +117,11 @@ public final class LockSet implements AutoCloseable {
         }
         open = false;
         manager.release(owner, lockedKeys, locks, locks.length);
+        if (quiet) {
+            manager.leaveQuietRead();
+        } else if (writes) {
+            manager.writerDone();
+        }
         manager.closed(this);
     }
 

@@ -121,6 +121,55 @@ class HandleTableTest extends HandleTableTestBase {
     }
 
     @Test
+    void aReusedReadTransactionSeesWhatWasCommittedAfterItsLastUse() {
+        Nfh root = root();
+        try (HandleSnapshot before = table.read()) {
+            assertThat(before.child(root, "late")).isEmpty();
+        }
+        assertThat(table.idleReadTransactions()).isEqualTo(1);
+        Nfh late = add(root, "late", FileType.REGULAR, 30);
+
+        try (HandleSnapshot after = table.read()) {
+            assertThat(after.child(root, "late")).contains(late);
+        }
+    }
+
+    @Test
+    void readTransactionsKeptForReuseAreBoundedAndReaderSlotsAreNotExhausted() throws Exception {
+        table.close();
+        table = HandleTable.builder(state).maxReaders(HandleTable.MAX_IDLE_READ_TRANSACTIONS + 8).open();
+        Nfh root = root();
+        List<HandleSnapshot> open = new ArrayList<>();
+        for (int i = 0; i < HandleTable.MAX_IDLE_READ_TRANSACTIONS + 4; i++) {
+            open.add(table.read());
+        }
+        open.forEach(HandleSnapshot::close);
+        assertThat(table.idleReadTransactions()).isEqualTo(HandleTable.MAX_IDLE_READ_TRANSACTIONS);
+        for (int i = 0; i < 10_000; i++) {
+            try (HandleSnapshot snapshot = table.read()) {
+                assertThat(snapshot.node(root)).isPresent();
+            }
+        }
+        ExecutorService threads = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<Boolean>> reads = new ArrayList<>();
+            for (int i = 0; i < 4_000; i++) {
+                reads.add(threads.submit(() -> {
+                    try (HandleSnapshot snapshot = table.read()) {
+                        return snapshot.node(root).isPresent();
+                    }
+                }));
+            }
+            for (Future<Boolean> r : reads) {
+                assertThat(r.get(30, TimeUnit.SECONDS)).isTrue();
+            }
+        } finally {
+            threads.shutdownNow();
+        }
+        assertThat(table.idleReadTransactions()).isLessThanOrEqualTo(HandleTable.MAX_IDLE_READ_TRANSACTIONS);
+    }
+
+    @Test
     void hardLinksShareOneHandleUntilTheLastNameGoes() {
         Nfh root = root();
         Nfh dir = add(root, "d", FileType.DIRECTORY, 10);
