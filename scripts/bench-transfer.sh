@@ -7,6 +7,7 @@
 # test command.
 #
 # Usage: scripts/bench-transfer.sh [--dir DIR] [--out DIR] [--size MIB] [--rounds N] [--heap SIZE] [--no-build]
+#                                  [--nfs-cp PATH] [--old-jar JAR] [--settle SECONDS]
 #   --dir DIR     work directory: the server's export and state, the local files (default /tmp/tcnfs-bench-transfer;
 #                 needs 3 x SIZE free; the XFS test loop device is too small for 1 GiB)
 #   --out DIR     results (default target/bench-transfer)
@@ -14,7 +15,13 @@
 #   --rounds N    rounds; each runs every tool once in each direction (default 3)
 #   --heap SIZE   the CLI's -Xmx (default 96m: bounded memory is part of what is measured)
 #   --no-build    use the jars that are there
-# Environment: JAVA (default java).
+#   --nfs-cp PATH the libnfs nfs-cp to compare with (default: nfs-cp on the PATH; libnfs-utils 4.0.0 cannot
+#                 write over NFSv4, a libnfs 5.0.3 build can: docs/benchmarks.md says how to build one)
+#   --old-jar JAR also run this tcnfs-cli.jar (an older build) in every round, as tool "tcnfs-old"
+#   --settle S    seconds to wait (after sync) before every sample, so that each tool starts with the same
+#                 memory state (default 3; see docs/benchmarks.md on free page reporting)
+# Environment: JAVA (default java); TCNFS_CLIENT_JAR (default cli/target/tcnfs-cli.jar: copy it elsewhere to keep
+# building while it runs).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -24,6 +31,9 @@ SIZE=1024
 ROUNDS=3
 HEAP=96m
 BUILD=1
+NFSCP=nfs-cp
+OLD_JAR=
+SETTLE=3
 JAVA=${JAVA:-java}
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -33,22 +43,26 @@ while [ $# -gt 0 ]; do
     --rounds) ROUNDS=$2; shift 2 ;;
     --heap) HEAP=$2; shift 2 ;;
     --no-build) BUILD=0; shift ;;
-    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+    --nfs-cp) NFSCP=$2; shift 2 ;;
+    --old-jar) OLD_JAR=$2; shift 2 ;;
+    --settle) SETTLE=$2; shift 2 ;;
+    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
     *) echo "bench-transfer.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
 
 SERVER_JAR=$ROOT/server/target/tcnfs-server.jar
-CLIENT_JAR=$ROOT/client/target/tcnfs-client.jar
+CLIENT_JAR=${TCNFS_CLIENT_JAR:-$ROOT/cli/target/tcnfs-cli.jar}
 if [ "$BUILD" = 1 ]; then
   echo "building server and client ..." >&2
-  (cd "$ROOT" && { mvn -B -q -o package -DskipTests -pl server,client -am \
-      || mvn -B -q package -DskipTests -pl server,client -am; })
+  (cd "$ROOT" && { mvn -B -q -o package -DskipTests -pl server,cli -am \
+      || mvn -B -q package -DskipTests -pl server,cli -am; })
 fi
 for f in "$SERVER_JAR" "$CLIENT_JAR"; do
   [ -f "$f" ] || { echo "bench-transfer.sh: $f is missing (run without --no-build)" >&2; exit 1; }
 done
-command -v nfs-cp >/dev/null || { echo "bench-transfer.sh: nfs-cp missing (apt-get install libnfs-utils)" >&2; exit 1; }
+command -v "$NFSCP" >/dev/null || { echo "bench-transfer.sh: $NFSCP missing (apt-get install libnfs-utils)" >&2; exit 1; }
+[ -z "$OLD_JAR" ] || [ -f "$OLD_JAR" ] || { echo "bench-transfer.sh: $OLD_JAR is missing" >&2; exit 1; }
 [ -x /usr/bin/time ] || { echo "bench-transfer.sh: /usr/bin/time missing (apt-get install time)" >&2; exit 1; }
 
 mkdir -p "$DIR" "$OUT"
@@ -76,6 +90,7 @@ sync
 BYTES=$(stat -c %s "$SRC")
 # the JVM options of scripts/tcnfs, plus the heap bound
 TCNFS=("$JAVA" -Xmx"$HEAP" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xshare:auto -jar "$CLIENT_JAR")
+TCNFS_OLD=("$JAVA" -Xmx"$HEAP" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xshare:auto -jar "$OLD_JAR")
 URL=nfs://127.0.0.1:$PORT/bench
 LIBNFS="?version=4&nfsport=$PORT"
 
@@ -88,6 +103,8 @@ run() {
   local name=$1 dir=$2 check=$3; shift 3
   local t; t=$(mktemp)
   local status=ok
+  sync
+  sleep "$SETTLE"
   local s0; s0=$(server_cpu)
   if ! /usr/bin/time -f "%e %M %U %S" -o "$t" "$@" >"$OUT/last-$name-$dir.log" 2>&1; then status=failed; fi
   local s1; s1=$(server_cpu)
@@ -101,13 +118,33 @@ run() {
   echo "round $round: $name $dir ${secs}s ${rss}KiB client-cpu ${ccpu}s server-cpu ${scpu}s $status" >&2
 }
 
+# one sample of each tool in one direction, the order alternating between rounds
+both() {
+  local d=$1
+  local tools=(tcnfs nfs-cp)
+  [ -z "$OLD_JAR" ] || tools+=(tcnfs-old)
+  if [ $((round % 2)) = 0 ]; then tools=("${tools[@]:1}" "${tools[0]}"); fi
+  for tool in "${tools[@]}"; do
+    case "$tool-$d" in
+      tcnfs-put) run tcnfs put "$WORK/data/bench/put-tcnfs.bin" "${TCNFS[@]}" put "$SRC" "$URL/put-tcnfs.bin" ;;
+      tcnfs-old-put) run tcnfs-old put "$WORK/data/bench/put-old.bin" "${TCNFS_OLD[@]}" put "$SRC" "$URL/put-old.bin" ;;
+      nfs-cp-put) run nfs-cp put "$WORK/data/bench/put-libnfs.bin" "$NFSCP" "$SRC" \
+          "nfs://127.0.0.1/bench/put-libnfs.bin$LIBNFS" ;;
+      tcnfs-get) run tcnfs get "$WORK/local/get-tcnfs.bin" "${TCNFS[@]}" get "$URL/remote.bin" "$WORK/local/get-tcnfs.bin" ;;
+      tcnfs-old-get) run tcnfs-old get "$WORK/local/get-old.bin" "${TCNFS_OLD[@]}" get "$URL/remote.bin" \
+          "$WORK/local/get-old.bin" ;;
+      nfs-cp-get) run nfs-cp get "$WORK/local/get-libnfs.bin" "$NFSCP" "nfs://127.0.0.1/bench/remote.bin$LIBNFS" \
+          "$WORK/local/get-libnfs.bin" ;;
+    esac
+  done
+}
+
 echo "round,tool,direction,seconds,rss_kib,client_cpu_s,server_cpu_s,status" >"$OUT/transfer.csv"
 for round in $(seq 1 "$ROUNDS"); do
-  run tcnfs put "$WORK/data/bench/put-tcnfs.bin" "${TCNFS[@]}" put "$SRC" "$URL/put-tcnfs.bin"
-  run nfs-cp put "$WORK/data/bench/put-libnfs.bin" nfs-cp "$SRC" "nfs://127.0.0.1/bench/put-libnfs.bin$LIBNFS"
-  run tcnfs get "$WORK/local/get-tcnfs.bin" "${TCNFS[@]}" get "$URL/remote.bin" "$WORK/local/get-tcnfs.bin"
-  run nfs-cp get "$WORK/local/get-libnfs.bin" nfs-cp "nfs://127.0.0.1/bench/remote.bin$LIBNFS" "$WORK/local/get-libnfs.bin"
+  both put
+  both get
 done
+{ echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"; echo "nfs-cp: $(command -v "$NFSCP")"; } >"$OUT/machine.txt"
 
 python3 - "$OUT/transfer.csv" "$BYTES" "$SIZE" "$ROUNDS" "$HEAP" >"$OUT/transfer.md" <<'PY'
 import csv, statistics, sys
@@ -130,10 +167,12 @@ print("| direction | tool | ok/failed | median s | MiB/s (median) | MiB/s (best)
 print("|---|---|---|---:|---:|---:|---:|---:|---:|---|")
 for d in ("put", "get"):
     t, l = stats("tcnfs", d), stats("nfs-cp", d)
-    for tool, st in (("tcnfs", t), ("nfs-cp", l)):
+    o = stats("tcnfs-old", d)
+    for tool, st in (("tcnfs", t), ("nfs-cp", l)) + ((("tcnfs-old", o),) if any(r["tool"] == "tcnfs-old" for r in rows) else ()):
         bad = sum(1 for r in rows if r["tool"] == tool and r["direction"] == d and r["status"] != "ok")
         ratio = ""
-        if tool == "tcnfs":
+        if tool in ("tcnfs", "tcnfs-old"):
+            t = st
             ratio = (f"{t['rate'] / l['rate']:.2f}, {t['best'] / l['best']:.2f}, "
                      f"{(t['ccpu'] + t['scpu']) / (l['ccpu'] + l['scpu']):.2f}") if t and l else "n/a"
         if st is None:
@@ -142,4 +181,5 @@ for d in ("put", "get"):
             print(f"| {d} | {tool} | {st['n']}/{bad} | {st['s']:.2f} | {st['rate']:.0f} | {st['best']:.0f} "
                   f"| {st['ccpu']:.2f} | {st['scpu']:.2f} | {st['rss']:.0f} | {ratio} |")
 PY
+cat "$OUT/machine.txt" >>"$OUT/transfer.md"
 cat "$OUT/transfer.md"
