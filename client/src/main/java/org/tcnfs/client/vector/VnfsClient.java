@@ -977,9 +977,13 @@ public final class VnfsClient implements AutoCloseable {
     /**
      * Runs writes, renames, removes, mkdirs, setattrs, symlinks and links, in the given order, as one transaction:
      * all of them take effect, or none. When they do not fit one compound, they run in a transaction that spans
-     * compounds, and a write larger than one compound is split into parts at their offsets.
+     * compounds, and a write larger than one compound is split into parts at their offsets. The bytes of a
+     * {@link VWriteFrom} are read only as its parts are packed, so memory holds a few compounds of data whatever
+     * the items carry (compounds of a transaction that spans compounds: at most {@link #SPANNING_COMPOUND_BYTES}).
      *
      * @throws TransactionsUnsupportedException when the server has no transactions (nothing changed)
+     * @throws java.io.UncheckedIOException when the data of a {@link VWriteFrom} cannot be read (the transaction
+     *     is aborted)
      */
     public VResult<Void> vtxn(List<? extends TxnItem> items) throws IOException {
         return vapply(items, Mode.TRANSACTION);
