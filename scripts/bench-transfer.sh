@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Streaming transfers of one large file (issue 15, item 1; docs/benchmarks.md "Large-file transfers"): the tcnfs
 # CLI's put and get against libnfs's nfs-cp (NFSv4.0) on the same tcnfs server and the same file, side by side,
-# alternating tools within every round so that load on this shared machine hits both alike. Prints a Markdown
+# alternating tools and their order between rounds so that load on this shared machine hits both alike. Prints a Markdown
 # table (median seconds, MiB/s, peak RSS, tcnfs/nfs-cp throughput ratio) and writes it to OUT/transfer.md with
 # every sample in OUT/transfer.csv. Every copy is checked with cmp. Stops the server on exit. Not part of the
 # test command.
@@ -20,8 +20,8 @@
 #   --old-jar JAR also run this tcnfs-cli.jar (an older build) in every round, as tool "tcnfs-old"
 #   --settle S    seconds to wait (after sync) before every sample, so that each tool starts with the same
 #                 memory state (default 3; see docs/benchmarks.md on free page reporting)
-# Environment: JAVA (default java); TCNFS_CLIENT_JAR (default cli/target/tcnfs-cli.jar: copy it elsewhere to keep
-# building while it runs).
+# Environment: JAVA (default java); TCNFS_CLIENT_JAR, TCNFS_SERVER_JAR (default the jars under */target; copy
+# them elsewhere to keep building while it runs).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -51,7 +51,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-SERVER_JAR=$ROOT/server/target/tcnfs-server.jar
+SERVER_JAR=${TCNFS_SERVER_JAR:-$ROOT/server/target/tcnfs-server.jar}
 CLIENT_JAR=${TCNFS_CLIENT_JAR:-$ROOT/cli/target/tcnfs-cli.jar}
 if [ "$BUILD" = 1 ]; then
   echo "building server and client ..." >&2
