@@ -46,7 +46,7 @@ while [ $# -gt 0 ]; do
     --nfs-cp) NFSCP=$2; shift 2 ;;
     --old-jar) OLD_JAR=$2; shift 2 ;;
     --settle) SETTLE=$2; shift 2 ;;
-    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
     *) echo "bench-transfer.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done

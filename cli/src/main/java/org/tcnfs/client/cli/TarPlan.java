@@ -140,7 +140,7 @@ record TarPlan(List<String> directories, List<TxnItem> items, int skipped, long 
                         : "damaged archive", e);
             }
             for (TarArchiveEntry e : entries) {
-                if (e.isFile() && !e.isLink() && e.getDataOffset() + e.getSize() > size) {
+                if (e.isFile() && !e.isLink() && !e.isSparse() && e.getDataOffset() + e.getSize() > size) {
                     throw new IOException("truncated archive (in " + e.getName() + ")");
                 }
                 plan(e, e.getDataOffset(), target, members, atomic, dirs, items, skipped, bytes);
