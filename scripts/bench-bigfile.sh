@@ -69,19 +69,19 @@ sample() {
   rm -f "$t"
   local got; got=$(sha256sum "$check" | cut -d' ' -f1)
   [ "$got" = "$SUM" ] || status="$status, checksum differs"
-  # the largest heap in use before a collection, and the largest after one (live data plus survivors)
+  # the largest heap in use before a collection (garbage included), and the largest after a full collection
+  # (what was live then; young collections promote garbage that only a full one frees, so their "after" is no bound)
   local before after gcs
   before=$(grep -o '[0-9]*M->' "$OUT/gc-$name.log" | sed 's/M->//' | sort -n | tail -1 || true)
-  after=$(grep -o '>[0-9]*M(' "$OUT/gc-$name.log" | sed 's/[>M(]//g' | sort -n | tail -1 || true)
+  after=$(grep 'Pause Full' "$OUT/gc-$name.log" | grep -o '>[0-9]*M(' | sed 's/[>M(]//g' | sort -n | tail -1 || true)
   gcs=$(grep -c 'Pause' "$OUT/gc-$name.log" || true)
-  echo "| $name | $SIZE | $secs | $(awk -v s="$secs" -v m="$SIZE" 'BEGIN {printf "%.0f", m / s}') | $((rss / 1024)) | $HEAP | ${before:-?} | ${after:-?} | $gcs | $user + $sys | $status |"
-  rm -f "$check.keep"
+  echo "| $name | $SIZE | $secs | $(awk -v s="$secs" -v m="$SIZE" 'BEGIN {printf "%.0f", m / s}') | $((rss / 1024)) | $HEAP | ${before:-?} | ${after:-no full GC} | $gcs | $user + $sys | $status |"
 }
 
 {
   echo "$SIZE MiB, CLI -Xmx$HEAP, $(date -u +%FT%TZ), load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
   echo
-  echo "| command | MiB | seconds | MiB/s | peak RSS MiB | -Xmx | peak heap in use before GC MiB | largest heap after GC MiB | GCs | CLI CPU s (user + system) | sha256 |"
+  echo "| command | MiB | seconds | MiB/s | peak RSS MiB | -Xmx | peak heap in use before GC MiB | heap after full GC MiB | GCs | CLI CPU s (user + system) | sha256 |"
   echo "|---|---:|---:|---:|---:|---|---:|---:|---:|---|---|"
   sample put "$WORK/data/big/file.bin" put "$WORK/local/src.bin" "$URL/file.bin"
   sample get "$WORK/local/copy.bin" get "$URL/file.bin" "$WORK/local/copy.bin"
