@@ -129,16 +129,16 @@ record TarPlan(List<String> directories, List<TxnItem> items, int skipped, long 
         List<TxnItem> items = new ArrayList<>();
         int[] skipped = {0};
         long[] bytes = {0};
+        List<TarArchiveEntry> entries = null;
         if (!gzip) {
-            List<TarArchiveEntry> entries;
             try (TarFile tar = new TarFile(archive)) {
                 entries = tar.getEntries();
-            } catch (EOFException e) {
-                throw new IOException("truncated archive", e);
             } catch (IOException e) {
-                throw new IOException(String.valueOf(e.getMessage()).startsWith("Truncated") ? "truncated archive"
-                        : "damaged archive", e);
+                // cut or damaged: the front-to-back reading below says where, as for a compressed archive
+                entries = null;
             }
+        }
+        if (entries != null) {
             for (TarArchiveEntry e : entries) {
                 if (e.isFile() && !e.isLink() && !e.isSparse() && e.getDataOffset() + e.getSize() > size) {
                     throw new IOException("truncated archive (in " + e.getName() + ")");
@@ -157,6 +157,9 @@ record TarPlan(List<String> directories, List<TxnItem> items, int skipped, long 
                         end = Math.max(end, at + e.getSize());
                     }
                     plan(e, at, target, members, atomic, dirs, items, skipped, bytes);
+                    if (e.isFile() && !e.isLink()) {
+                        skipData(tar, e.getName(), e.getSize()); // a cut here is "truncated archive (in NAME)"
+                    }
                 }
                 if (tar.getBytesRead() < end) {
                     throw new IOException("truncated archive (in " + last + ")");
