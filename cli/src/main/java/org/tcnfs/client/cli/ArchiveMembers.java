@@ -38,7 +38,7 @@ final class ArchiveMembers implements LocalData, Closeable {
     /** The members of {@code archive}, gzip detected by its magic bytes. */
     static ArchiveMembers open(Path archive) throws IOException {
         boolean gz;
-        try (InputStream in = new FileInputStream(archive.toFile())) {
+        try (InputStream in = java.nio.file.Files.newInputStream(archive)) { // NoSuchFileException names the cause
             gz = in.read() == 0x1f && in.read() == 0x8b;
         }
         return new ArchiveMembers(archive, gz);
