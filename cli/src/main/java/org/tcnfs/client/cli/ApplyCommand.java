@@ -52,7 +52,12 @@ final class ApplyCommand extends BaseCommand {
                 labels.add(Labels.of(i));
             }
             progress().start("apply", parsed.items().size());
-            check(plain ? nfs.vapply(parsed.items(), mode(false)) : nfs.vtxn(parsed.items()), labels, "apply");
+            try {
+                check(plain ? nfs.vapply(parsed.items(), mode(false)) : nfs.vtxn(parsed.items()), labels, "apply");
+            } catch (java.io.UncheckedIOException e) {
+                throw new CliException(ExitCode.LOCAL_IO, "apply: " + LocalErrors.describe(e.getCause())
+                        + (plain ? "" : "; transaction aborted, nothing changed"));
+            }
         }
     }
 }

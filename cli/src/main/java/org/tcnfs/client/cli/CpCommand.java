@@ -23,7 +23,9 @@ import org.tcnfs.client.vector.VRead;
 import org.tcnfs.client.vector.VResult;
 import org.tcnfs.client.vector.VSetattr;
 import org.tcnfs.client.vector.VSymlink;
+import org.tcnfs.client.vector.LocalData;
 import org.tcnfs.client.vector.VWrite;
+import org.tcnfs.client.vector.VWriteFrom;
 import org.tcnfs.client.vector.VnfsClient;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -95,7 +97,7 @@ final class CpCommand extends BaseCommand {
                     requireRecursive(s, ExitCode.LOCAL_IO);
                     walkLocal(src, base, dirs, items, labels);
                 } else if (Files.isRegularFile(src)) {
-                    items.add(VWrite.create(base, PutCommand.read(src)).withMode(localMode(src, 0644)));
+                    items.add(streamed(base, src));
                     labels.add(s);
                 } else {
                     throw new CliException(ExitCode.LOCAL_IO, "cp: " + s + ": no such file");
@@ -112,7 +114,12 @@ final class CpCommand extends BaseCommand {
                 }
                 all.addAll(items);
                 allLabels.addAll(labels);
-                check(nfs.vtxn(all), allLabels, "cp");
+                try {
+                    check(nfs.vtxn(all), allLabels, "cp");
+                } catch (java.io.UncheckedIOException e) {
+                    throw new CliException(ExitCode.LOCAL_IO, "cp: " + LocalErrors.describe(e.getCause())
+                            + "; transaction aborted, nothing changed");
+                }
             } else {
                 check(nfs.vmkdir(dirs, Mode.PLAIN, Parents.CREATE), dirs, "cp (mkdir)");
                 check(nfs.vapply(items, Mode.PLAIN), labels, "cp");
@@ -178,6 +185,14 @@ final class CpCommand extends BaseCommand {
         check(nfs.vsetattrs(dirAttrs, Mode.PLAIN), dirAttrs.stream().map(VSetattr::path).toList(), "cp");
     }
 
+    /**
+     * The write of the local file {@code local} to {@code remote} with its mode, its bytes read as they are sent
+     * (so a transaction of any size needs about a compound of memory).
+     */
+    private static TxnItem streamed(String remote, Path local) throws CliException {
+        return new VWriteFrom(remote, LocalData.of(local), 0, PutCommand.size(local), localMode(local, 0644));
+    }
+
     private static void walkLocal(Path root, String base, List<String> dirs, List<TxnItem> items, List<String> labels)
             throws CliException {
         try (Stream<Path> walk = Files.walk(root)) {
@@ -190,7 +205,7 @@ final class CpCommand extends BaseCommand {
                 } else if (Files.isDirectory(p)) {
                     dirs.add(remote);
                 } else if (Files.isRegularFile(p)) {
-                    items.add(VWrite.create(remote, PutCommand.read(p)).withMode(localMode(p, 0644)));
+                    items.add(streamed(remote, p));
                     labels.add(p.toString());
                 }
             }

@@ -25,6 +25,8 @@ final class Labels {
             String verb = w.flags().contains(WriteFlag.APPEND) ? "append to"
                     : w.flags().contains(WriteFlag.EXCLUSIVE) ? "create" : "write";
             return verb + " " + abs(w.path());
+        } else if (item instanceof org.tcnfs.client.vector.VWriteFrom w) {
+            return "write " + abs(w.path());
         } else if (item instanceof VMkdir m) {
             return "mkdir " + abs(m.path()) + " (mode " + Integer.toOctalString(m.mode()) + ")";
         } else if (item instanceof VRename r) {

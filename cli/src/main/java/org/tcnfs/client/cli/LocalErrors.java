@@ -35,4 +35,12 @@ final class LocalErrors {
         }
         return e.getMessage() != null ? e.getMessage() : "input or output error";
     }
+
+    /** {@link #cause} after the file's path, when the exception names one ("a.c: no such file or directory"). */
+    static String describe(IOException e) {
+        if (e instanceof FileSystemException f && f.getFile() != null) {
+            return f.getFile() + ": " + cause(e);
+        }
+        return cause(e);
+    }
 }

@@ -16,7 +16,9 @@ import org.tcnfs.client.vector.VRemove;
 import org.tcnfs.client.vector.VRename;
 import org.tcnfs.client.vector.VSetattr;
 import org.tcnfs.client.vector.VSymlink;
+import org.tcnfs.client.vector.LocalData;
 import org.tcnfs.client.vector.VWrite;
+import org.tcnfs.client.vector.VWriteFrom;
 
 /**
  * The manifest of {@code tcnfs apply}: one change per line, applied in order as one transaction. Words are
@@ -88,7 +90,7 @@ record Manifest(List<TxnItem> items) {
     private static TxnItem item(String[] w, String base, Path localBase) throws CliException {
         String verb = w[0];
         return switch (verb) {
-            case "write" -> VWrite.create(remote(base, w, 1, 3), local(localBase, w[2]));
+            case "write" -> streamed(remote(base, w, 1, 3), localBase.resolve(w[2]));
             case "append" -> VWrite.append(remote(base, w, 1, 3), local(localBase, w[2]));
             case "text" -> {
                 if (w.length < 2) {
@@ -131,6 +133,18 @@ record Manifest(List<TxnItem> items) {
             throw new IllegalArgumentException(w[0] + " takes " + (words - 1) + " arguments, not " + (w.length - 1));
         }
         return RemotePath.join(base, w[index]);
+    }
+
+    /** A write of the local file {@code p} read as it is sent (its size now), so any size fits in memory. */
+    private static TxnItem streamed(String remote, Path p) throws CliException {
+        try {
+            if (!Files.isRegularFile(p)) {
+                throw new java.nio.file.NoSuchFileException(p.toString());
+            }
+            return new VWriteFrom(remote, LocalData.of(p), 0, Files.size(p), VWrite.DEFAULT_MODE);
+        } catch (IOException e) {
+            throw new CliException(ExitCode.LOCAL_IO, "manifest: " + p + ": " + LocalErrors.cause(e));
+        }
     }
 
     private static byte[] local(Path localBase, String name) throws CliException {

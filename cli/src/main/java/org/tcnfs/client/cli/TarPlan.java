@@ -4,19 +4,24 @@ import java.io.BufferedInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
+import org.apache.commons.compress.archivers.tar.TarFile;
 import org.apache.commons.compress.archivers.tar.TarUtils;
 import org.apache.commons.compress.compressors.gzip.GzipCompressorInputStream;
+import org.tcnfs.client.vector.LocalData;
 import org.tcnfs.client.vector.RemotePath;
 import org.tcnfs.client.vector.TxnItem;
 import org.tcnfs.client.vector.VLink;
 import org.tcnfs.client.vector.VSymlink;
 import org.tcnfs.client.vector.VWrite;
+import org.tcnfs.client.vector.VWriteFrom;
 
 /**
  * What extracting a tar (or gzip-compressed tar) under a remote directory means as vectorized items: the
@@ -80,6 +85,122 @@ record TarPlan(List<String> directories, List<TxnItem> items, int skipped, long 
         ordered.sort((a, b) -> RemotePath.depth(a) != RemotePath.depth(b)
                 ? Integer.compare(RemotePath.depth(a), RemotePath.depth(b)) : a.compareTo(b));
         return new TarPlan(ordered, items, skipped, bytes);
+    }
+
+    /**
+     * Plans the extraction of the local archive {@code archive} under {@code target} from its headers, without
+     * keeping (or, uncompressed, even reading) its data: each file becomes a {@link VWriteFrom} of its bytes in
+     * {@code members}, read as they are sent. An uncompressed archive is read header by header, seeking past the
+     * data ({@link TarFile}); a member whose data would end past the end of the file is a truncated archive. A
+     * gzip-compressed one is decompressed once through, its data skipped. Sparse members are refused (their
+     * bytes in the archive are not the file's).
+     *
+     * @throws IOException with the messages of {@link #read}
+     */
+    static TarPlan index(Path archive, String target, LocalData members) throws IOException {
+        return scan(archive, target, members, true);
+    }
+
+    /**
+     * Checks the local archive {@code archive} before a plain extraction, as {@link #index} reads it (headers only
+     * when it is not compressed): a damaged or cut archive, an unsafe name or a device node changes nothing.
+     *
+     * @throws IOException with the messages of {@link #read}
+     */
+    static void check(Path archive) throws IOException {
+        scan(archive, "", (position, length) -> {
+            throw new IOException("not for reading");
+        }, false);
+    }
+
+    private static TarPlan scan(Path archive, String target, LocalData members, boolean atomic) throws IOException {
+        long size = Files.size(archive);
+        boolean gzip;
+        try (InputStream in = Files.newInputStream(archive)) {
+            BufferedInputStream b = new BufferedInputStream(in, TAR_BLOCK);
+            b.mark(2);
+            gzip = b.read() == 0x1f && b.read() == 0x8b;
+            if (!gzip) {
+                b.reset();
+                checkFirstHeader(b);
+            }
+        }
+        Set<String> dirs = new LinkedHashSet<>();
+        List<TxnItem> items = new ArrayList<>();
+        int[] skipped = {0};
+        long[] bytes = {0};
+        List<TarArchiveEntry> entries = null;
+        if (!gzip) {
+            try (TarFile tar = new TarFile(archive)) {
+                entries = tar.getEntries();
+            } catch (IOException e) {
+                // cut or damaged: the front-to-back reading below says where, as for a compressed archive
+                entries = null;
+            }
+        }
+        if (entries != null) {
+            for (TarArchiveEntry e : entries) {
+                if (e.isFile() && !e.isLink() && !e.isSparse() && e.getDataOffset() + e.getSize() > size) {
+                    throw new IOException("truncated archive (in " + e.getName() + ")");
+                }
+                plan(e, e.getDataOffset(), target, members, atomic, dirs, items, skipped, bytes);
+            }
+        } else {
+            String last = null;
+            long end = 0;
+            try (TarArchiveInputStream tar = open(Files.newInputStream(archive))) {
+                TarArchiveEntry e;
+                while ((e = nextEntry(tar, last)) != null) {
+                    last = e.getName();
+                    long at = tar.getBytesRead();
+                    if (e.isFile() && !e.isLink()) {
+                        end = Math.max(end, at + e.getSize());
+                    }
+                    plan(e, at, target, members, atomic, dirs, items, skipped, bytes);
+                    if (e.isFile() && !e.isLink()) {
+                        skipData(tar, e.getName(), e.getSize()); // a cut here is "truncated archive (in NAME)"
+                    }
+                }
+                if (tar.getBytesRead() < end) {
+                    throw new IOException("truncated archive (in " + last + ")");
+                }
+            } catch (EOFException e) {
+                throw new IOException("truncated archive" + (last == null ? "" : " (in " + last + ")"), e);
+            }
+        }
+        List<String> ordered = new ArrayList<>(dirs);
+        ordered.sort((a, b) -> RemotePath.depth(a) != RemotePath.depth(b)
+                ? Integer.compare(RemotePath.depth(a), RemotePath.depth(b)) : a.compareTo(b));
+        return new TarPlan(ordered, items, skipped[0], bytes[0]);
+    }
+
+    /** Adds what entry {@code e} (its data at {@code at} of the tar stream) means to the plan being built. */
+    private static void plan(TarArchiveEntry e, long at, String target, LocalData members, boolean atomic,
+            Set<String> dirs, List<TxnItem> items, int[] skipped, long[] bytes) throws IOException {
+        String name = safeName(e.getName());
+        if (name.isEmpty()) {
+            return;
+        }
+        String remote = RemotePath.join(target, name);
+        addParents(dirs, RemotePath.parent(remote));
+        int mode = e.getMode() & 07777;
+        if (e.isDirectory()) {
+            dirs.add(remote);
+        } else if (e.isSymbolicLink()) {
+            items.add(new VSymlink(remote, e.getLinkName()));
+        } else if (e.isLink()) {
+            items.add(new VLink(RemotePath.join(target, safeName(e.getLinkName())), remote));
+        } else if (unreproducible(e)) {
+            refuse(e);
+        } else if (e.isFile()) {
+            if (atomic && e.isSparse()) {
+                throw new IOException("sparse file " + e.getName() + " in archive: not supported by --atomic");
+            }
+            bytes[0] += e.getSize();
+            items.add(new VWriteFrom(remote, members, at, e.getSize(), mode == 0 ? VWrite.DEFAULT_MODE : mode));
+        } else {
+            skipped[0]++;
+        }
     }
 
     /**

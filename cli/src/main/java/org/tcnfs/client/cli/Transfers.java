@@ -44,6 +44,8 @@ final class Transfers {
     static final long BATCH_BYTES = 8L * 1024 * 1024;
     /** Items batched before they are sent. */
     static final int BATCH_ITEMS = 2048;
+    /** Downloads of at least this many bytes are written past the page cache ({@link DirectFileOutput}). */
+    static final long DIRECT_ABOVE = 16L * 1024 * 1024;
 
     private final VnfsClient nfs;
     private final RemoteFiles files;
@@ -272,8 +274,9 @@ final class Transfers {
         if (info.size() > files.readSize()) {
             flushDownloads();
             try (RemoteFileReader in = files.openRead(remote, progress::bytesDone);
-                    OutputStream out = createLocal(local)) {
-                in.transferTo(new LocalOutput(out));
+                    OutputStream out = new LocalOutput(info.size() >= DIRECT_ABOVE ? createDirect(local)
+                            : createLocal(local))) {
+                in.transferTo(out);
             } catch (LocalIo e) {
                 throw new CliException(ExitCode.LOCAL_IO, verb + ": " + local + ": " + e.getMessage());
             } catch (IOException e) {
@@ -321,6 +324,15 @@ final class Transfers {
         downloadBytes = 0;
     }
 
+    /** A new local file for a large download, written past the page cache where it can be ({@link DirectFileOutput}). */
+    private static OutputStream createDirect(Path local) throws LocalIo {
+        try {
+            return DirectFileOutput.create(local);
+        } catch (IOException e) {
+            throw new LocalIo(e);
+        }
+    }
+
     private static OutputStream createLocal(Path local) throws LocalIo {
         try {
             return new FileOutputStream(local.toFile());
@@ -346,6 +358,15 @@ final class Transfers {
         public void write(byte[] b, int off, int len) throws IOException {
             try {
                 out.write(b, off, len);
+            } catch (IOException e) {
+                throw new LocalIo(e);
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            try {
+                out.close();
             } catch (IOException e) {
                 throw new LocalIo(e);
             }

@@ -2,6 +2,7 @@ package org.tcnfs.client.cli;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -10,12 +11,11 @@ import java.util.List;
 import java.util.Set;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
-import org.tcnfs.client.vector.Mode;
-import org.tcnfs.client.vector.Parents;
 import org.tcnfs.client.vector.RemotePath;
 import org.tcnfs.client.vector.TxnItem;
 import org.tcnfs.client.vector.VLink;
 import org.tcnfs.client.vector.VMkdir;
+import org.tcnfs.client.vector.VResult;
 import org.tcnfs.client.vector.VSymlink;
 import org.tcnfs.client.vector.VWrite;
 import org.tcnfs.client.vector.VnfsClient;
@@ -44,36 +44,76 @@ final class UntarCommand extends BaseCommand {
             extractStreaming(dst);
             return;
         }
-        TarPlan plan;
-        try (InputStream in = archive.equals("-") ? System.in : Files.newInputStream(Path.of(archive))) {
-            plan = TarPlan.read(in, dst.path());
-        } catch (IOException e) {
-            throw new CliException(ExitCode.LOCAL_IO, "untar: " + archive + ": " + LocalErrors.cause(e));
-        }
-        try (VnfsClient nfs = connect(dst)) {
-            List<String> labels = new ArrayList<>();
-            for (TxnItem i : plan.items()) {
-                labels.add(Labels.of(i));
+        Path spooled = archive.equals("-") ? spool() : null;
+        Path file = spooled != null ? spooled : Path.of(archive);
+        try (ArchiveMembers members = openMembers(file)) {
+            TarPlan plan;
+            try {
+                plan = TarPlan.index(file, dst.path(), members);
+            } catch (IOException e) {
+                throw new CliException(ExitCode.LOCAL_IO, "untar: " + archive + ": " + LocalErrors.cause(e));
             }
-            if (atomic) {
+            try (VnfsClient nfs = connect(dst)) {
                 List<TxnItem> all = new ArrayList<>();
                 List<String> allLabels = new ArrayList<>();
                 for (String d : nfs.missingDirectories(plan.directories())) {
                     all.add(new VMkdir(d));
                     allLabels.add(Labels.of(new VMkdir(d)));
                 }
-                all.addAll(plan.items());
-                allLabels.addAll(labels);
+                for (TxnItem i : plan.items()) {
+                    all.add(i);
+                    allLabels.add(Labels.of(i));
+                }
                 progress().start("untar", all.size());
-                check(nfs.vtxn(all), allLabels, "untar");
-            } else {
-                progress().start("untar", plan.directories().size() + plan.items().size());
-                check(nfs.vmkdir(plan.directories(), Mode.PLAIN, Parents.CREATE), plan.directories(), "untar (mkdir)");
-                check(nfs.vapply(plan.items(), Mode.PLAIN), labels, "untar");
+                VResult<Void> r;
+                try {
+                    r = nfs.vtxn(all);
+                } catch (UncheckedIOException e) {
+                    throw new CliException(ExitCode.LOCAL_IO, "untar: " + archive + ": "
+                            + LocalErrors.cause(e.getCause()) + "; transaction aborted, nothing changed");
+                }
+                check(r, allLabels, "untar");
+                if (plan.skipped() > 0) {
+                    System.err.println("untar: skipped " + plan.skipped()
+                            + " entries that are not files, directories or links");
+                }
             }
-            if (plan.skipped() > 0) {
-                System.err.println("untar: skipped " + plan.skipped() + " entries that are not files, directories or links");
+        } finally {
+            if (spooled != null) {
+                Files.deleteIfExists(spooled);
             }
+        }
+    }
+
+    /** The members of the local archive {@code file}, read as the transaction sends them. */
+    private ArchiveMembers openMembers(Path file) throws CliException {
+        try {
+            return ArchiveMembers.open(file);
+        } catch (IOException e) {
+            throw new CliException(ExitCode.LOCAL_IO, "untar: " + archive + ": " + LocalErrors.cause(e));
+        }
+    }
+
+    /**
+     * Standard input copied to a temporary file, so that an atomic extraction can read its headers first and its
+     * members as they are sent (and again, should the transaction begin again) with bounded memory.
+     */
+    private static Path spool() throws CliException {
+        Path tmp = null;
+        try {
+            tmp = Files.createTempFile("tcnfs-untar-", ".tar");
+            Files.copy(System.in, tmp, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            return tmp;
+        } catch (IOException e) {
+            if (tmp != null) {
+                try {
+                    Files.deleteIfExists(tmp);
+                } catch (IOException ignored) {
+                    // reported below
+                }
+            }
+            throw new CliException(ExitCode.LOCAL_IO, "untar: standard input: cannot keep it in a temporary file: "
+                    + LocalErrors.cause(e));
         }
     }
 
@@ -88,9 +128,9 @@ final class UntarCommand extends BaseCommand {
         if (file != null) {
             // A pre-pass over the local archive (no data kept) so that a damaged archive, an unsafe name or a
             // device node is refused before anything changes; standard input can only be checked as it streams.
-            try (InputStream in = Files.newInputStream(file)) {
+            try {
                 total = Files.size(file);
-                TarPlan.check(in);
+                TarPlan.check(file);
             } catch (IOException e) {
                 throw new CliException(ExitCode.LOCAL_IO, "untar: " + archive + ": " + LocalErrors.cause(e));
             }

@@ -131,6 +131,13 @@ public final class VnfsClient implements AutoCloseable {
      * and resent in halves; at or below, GARBAGE_ARGS is an error.
      */
     static final int GARBAGE_SPLIT_MIN_OPS = 64;
+    /**
+     * Request bytes of each compound of a transaction that spans compounds (less when the session allows less).
+     * More compounds of a transaction cost little, while the client holds up to about four times a compound while
+     * it packs and encodes one (the data, the next part tried, and the growing encode buffer): 4 MiB keeps an
+     * atomic untar or put --txn of any size within a 96 MiB heap.
+     */
+    public static final long SPANNING_COMPOUND_BYTES = 4L * 1024 * 1024;
     /** Default request size of plain compounds (see {@link Builder#plainCompoundBytes}). */
     public static final long DEFAULT_PLAIN_COMPOUND_BYTES = 1024 * 1024;
     private static final int[] INFO_ATTRS = {FATTR4_TYPE, FATTR4_SIZE, FATTR4_FILEID, FATTR4_MODE, FATTR4_NUMLINKS,
@@ -147,6 +154,8 @@ public final class VnfsClient implements AutoCloseable {
     /** Packs plain compounds; its operation limit shrinks when a server refuses compounds it granted. */
     private Packer packer;
     private final Packer txnPacker;
+    /** Packs the compounds of a transaction that spans compounds: at most {@link #SPANNING_COMPOUND_BYTES}. */
+    private final Packer spanningPacker;
     private final byte[] openOwner;
     private final ProgressListener listener;
     private final WriteStability stability;
@@ -167,6 +176,9 @@ public final class VnfsClient implements AutoCloseable {
         this.maxRead = maxRead;
         this.maxWrite = maxWrite;
         this.txnPacker = new Packer(rootHandle, limits);
+        this.spanningPacker = new Packer(rootHandle, new Packer.Limits(limits.maxOperations(),
+                Math.min(limits.maxRequestBytes(), SPANNING_COMPOUND_BYTES), limits.maxReplyBytes(),
+                limits.maxCachedReplyBytes()));
         this.packer = new Packer(rootHandle, new Packer.Limits(limits.maxOperations(),
                 Math.min(limits.maxRequestBytes(), plainBytes), limits.maxReplyBytes(), limits.maxCachedReplyBytes()));
         byte[] suffix = new byte[8];
@@ -964,9 +976,13 @@ public final class VnfsClient implements AutoCloseable {
     /**
      * Runs writes, renames, removes, mkdirs, setattrs, symlinks and links, in the given order, as one transaction:
      * all of them take effect, or none. When they do not fit one compound, they run in a transaction that spans
-     * compounds, and a write larger than one compound is split into parts at their offsets.
+     * compounds, and a write larger than one compound is split into parts at their offsets. The bytes of a
+     * {@link VWriteFrom} are read only as its parts are packed, so memory holds a few compounds of data whatever
+     * the items carry (compounds of a transaction that spans compounds: at most {@link #SPANNING_COMPOUND_BYTES}).
      *
      * @throws TransactionsUnsupportedException when the server has no transactions (nothing changed)
+     * @throws java.io.UncheckedIOException when the data of a {@link VWriteFrom} cannot be read (the transaction
+     *     is aborted)
      */
     public VResult<Void> vtxn(List<? extends TxnItem> items) throws IOException {
         return vapply(items, Mode.TRANSACTION);
@@ -979,10 +995,28 @@ public final class VnfsClient implements AutoCloseable {
             return runTransactionParts("vtxn", items, ends);
         }
         List<Step<Void>> steps = new ArrayList<>();
-        for (TxnItem item : items) {
-            steps.add(stepOf(item, ends));
+        List<Integer> owner = new ArrayList<>();
+        int part = (int) Math.max(4096, Math.min(packer.limits().maxRequestBytes() - 64 * 1024,
+                (long) Math.max(1, packer.limits().maxOperations() - 16) * maxWrite));
+        for (int i = 0; i < items.size(); i++) {
+            TxnItem item = items.get(i);
+            if (item instanceof VWriteFrom f) {
+                addPartSteps(f, part, i, steps, owner);
+            } else {
+                steps.add(stepOf(item, ends));
+                owner.add(i);
+            }
         }
-        return run("vapply", steps, mode, OnFailure.STOP);
+        return perItem(run("vapply", steps, mode, OnFailure.STOP), owner, items.size());
+    }
+
+    /** The steps that write {@code f} in parts of at most {@code part} bytes, each owned by item {@code item}. */
+    private void addPartSteps(VWriteFrom f, int part, int item, List<Step<Void>> steps, List<Integer> owner) {
+        for (long from = 0; from == 0 || from < f.length(); from += part) {
+            steps.add(dataPartStep(f.path(), f.mode(), f.data(), f.offset(), from,
+                    (int) Math.min(part, f.length() - from)));
+            owner.add(item);
+        }
     }
 
     /**
@@ -997,9 +1031,13 @@ public final class VnfsClient implements AutoCloseable {
         int part = transactionPartBytes();
         List<Step<Void>> steps = new ArrayList<>();
         List<Integer> owner = new ArrayList<>();
+        long streamed = 0;
         for (int i = 0; i < items.size(); i++) {
             TxnItem item = items.get(i);
-            if (item instanceof VWrite w && w.dataUnsafe().length > part) {
+            if (item instanceof VWriteFrom f) {
+                streamed += f.length() + 4096;
+                addPartSteps(f, part, i, steps, owner);
+            } else if (item instanceof VWrite w && w.dataUnsafe().length > part) {
                 long end = ends.getOrDefault(w.path(), -1L);
                 int length = w.dataUnsafe().length;
                 for (int from = 0; from < length; from += part) {
@@ -1010,6 +1048,13 @@ public final class VnfsClient implements AutoCloseable {
                 steps.add(stepOf(item, ends));
                 owner.add(i);
             }
+        }
+        if (streamed > part) {
+            // data read as it is sent does not fit one compound: no trial packing of all of it in memory
+            if (transactionsUnavailable) {
+                throw TransactionsUnsupportedException.procUnavail(server, null);
+            }
+            return perItem(runSpanning(what, steps), owner, items.size());
         }
         return perItem(run(what, steps, Mode.TRANSACTION, OnFailure.STOP), owner, items.size());
     }
@@ -1047,24 +1092,40 @@ public final class VnfsClient implements AutoCloseable {
 
     /** The step that writes {@code length} bytes at {@code from} of {@code f}, read from the local file when packed. */
     private Step<Void> filePartStep(VWriteFile f, long from, int length) {
+        return dataPartStep(f.path(), f.mode(), LocalData.of(f.local()), 0, from, length);
+    }
+
+    /**
+     * The step that writes bytes {@code from} to {@code from + length} of a file at {@code path}, read from
+     * {@code data} at {@code base + from} each time the step is packed. The part at 0 creates or truncates the
+     * file with {@code mode}; a later part opens it again by its path and writes at its offset (a part of a
+     * transaction that began with the first). A failed read is thrown as an {@link java.io.UncheckedIOException}.
+     */
+    private Step<Void> dataPartStep(String path, int mode, LocalData data, long base, long from, int length) {
         int chunks = Math.max(1, (length + maxWrite - 1) / maxWrite);
         return new Step<>() {
             @Override
             public void emit(Emitter e) {
-                byte[] data = new byte[length];
-                try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(f.local())) {
-                    ByteBuffer buf = ByteBuffer.wrap(data);
-                    while (buf.hasRemaining()) {
-                        if (ch.read(buf, from + buf.position()) < 0) {
-                            throw new IOException(f.local() + " became shorter while it was written");
-                        }
-                    }
+                byte[] bytes;
+                try {
+                    bytes = length == 0 ? new byte[0] : data.read(base + from, length);
                 } catch (IOException ex) {
                     throw new java.io.UncheckedIOException(ex);
                 }
-                java.util.Set<WriteFlag> flags = from == 0 ? java.util.EnumSet.of(WriteFlag.CREATE, WriteFlag.TRUNCATE)
-                        : java.util.Set.of();
-                writeStep(new VWrite(f.path(), from, data, flags, f.mode()), -1).emit(e);
+                if (bytes.length != length) {
+                    throw new java.io.UncheckedIOException(new java.io.EOFException(path + ": expected " + length
+                            + " bytes at " + (base + from) + ", got " + bytes.length));
+                }
+                e.directory(RemotePath.parent(path));
+                if (from == 0) {
+                    addOpenForWrite(e.ops(), new VWrite(path, 0, new byte[0],
+                            java.util.EnumSet.of(WriteFlag.CREATE, WriteFlag.TRUNCATE), mode));
+                } else {
+                    e.ops().openExisting(session.clientId(), openOwner, RemotePath.name(path),
+                            OPEN4args.OPEN4_SHARE_ACCESS_WRITE);
+                }
+                addWrites(e.ops(), CompoundBuilder.currentStateid(), from, bytes, 0, length);
+                e.ops().close(CompoundBuilder.currentStateid());
             }
 
             @Override
@@ -1096,11 +1157,12 @@ public final class VnfsClient implements AutoCloseable {
     }
 
     /**
-     * The most data bytes one step of a transactional write carries: what the transaction's compounds allow,
-     * less room for the other operations, and at most as many WRITEs as the operation limit leaves.
+     * The most data bytes one step of a transactional write carries: what the compounds of a transaction that
+     * spans compounds allow, less room for the other operations, and at most as many WRITEs as the operation
+     * limit leaves.
      */
     private int transactionPartBytes() {
-        Packer.Limits l = txnPacker.limits();
+        Packer.Limits l = spanningPacker.limits();
         long bytes = Math.max(4096, l.maxRequestBytes() - 64 * 1024);
         long byOps = (long) Math.max(1, l.maxOperations() - 16) * maxWrite;
         return (int) Math.min(Integer.MAX_VALUE - 8, Math.min(bytes, byOps));
@@ -1665,7 +1727,7 @@ public final class VnfsClient implements AutoCloseable {
             boolean ended = false;
             try {
                 while (from < steps.size()) {
-                    Packer.Packed p = txnPacker.next(steps, from, what);
+                    Packer.Packed p = spanningPacker.next(steps, from, what);
                     compounds.incrementAndGet();
                     CompoundResult r = txn.execute(p.ops());
                     sent++;
