@@ -208,6 +208,21 @@ public final class TcnfsServer implements AutoCloseable {
                 + "read while rpc-reply-budget was used up", null, server::stalledReplyConnectionsClosed);
         metrics.gauge("tcnfs.rpc.requests.parked", "Requests waiting for a worker thread, their connections not "
                 + "read meanwhile", null, server::parkedRequests);
+        List<LocalFileSystem> fss = fileSystems;
+        String fsyncs = "Device flushes the server asked for: fsyncs of exported directories (name changes) and "
+                + "files (stable WRITEs, COMMITs) outside transactions' own syncs, and of the handle table's file "
+                + "(one per LMDB commit, one per sync of its meta page)";
+        metrics.functionCounter("tcnfs.fsyncs", fsyncs,
+                () -> fss.stream().mapToLong(LocalFileSystem::directorySyncCount).sum(), "of", "directory");
+        metrics.functionCounter("tcnfs.fsyncs", fsyncs,
+                () -> fss.stream().mapToLong(LocalFileSystem::fileSyncCount).sum(), "of", "file");
+        HandleTable table = handles;
+        metrics.functionCounter("tcnfs.fsyncs", fsyncs, table::flushCount,
+                "of", "handle.table");
+        metrics.functionCounter("tcnfs.handle.table.commits", "LMDB write transactions committed in the handle table",
+                table::commitCount);
+        metrics.gauge("tcnfs.late.pending", "Directory syncs (async exports) and row removals waiting for the "
+                + "background flush (at most 1 s)", null, () -> table.late().pending());
         metrics.gauge("tcnfs.handle.table.size", "Size of the LMDB file of the handle table", "bytes", () -> {
             OptionalLong size = handleTableBytes();
             return size.isPresent() ? size.getAsLong() : Double.NaN;
