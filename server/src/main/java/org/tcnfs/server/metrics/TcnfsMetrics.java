@@ -17,7 +17,9 @@ import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
 
 /**
@@ -50,6 +52,7 @@ public final class TcnfsMetrics implements AutoCloseable {
 
     private final PrometheusMeterRegistry registry;
     private final JvmGcMetrics gc;
+    private final List<Supplier<Number>> counted = new CopyOnWriteArrayList<>();
 
     private TcnfsMetrics(PrometheusMeterRegistry registry, JvmGcMetrics gc) {
         this.registry = registry;
@@ -143,6 +146,8 @@ public final class TcnfsMetrics implements AutoCloseable {
     public FunctionCounter functionCounter(String name, String description, Supplier<Number> value,
             String... tags) {
         Objects.requireNonNull(value, "value");
+        // a function counter holds its object weakly: keep it here, or the counter would read NaN after a GC
+        counted.add(value);
         return FunctionCounter.builder(checked(name), value, v -> v.get().doubleValue()).description(description)
                 .tags(Tags.of(tags)).register(registry);
     }
