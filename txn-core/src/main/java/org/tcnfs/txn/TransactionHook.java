@@ -520,6 +520,12 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
      * not wait for either (docs/durability.md, "The async export option").
      */
     private void commitPlain(Txn txn) throws IOException {
+        if (!txn.async && !txn.buffer.isEmpty() && txn.buffer.mayCommitAlongsideSyncs()) {
+            // it created (or looked up) objects and renamed nothing: its rows may become durable with its names
+            txn.buffer.syncPendingAlongside(() -> commitPlainHandles(txn));
+            txn.buffer.forgetRemovedRows();
+            return;
+        }
         IOException syncFailure = null;
         try {
             txn.buffer.syncPending(txn.async);

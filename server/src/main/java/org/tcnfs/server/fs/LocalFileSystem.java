@@ -341,6 +341,7 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
                     channels.invalidate(later.get());
                 }
             } else {
+                handles.commitAfterSyncs();
                 Optional<HandleBatch.Unlinked> unlinked = handles.inGroupCommit(batch -> batch.unlink(dir.handle(),
                         child.name()));
                 unlinked.filter(HandleBatch.Unlinked::nodeRemoved).ifPresent(u -> channels.invalidate(u.handle()));
@@ -387,6 +388,7 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         if (target != source) {
             syncDirectory(target);
         }
+        handles.commitAfterSyncs();
         renameInTable(source.handle(), from, target.handle(), to);
         changes.modified(source.stat().ino(), source.stat().ctimeNanos());
         if (target != source) {

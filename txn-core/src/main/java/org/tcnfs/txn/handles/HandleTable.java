@@ -344,6 +344,18 @@ public final class HandleTable implements AutoCloseable {
         return late.unlinkLater(parent, name, handle.get()) ? handle : Optional.empty();
     }
 
+    /**
+     * On a thread bound to a plain compound's buffer: the change about to be made (a RENAME's rows) must become
+     * durable only after the compound's directory syncs, so the buffer is not committed alongside them
+     * ({@link TxnBuffer#mayCommitAlongsideSyncs}). Elsewhere nothing.
+     */
+    public void commitAfterSyncs() {
+        TxnBuffer buffer = bound.get();
+        if (buffer != null) {
+            buffer.markCommitAfterSyncs();
+        }
+    }
+
     /** A thread's binding to a buffer; closing it unbinds the thread. */
     public final class Binding implements AutoCloseable {
         private Binding() {

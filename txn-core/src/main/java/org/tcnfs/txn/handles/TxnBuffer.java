@@ -37,6 +37,8 @@ public final class TxnBuffer {
     private final List<LateDurability.Unlink> removedRows = new ArrayList<>();
     /** Whether a batch merged into the buffer wrote or removed a directory's row. */
     private boolean directoriesChanged;
+    /** Whether a change must not be durable before the compound's syncs ({@link #commitAfterSyncs()}). */
+    private boolean commitAfterSyncs;
 
     /** A sync a stable WRITE left to the end of its compound, holding what it needs (an open file). */
     public interface PendingSync extends AutoCloseable {
@@ -151,6 +153,7 @@ public final class TxnBuffer {
     /** Forgets every change (the transaction rolled back) and releases the pending syncs unrun. */
     public void discard() {
         removedRows.clear();
+        commitAfterSyncs = false;
         overlay.clear();
         directoriesChanged = false;
         releasePending();
@@ -163,6 +166,44 @@ public final class TxnBuffer {
     void syncBeforeCommit(Object key, SyncOpener opener) throws IOException {
         if (!pendingSyncs.containsKey(key)) {
             pendingSyncs.put(key, opener.open());
+        }
+    }
+
+    /**
+     * Notes that a change the compound made must not become durable before its directory syncs (a RENAME: were
+     * its row durable and its directory entry not, a cut would leave the object where its row does not look).
+     */
+    void markCommitAfterSyncs() {
+        commitAfterSyncs = true;
+    }
+
+    /**
+     * Whether the buffer's commit may run while its syncs run ({@link #syncPendingAlongside}): no change was
+     * {@linkplain HandleTable#commitAfterSyncs marked} as having to follow them. Rows of objects a plain compound
+     * created or looked up may become durable just before their names: such a row then names nothing, answers
+     * NFS4ERR_STALE, and its client never got it (docs/durability.md).
+     */
+    public boolean mayCommitAlongsideSyncs() {
+        return !commitAfterSyncs;
+    }
+
+    /**
+     * Runs the pending syncs and {@code commit} (the buffer's commit) at once ({@link FsyncPool}; {@code commit} on
+     * the calling thread), and releases the syncs: one flush of latency less than syncing first.
+     *
+     * @throws IOException the first failure, after all have ended
+     */
+    public void syncPendingAlongside(FsyncPool.Sync commit) throws IOException {
+        // taken out first: a failed commit discards the buffer while the syncs may still run
+        List<PendingSync> syncs = new ArrayList<>(pendingSyncs.values());
+        pendingSyncs.clear();
+        List<FsyncPool.Sync> all = new ArrayList<>(syncs.size() + 1);
+        all.add(Objects.requireNonNull(commit, "commit"));
+        syncs.forEach(sync -> all.add(sync::sync));
+        try {
+            FsyncPool.runAll(all);
+        } finally {
+            syncs.forEach(PendingSync::close);
         }
     }
 

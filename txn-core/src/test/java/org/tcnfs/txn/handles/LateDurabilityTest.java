@@ -223,6 +223,48 @@ class LateDurabilityTest extends HandleTableTestBase {
     }
 
     @Test
+    void createOnlyBufferCommitsWhileItsDirectoriesSyncAndARenameWaitsForThem() throws Exception {
+        Nfh root = root();
+        TxnBuffer creates = table.plainBuffer();
+        java.util.concurrent.CountDownLatch syncing = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch committed = new java.util.concurrent.CountDownLatch(1);
+        TxnBuffer.PendingSync slowDirectory = new TxnBuffer.PendingSync() {
+            @Override
+            public void sync() throws IOException {
+                syncing.countDown();
+                try {
+                    // the commit runs meanwhile, on the compound's thread
+                    assertThat(committed.await(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+                } catch (InterruptedException e) {
+                    throw new IOException(e);
+                }
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        try (HandleTable.Binding binding = table.bind(creates)) {
+            table.syncAtCompoundEnd("dir", () -> slowDirectory);
+            table.inGroupCommit(batch -> batch.register(root, "new", FileType.REGULAR, 1, 20, 0));
+        }
+        assertThat(creates.mayCommitAlongsideSyncs()).isTrue();
+        creates.syncPendingAlongside(() -> {
+            creates.commit(batch -> { });
+            committed.countDown();
+        });
+        assertThat(syncing.getCount()).isZero();
+        assertThat(table.child(root, "new")).isPresent();
+
+        TxnBuffer renames = table.plainBuffer();
+        try (HandleTable.Binding binding = table.bind(renames)) {
+            table.commitAfterSyncs();
+            table.inGroupCommit(batch -> batch.rename(root, "new", root, "renamed"));
+        }
+        assertThat(renames.mayCommitAlongsideSyncs()).isFalse();
+    }
+
+    @Test
     void theSameDirectoryIsQueuedOnceAndTheQueueIsBounded() {
         List<String> order = new ArrayList<>();
         CountingSync first = new CountingSync(order, "a");
