@@ -36,6 +36,7 @@ for i in $(seq 1 300); do ok=1; for f in $W/*.port; do [ -s $f ] || ok=0; done; 
 sleep 2
 url() { if [ $1 = ganesha ]; then echo "nfs://127.0.0.1/export?version=4&nfsport=$GP"; else echo "nfs://127.0.0.1/?version=4&nfsport=$(cat $W/$1.port)"; fi; }
 TARGETS="ganesha new new-always"; [ "${TCNFS_ASYNC:-0}" = 1 ] && TARGETS="$TARGETS new-async"; [ -n "$OLDJAR" ] && TARGETS="$TARGETS old"
+TARGETS=${FUSE_TARGETS:-$TARGETS}   # e.g. FUSE_TARGETS="ganesha new new-async old" leaves new-always out
 step() { # round target step command...
   local r=$1 t=$2 s=$3; shift 3
   local t0=$(date +%s.%N); "$@" > /dev/null 2> $OUT/err-$t-$s-$r.txt; local rc=$?; local t1=$(date +%s.%N)
