@@ -269,6 +269,15 @@ public final class TcnfsServer implements AutoCloseable {
                 http == null ? OptionalInt.empty() : OptionalInt.of(http.port()))) {
             LOG.warn(warning);
         }
+        for (Export e : exports) {
+            if (e.rules().stream().anyMatch(r -> r.options().async())) {
+                boolean births = e.fs() instanceof LocalFileSystem local && local.keepsBirthTimes();
+                LOG.info("export {} is async for some clients: their plain name changes reply before they are durable "
+                        + "and may be lost in a power cut of the next second (docs/durability.md){}", e.path(),
+                        births ? "" : "; WARNING: its file system keeps no birth times, so after a power cut a reused "
+                        + "inode number could be taken for a lost object: use sync there");
+            }
+        }
         // The metrics port file first: whoever waits for the port file finds both.
         if (http != null && config.metricsPortFile().isPresent()) {
             writeAtomically(config.metricsPortFile().get(), Integer.toString(http.port()));
@@ -445,7 +454,8 @@ public final class TcnfsServer implements AutoCloseable {
                 .sorted().collect(Collectors.joining(","));
         return rule.clients() + "(" + (o.isReadOnly() ? "ro" : "rw") + ","
                 + o.squash().name().toLowerCase(Locale.ROOT) + ",anonuid=" + o.anonUid() + ",anongid=" + o.anonGid()
-                + (security.isEmpty() ? "" : "," + security) + ",txn=" + o.txn().name().toLowerCase(Locale.ROOT) + ")";
+                + (security.isEmpty() ? "" : "," + security) + ",txn=" + o.txn().name().toLowerCase(Locale.ROOT)
+                + (o.async() ? ",async" : "") + ")";
     }
 
     /** The version of this build, or "dev" when run from classes. */

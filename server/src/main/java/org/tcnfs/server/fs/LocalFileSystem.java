@@ -152,6 +152,7 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
     private final Posix posix;
     private final Nfh rootHandle;
     private final long rootDev;
+    private final long rootGeneration;
     private final boolean runsAsRoot;
     private final FileStore store;
     private final ChangeTracker changes = new ChangeTracker();
@@ -169,6 +170,7 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         this.posix = posix;
         this.rootHandle = rootHandle;
         this.rootDev = rootStat.dev();
+        this.rootGeneration = rootStat.generation();
         this.runsAsRoot = posix.isRoot();
         this.store = Files.getFileStore(root);
         this.channels = new ChannelCache(builder.maxOpenFiles);
@@ -663,6 +665,14 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
     public void close() {
         keptOpen.close();
         channels.close();
+    }
+
+    /**
+     * Whether the export's file system reports birth times (the export root has one): what tells a handle's object
+     * from a later one that reuses its inode number (docs/durability.md, "The async export option").
+     */
+    public boolean keepsBirthTimes() {
+        return rootGeneration != 0;
     }
 
     /** fsyncs of directories (their entries: name changes) this file system made since it was built. */
