@@ -520,8 +520,12 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
      * not wait for either (docs/durability.md, "The async export option").
      */
     private void commitPlain(Txn txn) throws IOException {
-        if (!txn.async && !txn.buffer.isEmpty() && txn.buffer.mayCommitAlongsideSyncs()) {
-            // it created (or looked up) objects and renamed nothing: its rows may become durable with its names
+        if (txn.async) {
+            txn.buffer.deferDirectorySyncs();
+        }
+        if (!txn.buffer.isEmpty() && (txn.async || txn.buffer.mayCommitAlongsideSyncs())) {
+            // it created (or looked up) objects and renamed nothing, or it is async: its rows may become durable
+            // with its names (async: its directory syncs wait in the queue, its files sync alongside the commit)
             txn.buffer.syncPendingAlongside(() -> commitPlainHandles(txn));
             txn.buffer.forgetRemovedRows();
             return;

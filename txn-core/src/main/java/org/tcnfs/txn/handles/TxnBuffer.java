@@ -170,6 +170,15 @@ public final class TxnBuffer {
     }
 
     /**
+     * Hands the pending syncs of directories to the table's {@link LateDurability} queue (done within its delay);
+     * those it cannot take stay pending.
+     */
+    public void deferDirectorySyncs() {
+        LateDurability late = table.late();
+        pendingSyncs.entrySet().removeIf(e -> e.getValue().isDirectory() && late.syncLater(e.getKey(), e.getValue()));
+    }
+
+    /**
      * Notes that a change the compound made must not become durable before its directory syncs (a RENAME: were
      * its row durable and its directory entry not, a cut would leave the object where its row does not look).
      */
@@ -223,9 +232,7 @@ public final class TxnBuffer {
      */
     public void syncPending(boolean deferDirectories) throws IOException {
         if (deferDirectories) {
-            LateDurability late = table.late();
-            pendingSyncs.entrySet().removeIf(e -> e.getValue().isDirectory() && late.syncLater(e.getKey(),
-                    e.getValue()));
+            deferDirectorySyncs();
         }
         try {
             FsyncPool.runAll(pendingSyncs.values().stream().map(sync -> (FsyncPool.Sync) sync::sync).toList());
