@@ -12,11 +12,14 @@ for r in runs:
 def ratio(d,a,b):
     return d[a]/d[b] if d.get(a) and d.get(b) else None
 pairs=[('tcnfs','ganesha'),('old','ganesha'),('tcnfs','old'),('tcnfs-txn','tcnfs'),('old-txn','old'),('tcnfs','disk')]
-print('| workload | parameter | '+' | '.join('%s ops/s'%t for t in ['tcnfs-txn','tcnfs','old-txn','old','ganesha','disk'])+' | '+' | '.join('%s / %s'%p for p in pairs)+' |')
-print('|---|---|'+'---:|'*6+'---|'*len(pairs))
+targets=['tcnfs-txn','tcnfs','old-txn','old','ganesha','disk']
+if any('tcnfs-async' in per[r] for per in data.values() for r in per):  # TCNFS_ASYNC=1 runs
+    targets.append('tcnfs-async'); pairs+=[('tcnfs-async','ganesha'),('tcnfs-async','tcnfs')]
+print('| workload | parameter | '+' | '.join('%s ops/s'%t for t in targets)+' | '+' | '.join('%s / %s'%p for p in pairs)+' |')
+print('|---|---|'+'---:|'*len(targets)+'---|'*len(pairs))
 for key,per in data.items():
     cells=[]
-    for t in ['tcnfs-txn','tcnfs','old-txn','old','ganesha','disk']:
+    for t in targets:
         vals=[per[r].get(t) for r in per if per[r].get(t)]
         cells.append('%.0f'%statistics.median(vals) if vals else 'failed')
     for a,b in pairs:

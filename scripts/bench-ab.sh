@@ -10,6 +10,8 @@
 # The driver is jmh/target$TCNFS_BUILD_SUFFIX/benchmarks.jar (default: jmh/target). Both servers allow cached replies
 # of 17 MiB (--max-cached-reply): a transactional vread of 16 files needs its whole reply kept for a retry, and
 # the default (4160 KiB) makes the client refuse the transactional cp -R. Results as with scripts/bench.sh.
+# TCNFS_ASYNC=1 also starts the new build with an async export (rw,no_root_squash,async: plain compounds reply
+# before their name changes are durable, docs/durability.md) as target tcnfs-async.
 set -euo pipefail
 OLD_JAR=$1; NEW_JAR=$2; OUT=$3; shift 3
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -17,7 +19,7 @@ BENCH_JAR=$ROOT/jmh/target${TCNFS_BUILD_SUFFIX:-}/benchmarks.jar
 DIR=${BENCH_DIR:-/mnt/tcnfs-xfs/bench}
 mkdir -p "$DIR" "$OUT"
 W=$(mktemp -d "$DIR/ab-XXXXXX")
-mkdir -p "$W"/{old-data,old-state,new-data,new-state,ganesha-export,ganesha-recovery,disk}
+mkdir -p "$W"/{old-data,old-state,new-data,new-state,async-data,async-state,ganesha-export,ganesha-recovery,disk}
 PIDS=()
 stop() {
   set +e
@@ -29,14 +31,18 @@ stop() {
   rm -rf "$W"
 }
 trap stop EXIT
-start_tcnfs() { # name jar
-  java -Xmx512m -jar "$2" --port 0 --port-file "$W/$1.port" --data "$W/$1-data" --data-options rw,no_root_squash \
+start_tcnfs() { # name jar [data options]
+  java -Xmx512m -jar "$2" --port 0 --port-file "$W/$1.port" --data "$W/$1-data" --data-options "${3:-rw,no_root_squash}" \
     --state "$W/$1-state" --grace 0 --max-ops 8192 --max-request 17MiB --max-cached-reply 17MiB \
     --reply-cache-memory 200MiB --metrics-port 0 >"$OUT/$1.log" 2>&1 &
   PIDS+=($!)
 }
 start_tcnfs old "$OLD_JAR"
 start_tcnfs new "$NEW_JAR"
+ASYNC_TARGET=()
+if [ "${TCNFS_ASYNC:-0}" = 1 ]; then
+  start_tcnfs async "$NEW_JAR" rw,no_root_squash,async
+fi
 GP=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 cat >"$W/ganesha.conf" <<CONF
 NFS_CORE_PARAM { NFS_Port = $GP; Bind_addr = 127.0.0.1; Protocols = 4; Enable_NLM = false; Enable_RQUOTA = false; Enable_UDP = false; }
@@ -53,8 +59,12 @@ for _ in $(seq 1 300); do
   sleep 0.2
 done
 OP=$(cat "$W/old.port"); NP=$(cat "$W/new.port")
+if [ "${TCNFS_ASYNC:-0}" = 1 ]; then
+  for _ in $(seq 1 300); do [ -s "$W/async.port" ] && break; sleep 0.2; done
+  ASYNC_TARGET=(--target "tcnfs-async=nfs://127.0.0.1:$(cat "$W/async.port")/")
+fi
 java -cp "$BENCH_JAR" org.tcnfs.jmh.workload.Workloads --no-progress \
   --target "tcnfs-txn=nfs://127.0.0.1:$NP/?txn" --target "tcnfs=nfs://127.0.0.1:$NP/" \
   --target "old-txn=nfs://127.0.0.1:$OP/?txn" --target "old=nfs://127.0.0.1:$OP/" \
-  --target "ganesha=nfs://127.0.0.1:$GP/export" --target "disk=disk:$W/disk" \
+  --target "ganesha=nfs://127.0.0.1:$GP/export" --target "disk=disk:$W/disk" "${ASYNC_TARGET[@]}" \
   --out "$OUT" "$@"

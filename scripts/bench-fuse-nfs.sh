@@ -3,7 +3,8 @@
 # libnfs 5.0.3 (NFSv4.0, one operation per compound), built outside the repository, mounts each server in turn;
 # untar, cp -R, ls -lR, rm -rf of TREE_TAR (scripts/fuse-tree.py DIR, then tar -cf); ROUNDS rounds, targets
 # interleaved per round. Appends round,target,step,seconds,rc lines to OUTDIR/fuse.csv.
-# usage: scripts/bench-fuse-nfs.sh OUTDIR ROUNDS NEW_SERVER_JAR [OLD_SERVER_JAR]   (env: FUSE_NFS, TREE_TAR, BENCH_DIR)
+# usage: scripts/bench-fuse-nfs.sh OUTDIR ROUNDS NEW_SERVER_JAR [OLD_SERVER_JAR]   (env: FUSE_NFS, TREE_TAR, BENCH_DIR;
+#        TCNFS_ASYNC=1 adds target new-async: the new build with an async export, docs/durability.md)
 OUT=$1; ROUNDS=$2; NEWJAR=$3; OLDJAR=$4
 BUILD=${BUILD:-$HOME/build}; FUSE=${FUSE_NFS:-$BUILD/fuse-nfs/fuse-nfs-bin}; TREE=${TREE_TAR:-$BUILD/fuse-bench/tree.tar}
 mkdir -p $OUT; W=$(mktemp -d ${BENCH_DIR:-/mnt/tcnfs-xfs}/fuse-bench-XXXX)
@@ -15,6 +16,7 @@ start_tcnfs() { # name jar options
 }
 start_tcnfs new $NEWJAR rw,no_root_squash
 start_tcnfs new-always $NEWJAR rw,no_root_squash,txn=always
+[ "${TCNFS_ASYNC:-0}" = 1 ] && start_tcnfs new-async $NEWJAR rw,no_root_squash,async
 [ -n "$OLDJAR" ] && start_tcnfs old $OLDJAR rw,no_root_squash
 
 GP=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
@@ -33,7 +35,8 @@ sleep 1
 for i in $(seq 1 300); do ok=1; for f in $W/*.port; do [ -s $f ] || ok=0; done; [ $ok = 1 ] && break; sleep 0.2; done
 sleep 2
 url() { if [ $1 = ganesha ]; then echo "nfs://127.0.0.1/export?version=4&nfsport=$GP"; else echo "nfs://127.0.0.1/?version=4&nfsport=$(cat $W/$1.port)"; fi; }
-TARGETS="ganesha new new-always"; [ -n "$OLDJAR" ] && TARGETS="$TARGETS old"
+TARGETS="ganesha new new-always"; [ "${TCNFS_ASYNC:-0}" = 1 ] && TARGETS="$TARGETS new-async"; [ -n "$OLDJAR" ] && TARGETS="$TARGETS old"
+TARGETS=${FUSE_TARGETS:-$TARGETS}   # e.g. FUSE_TARGETS="ganesha new new-async old" leaves new-always out
 step() { # round target step command...
   local r=$1 t=$2 s=$3; shift 3
   local t0=$(date +%s.%N); "$@" > /dev/null 2> $OUT/err-$t-$s-$r.txt; local rc=$?; local t1=$(date +%s.%N)

@@ -2,7 +2,7 @@
 # Counts the disk flushes one tcnfs server makes during one workload-driver run (issue 16): starts the server jar on
 # fresh directories under $BENCH_DIR (default /mnt/tcnfs-xfs/bench), attaches `strace -f -c` for fsync and fdatasync
 # (LMDB's commit = one fdatasync of data.mdb + one O_DSYNC meta page write), runs the driver against it alone, and
-# prints the syscall counts, the driver's result and the server's group-commit counters (tcnfs_fsyncs_total,
+# prints the syscall counts, the driver's result and the server's group-commit counters (tcnfs_shared_fsyncs_total,
 # tcnfs_lmdb_durable_commits_total and their *_requests_total; absent on builds before them).
 #
 # Usage: scripts/count-flushes.sh SERVER_JAR OUT_DIR [--txn] [Workloads options...]
@@ -33,4 +33,4 @@ kill -INT $ST; wait $ST || true
 echo "load: $(uptime)"
 cat "$OUT/strace.txt"
 grep -h "tcnfs" "$OUT/results.csv" || true
-curl -s "http://127.0.0.1:$(cat "$W/mport")/metrics" | grep -E "^tcnfs_compounds_total|^tcnfs_(fsync|lmdb)|^tcnfs_txn_lock_wait" || true
+curl -s "http://127.0.0.1:$(cat "$W/mport")/metrics" | grep -E "^tcnfs_compounds_total|^tcnfs_(fsync|shared_fsync|lmdb)|^tcnfs_txn_lock_wait" || true

@@ -28,7 +28,7 @@ class GroupCommitIT extends SharedServerTest {
     private record Flushes(double fsyncs, double fsyncRequests, double commits, double commitRequests) {
         static Flushes scrape(ServerProcess server) throws Exception {
             String s = server.scrapeMetrics();
-            return new Flushes(value(s, "tcnfs_fsyncs_total"), value(s, "tcnfs_fsync_requests_total"),
+            return new Flushes(value(s, "tcnfs_shared_fsyncs_total"), value(s, "tcnfs_shared_fsync_requests_total"),
                     value(s, "tcnfs_lmdb_durable_commits_total"), value(s, "tcnfs_lmdb_durable_commit_requests_total"));
         }
 

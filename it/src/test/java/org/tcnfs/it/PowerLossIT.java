@@ -71,6 +71,12 @@ class PowerLossIT {
     private static final int STEPS = Integer.getInteger("tcnfs.it.power.steps", 120);
     private static final int DIRS = 3;
     private static final int NAMES = 5;
+    /** The export options of the tests but the async one. */
+    private static final String SYNC = "rw,no_root_squash";
+    private static final String ASYNC = "rw,no_root_squash,async";
+
+    /** When set (the async test), the file id of each handle the client got, read right after it got it. */
+    private Map<String, Long> fileIds;
 
     private Path work;
     /** Nanoseconds spent per phase of the cuts: crash state, mount, server start, checks and stop, unmount. */
@@ -204,6 +210,11 @@ class PowerLossIT {
 
     /** Runs {@code script} against a server on a recording mount, in {@code name} under the work directory. */
     private Recording record(String name, Random random, Script script) throws IOException {
+        return record(name, random, SYNC, script);
+    }
+
+    /** {@link #record(String, Random, Script)} on an export with {@code options}. */
+    private Recording record(String name, Random random, String options, Script script) throws IOException {
         Path dir = Files.createDirectories(work.resolve(name));
         Path backing = dir.resolve("backing");
         // The export starts with its directories (durable before the first record: the fault layer takes the
@@ -218,10 +229,11 @@ class PowerLossIT {
         List<String> handlesGot = new ArrayList<>();
         try (FaultLayer layer = FaultLayer.mount(backing, dir.resolve("mnt"), log, null)) {
             long first = layer.position();
-            try (TcnfsServer server = serverOn(layer.mountpoint()).start();
+            try (TcnfsServer server = serverOn(layer.mountpoint(), options).start();
                     NfsConnection connection = NfsConnection.connect("127.0.0.1", server.port());
                     Nfs41Session session = Nfs41Session.create(connection, "power-loss")) {
                 Work w = new Work(session, layer, random, steps, handlesGot);
+                w.fileIds = fileIds;
                 w.lookupDirectories();
                 script.run(w);
                 return new Recording(dir, log, steps, handlesGot, first, layer.position());
@@ -347,12 +359,92 @@ class PowerLossIT {
         assertThat(checkCuts(r, cuts, FaultLayer.RenameModel.STRICT)).isEmpty();
     }
 
+    /**
+     * An {@code async} export (docs/durability.md, "The async export option"): the seeded stream of steps, plain
+     * and transactional, with cuts around its fsyncs. A cut may lose recent plain name changes, so the export is
+     * not compared with the steps; but the server starts on every crash state with no recovery record pending,
+     * every object there can be looked up and read, and every handle the client got either answers
+     * NFS4ERR_STALE or names the very object it named when the client got it (the same file id; the fault
+     * layer never reuses one): a lost or stale handle row never resolves to another object.
+     */
+    @Test
+    void asyncExportCutsMayLoseRecentNameChangesButNeverMakeAHandleNameAnotherObject() throws Exception {
+        fileIds = new LinkedHashMap<>();
+        Random random = new Random(SEED + 1);
+        Recording r = record("async", random, ASYNC, w -> w.run(STEPS));
+        Map<String, Long> ids = Map.copyOf(fileIds);
+        fileIds = null;
+        List<Long> cuts = cutPositions(r.log(), r.first(), r.last(), random);
+        List<String> violations = new ArrayList<>();
+        int[] stale = new int[1];
+        try (FaultLayer.States states = new FaultLayer.States(r.log(), FaultLayer.RenameModel.JOURNALED);
+                FaultLayer.Mounter mounter = new FaultLayer.Mounter(r.dir().resolve("mounter.stderr"))) {
+            for (long cut : cuts) {
+                Path c = r.dir().resolve("cut-" + cut);
+                states.write(cut, c.resolve("disk"), c.resolve("ids"));
+                try (FaultLayer layer = mounter.mount(c.resolve("disk"), c.resolve("mnt"), c.resolve("log"),
+                        c.resolve("ids"))) {
+                    checkAsync(cut, layer.mountpoint(), ids, violations, stale);
+                }
+                ServerProcess.deleteTree(c);
+            }
+        }
+        System.out.printf("PowerLossIT (async): %d steps, %d handles, %d cuts, %d handle checks answered "
+                + "NFS4ERR_STALE, %d violations%n", r.steps().size(), ids.size(), cuts.size(), stale[0],
+                violations.size());
+        assertThat(cuts).hasSizeGreaterThanOrEqualTo(Math.min(CUTS, 50));
+        assertThat(violations).as("violations (seed %d)", SEED + 1).isEmpty();
+    }
+
+    private void checkAsync(long cut, Path mount, Map<String, Long> ids, List<String> violations, int[] stale) {
+        String where = "cut at " + cut;
+        TcnfsServer server;
+        try {
+            server = serverOn(mount, ASYNC).start();
+        } catch (IOException | RuntimeException e) {
+            violations.add(where + ": the server does not start: " + e);
+            return;
+        }
+        try (server;
+                NfsConnection connection = NfsConnection.connect("127.0.0.1", server.port());
+                Nfs41Session session = Nfs41Session.create(connection, "power-loss-async-check")) {
+            NfsOps nfs = new NfsOps(session);
+            if (server.status().pendingRecoveryRecords() != 0) {
+                violations.add(where + ": " + server.status().pendingRecoveryRecords() + " recovery records pending");
+            }
+            read(nfs);
+            for (Map.Entry<String, Long> e : ids.entrySet()) {
+                CompoundResult r = nfs.run(new CompoundBuilder().putfh(HexFormat.of().parseHex(e.getKey()))
+                        .getattr(nfs4_attr.FATTR4_FILEID));
+                if (r.status() == NfsStatus.STALE) {
+                    stale[0]++;
+                    continue;
+                }
+                if (r.status() != NfsStatus.OK) {
+                    violations.add(where + ": handle " + e.getKey() + " answers " + r.status());
+                    continue;
+                }
+                long id = nfs.getattr(HexFormat.of().parseHex(e.getKey()), nfs4_attr.FATTR4_FILEID).fileid();
+                if (id != e.getValue()) {
+                    violations.add(where + ": handle " + e.getKey() + " names file id " + id + ", not "
+                            + e.getValue() + " as when the client got it");
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            violations.add(where + ": " + e);
+        }
+    }
+
     private static TcnfsServer serverOn(Path mount) {
+        return serverOn(mount, SYNC);
+    }
+
+    private static TcnfsServer serverOn(Path mount, String options) {
         return TcnfsServer.builder()
                 .exportRoot(mount.resolve("data"))
                 .stateDirectory(mount.resolve("state"))
                 // the test acts as root on files it owns, as the other ITs (ServerProcess.TRUSTED_ROOT_ARGS)
-                .exportOptions("rw,no_root_squash")
+                .exportOptions(options)
                 .bind("127.0.0.1", 0)
                 .metricsPort(0)
                 .grace(Duration.ZERO)
@@ -501,6 +593,8 @@ class PowerLossIT {
         private final List<String> handlesGot;
         private final byte[] owner = "power-loss-owner".getBytes(StandardCharsets.UTF_8);
         private Tree tree = initial();
+        /** If not null, gets the file id of each new handle (one GETATTR each, after the step). */
+        Map<String, Long> fileIds;
 
         Work(Nfs41Session session, FaultLayer layer, Random random, List<Step> steps, List<String> handlesGot) {
             this.session = session;
@@ -773,6 +867,9 @@ class PowerLossIT {
             for (String h : next.handles().values()) {
                 if (!handlesGot.contains(h)) {
                     handlesGot.add(h);
+                    if (fileIds != null) {
+                        fileIds.put(h, nfs.getattr(HexFormat.of().parseHex(h), nfs4_attr.FATTR4_FILEID).fileid());
+                    }
                 }
             }
             tree = next;

@@ -210,6 +210,21 @@ public final class TcnfsServer implements AutoCloseable {
                 + "read while rpc-reply-budget was used up", null, server::stalledReplyConnectionsClosed);
         metrics.gauge("tcnfs.rpc.requests.parked", "Requests waiting for a worker thread, their connections not "
                 + "read meanwhile", null, server::parkedRequests);
+        List<LocalFileSystem> fss = fileSystems;
+        String fsyncs = "Device flushes the server asked for: fsyncs of exported directories (name changes) and "
+                + "files (stable WRITEs, COMMITs) outside transactions' own syncs, and of the handle table's file "
+                + "(one per LMDB commit, one per sync of its meta page)";
+        metrics.functionCounter("tcnfs.fsyncs", fsyncs,
+                () -> fss.stream().mapToLong(LocalFileSystem::directorySyncCount).sum(), "of", "directory");
+        metrics.functionCounter("tcnfs.fsyncs", fsyncs,
+                () -> fss.stream().mapToLong(LocalFileSystem::fileSyncCount).sum(), "of", "file");
+        HandleTable table = handles;
+        metrics.functionCounter("tcnfs.fsyncs", fsyncs, table::flushCount,
+                "of", "handle.table");
+        metrics.functionCounter("tcnfs.handle.table.commits", "LMDB write transactions committed in the handle table",
+                table::commitCount);
+        metrics.gauge("tcnfs.late.pending", "Directory syncs (async exports) and row removals waiting for the "
+                + "background flush (at most 1 s)", null, () -> table.late().pending());
         metrics.gauge("tcnfs.handle.table.size", "Size of the LMDB file of the handle table", "bytes", () -> {
             OptionalLong size = handleTableBytes();
             return size.isPresent() ? size.getAsLong() : Double.NaN;
@@ -228,12 +243,12 @@ public final class TcnfsServer implements AutoCloseable {
         FunctionCounter.builder("tcnfs.lmdb.durable.commit.requests", table, t -> t.durableCommitRequests())
                 .description("Durable LMDB commits asked for by compounds (more than tcnfs_lmdb_durable_commits_total "
                         + "when concurrent compounds shared a commit)").register(metrics.registry());
-        FunctionCounter.builder("tcnfs.fsyncs", table.sharedFsync(), f -> f.runs())
+        FunctionCounter.builder("tcnfs.shared.fsyncs", table.sharedFsync(), f -> f.runs())
                 .description("fsyncs of files and directories run at compounds' ends (each serves every compound "
                         + "waiting for that object at that moment)").register(metrics.registry());
-        FunctionCounter.builder("tcnfs.fsync.requests", table.sharedFsync(), f -> f.requests())
+        FunctionCounter.builder("tcnfs.shared.fsync.requests", table.sharedFsync(), f -> f.requests())
                 .description("fsyncs of files and directories asked for at compounds' ends (more than "
-                        + "tcnfs_fsyncs_total when concurrent compounds shared an fsync)").register(metrics.registry());
+                        + "tcnfs_shared_fsyncs_total when concurrent compounds shared an fsync)").register(metrics.registry());
     }
 
     /** Size of the handle table's LMDB data file, if it can be read. */
@@ -275,6 +290,15 @@ public final class TcnfsServer implements AutoCloseable {
         for (String warning : ExposureWarnings.of(config.bind(), nfs.port(), exports,
                 http == null ? OptionalInt.empty() : OptionalInt.of(http.port()))) {
             LOG.warn(warning);
+        }
+        for (Export e : exports) {
+            if (e.rules().stream().anyMatch(r -> r.options().async())) {
+                boolean births = e.fs() instanceof LocalFileSystem local && local.keepsBirthTimes();
+                LOG.info("export {} is async for some clients: their plain name changes reply before they are durable "
+                        + "and may be lost in a power cut of the next second (docs/durability.md){}", e.path(),
+                        births ? "" : "; WARNING: its file system keeps no birth times, so after a power cut a reused "
+                        + "inode number could be taken for a lost object: use sync there");
+            }
         }
         // The metrics port file first: whoever waits for the port file finds both.
         if (http != null && config.metricsPortFile().isPresent()) {
@@ -452,7 +476,8 @@ public final class TcnfsServer implements AutoCloseable {
                 .sorted().collect(Collectors.joining(","));
         return rule.clients() + "(" + (o.isReadOnly() ? "ro" : "rw") + ","
                 + o.squash().name().toLowerCase(Locale.ROOT) + ",anonuid=" + o.anonUid() + ",anongid=" + o.anonGid()
-                + (security.isEmpty() ? "" : "," + security) + ",txn=" + o.txn().name().toLowerCase(Locale.ROOT) + ")";
+                + (security.isEmpty() ? "" : "," + security) + ",txn=" + o.txn().name().toLowerCase(Locale.ROOT)
+                + (o.async() ? ",async" : "") + ")";
     }
 
     /** The version of this build, or "dev" when run from classes. */

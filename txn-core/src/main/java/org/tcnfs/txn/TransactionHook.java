@@ -368,6 +368,10 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         try (Transaction transaction = txn.transaction) {
             if (res.status == NfsStatus.OK.code()) {
                 try {
+                    if (handles.late().hasDirectorySyncs()) {
+                        // what the transaction commits must not stand on an async name change a crash could lose
+                        handles.late().syncDirectoriesNow();
+                    }
                     transaction.commit();
                 } catch (IOException | RuntimeException e) {
                     throw new ServerFaultException("commit failed: " + e.getMessage(), e);
@@ -416,6 +420,9 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         txn.plan = admitted.plan();
         if (!txn.transactional) {
             txn.buffer = handles.plainBuffer();
+            Area plainArea = areas.get(admitted.exportId().orElseThrow());
+            txn.async = plainArea != null && context.fs() instanceof PseudoFs view
+                    && view.isAsync(plainArea.export().fs().getRootInode());
             return;
         }
         // from here the transaction owns the locks: whatever fails rolls it back
@@ -523,17 +530,33 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
      * commit, whatever its status: its operations
      * are not undone, so what they changed must be found again after a crash. A failed commit answers
      * NFS4ERR_SERVERFAULT (the objects are there; their new handles are lost and get new ones on lookup).
+     * On an {@code async} export the syncs of the directories it changed wait in the table's
+     * {@link org.tcnfs.txn.handles.LateDurability} queue and its handle changes commit lazily: the reply does
+     * not wait for either (docs/durability.md, "The async export option").
      */
     private void commitPlain(Txn txn) throws IOException {
+        if (txn.async) {
+            txn.buffer.deferDirectorySyncs();
+        }
+        if (!txn.buffer.isEmpty() && (txn.async || txn.buffer.mayCommitAlongsideSyncs())) {
+            // it created (or looked up) objects and renamed nothing, or it is async: its rows may become durable
+            // with its names (async: its directory syncs wait in the queue, its files sync alongside the commit)
+            txn.buffer.syncPendingAlongside(() -> commitPlainHandles(txn));
+            txn.buffer.forgetRemovedRows();
+            return;
+        }
         IOException syncFailure = null;
         try {
-            txn.buffer.syncPending();
+            txn.buffer.syncPending(txn.async);
         } catch (IOException e) {
             LOG.error("plain compound: syncing the files it wrote failed: {}", e.toString());
             syncFailure = e;
         }
         if (!txn.buffer.isEmpty()) {
             commitPlainHandles(txn);
+        }
+        if (syncFailure == null) {
+            txn.buffer.forgetRemovedRows();
         }
         if (syncFailure != null) {
             throw syncFailure;
@@ -542,7 +565,7 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
 
     private void commitPlainHandles(Txn txn) throws IOException {
         try {
-            txn.buffer.commit(batch -> { });
+            txn.buffer.commit(batch -> { }, !txn.async);
         } catch (RuntimeException e) {
             txn.buffer.discard();
             LOG.error("plain compound: committing its {} handle-table changes failed; the objects it created or "
@@ -562,6 +585,8 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         boolean begun;
         /** A plain compound without a plan: under whole-export locks, or a quiet read. */
         boolean conservative;
+        /** A plain compound on an export whose rule for the client says {@code async}. */
+        boolean async;
         /** Whether the compound entered the {@link CompoundGate} (and must leave it). */
         boolean entered;
         /** The transaction of a transactional compound, once locked; null for a plain one. */

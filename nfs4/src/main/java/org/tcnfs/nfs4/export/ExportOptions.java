@@ -13,9 +13,11 @@ import org.tcnfs.nfs4.vfs.Credential;
  * @param anonGid the gid squashed callers get (exports option {@code anongid}, default 65534)
  * @param security the RPC security flavors accepted (only {@link SecurityFlavor#SYS} exists)
  * @param txn when compounds on this export run as transactions (tcnfs option {@code txn=})
+ * @param async whether plain compounds may reply before their name changes are durable ({@code async}; the
+ *     default {@code sync} makes them durable first; docs/durability.md, "The async export option")
  */
 public record ExportOptions(Access access, Squash squash, int anonUid, int anonGid, Set<SecurityFlavor> security,
-        TxnPolicy txn) {
+        TxnPolicy txn, boolean async) {
 
     /** The anonymous uid and gid when none is given (the traditional {@code nobody}). */
     public static final int NOBODY = 65534;
@@ -72,6 +74,12 @@ public record ExportOptions(Access access, Squash squash, int anonUid, int anonG
         NEVER
     }
 
+    /** Options of a {@code sync} export (the default). */
+    public ExportOptions(Access access, Squash squash, int anonUid, int anonGid, Set<SecurityFlavor> security,
+            TxnPolicy txn) {
+        this(access, squash, anonUid, anonGid, security, txn, false);
+    }
+
     public ExportOptions {
         Objects.requireNonNull(access, "access");
         Objects.requireNonNull(squash, "squash");
@@ -114,18 +122,23 @@ public record ExportOptions(Access access, Squash squash, int anonUid, int anonG
     }
 
     public ExportOptions withAccess(Access newAccess) {
-        return new ExportOptions(newAccess, squash, anonUid, anonGid, security, txn);
+        return new ExportOptions(newAccess, squash, anonUid, anonGid, security, txn, async);
     }
 
     public ExportOptions withSquash(Squash newSquash) {
-        return new ExportOptions(access, newSquash, anonUid, anonGid, security, txn);
+        return new ExportOptions(access, newSquash, anonUid, anonGid, security, txn, async);
     }
 
     public ExportOptions withAnonymous(int newAnonUid, int newAnonGid) {
-        return new ExportOptions(access, squash, newAnonUid, newAnonGid, security, txn);
+        return new ExportOptions(access, squash, newAnonUid, newAnonGid, security, txn, async);
     }
 
     public ExportOptions withTxn(TxnPolicy newTxn) {
-        return new ExportOptions(access, squash, anonUid, anonGid, security, newTxn);
+        return new ExportOptions(access, squash, anonUid, anonGid, security, newTxn, async);
+    }
+
+    /** These options with {@code async} ({@code true}) or {@code sync} ({@code false}). */
+    public ExportOptions withAsync(boolean newAsync) {
+        return new ExportOptions(access, squash, anonUid, anonGid, security, txn, newAsync);
     }
 }

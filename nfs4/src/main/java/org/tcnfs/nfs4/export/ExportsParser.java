@@ -35,7 +35,8 @@ import org.tcnfs.nfs4.export.ExportOptions.TxnPolicy;
  *
  * <p>Options: {@code rw}, {@code ro} (the default), {@code root_squash} (the default),
  * {@code no_root_squash}, {@code all_squash}, {@code no_all_squash}, {@code anonuid=N}, {@code anongid=N},
- * {@code sec=sys}, and tcnfs's {@code txn=request|always|never}. {@code sync}, {@code async},
+ * {@code sec=sys}, {@code sync} (the default) and {@code async} (plain compounds reply before their name changes
+ * are durable, docs/durability.md), and tcnfs's {@code txn=request|always|never}.
  * {@code subtree_check}, {@code no_subtree_check}, {@code wdelay}, {@code no_wdelay}, {@code secure} and
  * {@code insecure} are accepted and ignored, each with a {@linkplain Entry#notes() note}. Anything else,
  * a security flavor other than {@code sys}, a bad client or a path exported twice is an
@@ -45,7 +46,7 @@ import org.tcnfs.nfs4.export.ExportOptions.TxnPolicy;
  */
 public final class ExportsParser {
 
-    private static final Set<String> IGNORED = Set.of("sync", "async", "subtree_check", "no_subtree_check",
+    private static final Set<String> IGNORED = Set.of("subtree_check", "no_subtree_check",
             "wdelay", "no_wdelay", "secure", "insecure");
 
     private ExportsParser() {
@@ -279,6 +280,7 @@ public final class ExportsParser {
         private int anonUid = ExportOptions.NOBODY;
         private int anonGid = ExportOptions.NOBODY;
         private TxnPolicy txn = TxnPolicy.REQUEST;
+        private boolean async;
 
         Options() {
         }
@@ -291,6 +293,7 @@ public final class ExportsParser {
             anonUid = base.anonUid();
             anonGid = base.anonGid();
             txn = base.txn();
+            async = base.async();
         }
 
         Options copy() {
@@ -301,12 +304,13 @@ public final class ExportsParser {
             c.anonUid = anonUid;
             c.anonGid = anonGid;
             c.txn = txn;
+            c.async = async;
             return c;
         }
 
         ExportOptions build() {
             Squash squash = allSquash ? Squash.ALL_SQUASH : rootSquash ? Squash.ROOT_SQUASH : Squash.NO_ROOT_SQUASH;
-            return new ExportOptions(access, squash, anonUid, anonGid, Set.of(SecurityFlavor.SYS), txn);
+            return new ExportOptions(access, squash, anonUid, anonGid, Set.of(SecurityFlavor.SYS), txn, async);
         }
 
         void apply(String list, int line, String client, List<String> notes) {
@@ -334,6 +338,8 @@ public final class ExportsParser {
                     case "anongid" -> anonGid = id(value, where);
                     case "sec" -> security(value, where);
                     case "txn" -> txn = txnPolicy(value, where);
+                    case "sync" -> async = flag(false, value, where);
+                    case "async" -> async = flag(true, value, where);
                     default -> {
                         if (!IGNORED.contains(name)) {
                             throw new IllegalArgumentException("line " + line + ": unknown export option '"

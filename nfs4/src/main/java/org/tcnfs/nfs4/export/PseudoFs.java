@@ -619,6 +619,19 @@ public final class PseudoFs implements VirtualFileSystem {
         return true;
     }
 
+    /**
+     * Whether the caller's rule for the export whose root is {@code exportRoot} says {@code async}: its plain
+     * compounds may reply before their name changes are durable (false if the export is not visible).
+     */
+    public boolean isAsync(Inode exportRoot) throws IOException {
+        for (View view : views.values()) {
+            if (view.fs().getRootInode().equals(exportRoot)) {
+                return view.options().async();
+            }
+        }
+        return false;
+    }
+
     /** The visible export of {@code inode} if it may be changed. */
     private View writable(Inode inode) throws IOException {
         if (pseudoByHandle.containsKey(inode)) {

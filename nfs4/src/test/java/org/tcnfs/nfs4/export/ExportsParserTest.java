@@ -105,9 +105,21 @@ class ExportsParserTest {
     @Test
     void toleratedOptionsAreIgnoredWithANote() {
         Entry entry = ExportsParser.parse(
-                "/a *(rw,sync,async,no_subtree_check,subtree_check,wdelay,no_wdelay,insecure,secure)\n").get(0);
+                "/a *(rw,no_subtree_check,subtree_check,wdelay,no_wdelay,insecure,secure)\n").get(0);
         assertThat(entry.rules().get(0).options().access()).isEqualTo(Access.READ_WRITE);
-        assertThat(entry.notes()).hasSize(8).allSatisfy(n -> assertThat(n).contains("ignored").contains("line 1"));
+        assertThat(entry.notes()).hasSize(6).allSatisfy(n -> assertThat(n).contains("ignored").contains("line 1"));
+    }
+
+    @Test
+    void syncIsTheDefaultAndTheLastOfSyncAndAsyncWins() {
+        List<Entry> entries = ExportsParser.parse("/a *(rw)\n/b *(rw,async) h1(rw,async,sync)\n/c -async *(rw)\n");
+        assertThat(entries.get(0).rules().get(0).options().async()).isFalse();
+        assertThat(entries.get(1).rules().get(0).options().async()).isTrue();
+        assertThat(entries.get(1).rules().get(1).options().async()).isFalse();
+        assertThat(entries.get(2).rules().get(0).options().async()).isTrue();
+        assertThat(entries.get(1).notes()).isEmpty();
+        assertThat(ExportsParser.parseOptions("async", ExportOptions.DEFAULT_EXPORT).async()).isTrue();
+        assertThatThrownBy(() -> ExportsParser.parse("/a *(async=1)\n")).hasMessageContaining("takes no value");
     }
 
     @Test

@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tcnfs.nfs4.status.AccessException;
@@ -151,12 +152,15 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
     private final Posix posix;
     private final Nfh rootHandle;
     private final long rootDev;
+    private final long rootGeneration;
     private final boolean runsAsRoot;
     private final FileStore store;
     private final ChangeTracker changes = new ChangeTracker();
     private final ChannelCache channels;
     private final KeptOpenFiles keptOpen;
     private final LinkedHashMap<Nfh, CachedIndex> listings = new LinkedHashMap<>(16, 0.75f, true);
+    private final LongAdder directorySyncs = new LongAdder();
+    private final LongAdder fileSyncs = new LongAdder();
 
     private LocalFileSystem(Builder builder, Path root, Posix posix, PosixStat rootStat, Nfh rootHandle)
             throws IOException {
@@ -166,6 +170,7 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         this.posix = posix;
         this.rootHandle = rootHandle;
         this.rootDev = rootStat.dev();
+        this.rootGeneration = rootStat.generation();
         this.runsAsRoot = posix.isRoot();
         this.store = Files.getFileStore(root);
         this.channels = new ChannelCache(builder.maxOpenFiles);
@@ -342,9 +347,19 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         }
         syncDirectory(dir);
         try {
-            Optional<HandleBatch.Unlinked> unlinked = handles.inGroupCommit(batch -> batch.unlink(dir.handle(),
-                    child.name()));
-            unlinked.filter(HandleBatch.Unlinked::nodeRemoved).ifPresent(u -> channels.invalidate(u.handle()));
+            // the object's row may outlive it for a moment (it answers NFS4ERR_STALE): no handle-table commit
+            // before the reply (HandleTable.unlinkAfterSync, docs/durability.md)
+            Optional<Nfh> later = handles.unlinkAfterSync(dir.handle(), child.name());
+            if (later.isPresent()) {
+                if (stat.isDirectory() || stat.nlink() <= 1) {
+                    channels.invalidate(later.get());
+                }
+            } else {
+                handles.commitAfterSyncs();
+                Optional<HandleBatch.Unlinked> unlinked = handles.inGroupCommit(batch -> batch.unlink(dir.handle(),
+                        child.name()));
+                unlinked.filter(HandleBatch.Unlinked::nodeRemoved).ifPresent(u -> channels.invalidate(u.handle()));
+            }
         } catch (HandleTableException e) {
             throw FsErrors.of(e, "forgetting " + path);
         }
@@ -387,6 +402,7 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         if (target != source) {
             syncDirectory(target);
         }
+        handles.commitAfterSyncs();
         renameInTable(source.handle(), from, target.handle(), to);
         changes.modified(source.stat().ino(), source.stat().ctimeNanos());
         if (target != source) {
@@ -441,6 +457,7 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
             // A compound that holds its locks syncs the files it wrote once, at its end, before the reply.
             if (stability != WriteStability.UNSTABLE
                     && !handles.syncAtCompoundEnd(file.handle(), () -> syncLater(file))) {
+                fileSyncs.increment();
                 channel.force(stability == WriteStability.FILE_SYNC);
             }
             changes.modified(file.stat().ino(), file.stat().ctimeNanos());
@@ -454,8 +471,9 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
      * directory in the same compound does not matter), or now on a thread outside such a compound.
      */
     private void syncDirectory(Resolved dir) throws IOException {
-        if (!handles.syncAtCompoundEnd(dir.handle(), () -> directorySyncLater(dir.path()))) {
+        if (!handles.syncAtCompoundEnd(dir.handle(), () -> directorySyncLater(dir.path(), directorySyncs))) {
             try (FileChannel channel = FileChannel.open(dir.path(), StandardOpenOption.READ)) {
+                directorySyncs.increment();
                 channel.force(true);
             } catch (IOException e) {
                 throw FsErrors.of(e, "sync directory " + dir.path());
@@ -463,7 +481,7 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         }
     }
 
-    private static TxnBuffer.PendingSync directorySyncLater(Path dir) throws IOException {
+    private static TxnBuffer.PendingSync directorySyncLater(Path dir, LongAdder counter) throws IOException {
         FileChannel channel;
         try {
             channel = FileChannel.open(dir, StandardOpenOption.READ);
@@ -474,10 +492,16 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
             @Override
             public void sync() throws IOException {
                 try {
+                    counter.increment();
                     channel.force(true);
                 } catch (IOException e) {
                     throw FsErrors.of(e, "sync directory " + dir);
                 }
+            }
+
+            @Override
+            public boolean isDirectory() {
+                return true;
             }
 
             @Override
@@ -498,6 +522,7 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
             return new TxnBuffer.PendingSync() {
                 @Override
                 public void sync() throws IOException {
+                    fileSyncs.increment();
                     channel.force(true);
                 }
 
@@ -511,6 +536,7 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
             @Override
             public void sync() throws IOException {
                 try {
+                    fileSyncs.increment();
                     lease.channel().force(true);
                 } catch (IOException e) {
                     throw FsErrors.of(e, "sync " + file.path());
@@ -529,7 +555,10 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         Resolved file = resolveRegular(inode);
         withChannel(file, ChannelCache.Use.READ, "commit", () -> { }, channel -> {
             // COMMIT locks the file for reading: clients committing it at the same moment share an fsync
-            handles.sharedFsync().sync(file.handle(), () -> channel.force(true));
+            handles.sharedFsync().sync(file.handle(), () -> {
+                fileSyncs.increment();
+                channel.force(true);
+            });
             return null;
         });
     }
@@ -651,6 +680,24 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
     public void close() {
         keptOpen.close();
         channels.close();
+    }
+
+    /**
+     * Whether the export's file system reports birth times (the export root has one): what tells a handle's object
+     * from a later one that reuses its inode number (docs/durability.md, "The async export option").
+     */
+    public boolean keepsBirthTimes() {
+        return rootGeneration != 0;
+    }
+
+    /** fsyncs of directories (their entries: name changes) this file system made since it was built. */
+    public long directorySyncCount() {
+        return directorySyncs.sum();
+    }
+
+    /** fsyncs of files (stable WRITEs, COMMITs) this file system made since it was built. */
+    public long fileSyncCount() {
+        return fileSyncs.sum();
     }
 
     @Override

@@ -2,6 +2,7 @@ package org.tcnfs.server.metrics;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -16,7 +17,9 @@ import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
 
 /**
@@ -49,6 +52,7 @@ public final class TcnfsMetrics implements AutoCloseable {
 
     private final PrometheusMeterRegistry registry;
     private final JvmGcMetrics gc;
+    private final List<Supplier<Number>> counted = new CopyOnWriteArrayList<>();
 
     private TcnfsMetrics(PrometheusMeterRegistry registry, JvmGcMetrics gc) {
         this.registry = registry;
@@ -131,6 +135,21 @@ public final class TcnfsMetrics implements AutoCloseable {
     public Gauge gauge(String name, String description, String baseUnit, Supplier<Number> value, String... tags) {
         return Gauge.builder(checked(name), Objects.requireNonNull(value, "value")).description(description)
                 .baseUnit(baseUnit).tags(Tags.of(tags)).strongReference(true).register(registry);
+    }
+
+    /**
+     * A counter whose count is read when scraped from a monotonic {@code value} kept elsewhere
+     * ({@code tcnfs_<name>_total}); {@code value} must be cheap, thread-safe and never throw.
+     *
+     * @param tags tag names and values, alternating
+     */
+    public FunctionCounter functionCounter(String name, String description, Supplier<Number> value,
+            String... tags) {
+        Objects.requireNonNull(value, "value");
+        // a function counter holds its object weakly: keep it here, or the counter would read NaN after a GC
+        counted.add(value);
+        return FunctionCounter.builder(checked(name), value, v -> v.get().doubleValue()).description(description)
+                .tags(Tags.of(tags)).register(registry);
     }
 
     private static String checked(String name) {

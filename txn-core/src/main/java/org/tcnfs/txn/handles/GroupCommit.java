@@ -7,7 +7,6 @@ import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Supplier;
 
 /**
  * Group commit of the handle table's durable LMDB commits (leader and followers): compounds that need a
@@ -31,7 +30,7 @@ import java.util.function.Supplier;
  * <p>Thread-safe.
  */
 final class GroupCommit {
-    private final Supplier<HandleBatch> batches;
+    private final Batches batches;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition committed = lock.newCondition();
     /** Work handed in while a group commits: the next group. Guarded by {@code lock}. */
@@ -41,14 +40,27 @@ final class GroupCommit {
     private final LongAdder requests = new LongAdder();
     private final LongAdder commits = new LongAdder();
 
+    /** Opens a new LMDB write batch (blocking while another one is open), durable or lazy. */
+    @FunctionalInterface
+    interface Batches {
+        /**
+         * @param durable whether the batch's commit is durable when it returns, or {@link HandleTable#commitLazily
+         *     lazy} (durable with a later sync)
+         */
+        HandleBatch open(boolean durable);
+    }
+
     /** @param batches opens a new LMDB write batch (blocking while another one is open) */
-    GroupCommit(Supplier<HandleBatch> batches) {
+    GroupCommit(Batches batches) {
         this.batches = Objects.requireNonNull(batches, "batches");
     }
 
-    /** Runs {@code work} in a group commit, see the class comment and {@link HandleTable#inGroupCommit}. */
-    <T> T run(HandleTable.BatchWork<T> work) throws IOException {
-        Entry mine = new Entry(work);
+    /**
+     * Runs {@code work} in a group commit, see the class comment and {@link HandleTable#inGroupCommit}; a group
+     * commits durably when any of its members asked for it ({@code durable}), lazily otherwise.
+     */
+    <T> T run(HandleTable.BatchWork<T> work, boolean durable) throws IOException {
+        Entry mine = new Entry(work, durable);
         lock.lock();
         try {
             gathering.add(mine);
@@ -90,7 +102,8 @@ final class GroupCommit {
     }
 
     private void commitGroup(List<Entry> group) {
-        try (HandleBatch batch = batches.get()) {
+        boolean durable = group.stream().anyMatch(e -> e.durable);
+        try (HandleBatch batch = batches.open(durable)) {
             List<Object> results = new ArrayList<>(group.size());
             for (Entry e : group) {
                 results.add(e.work.apply(batch));
@@ -110,7 +123,7 @@ final class GroupCommit {
             }
         }
         for (Entry e : group) {
-            try (HandleBatch batch = batches.get()) {
+            try (HandleBatch batch = batches.open(e.durable)) {
                 e.result = e.work.apply(batch);
                 commits.increment();
                 batch.commit();
@@ -137,12 +150,14 @@ final class GroupCommit {
      */
     private static final class Entry {
         final HandleTable.BatchWork<?> work;
+        final boolean durable;
         volatile boolean done;
         Object result;
         Throwable failure;
 
-        Entry(HandleTable.BatchWork<?> work) {
+        Entry(HandleTable.BatchWork<?> work, boolean durable) {
             this.work = work;
+            this.durable = durable;
         }
     }
 }

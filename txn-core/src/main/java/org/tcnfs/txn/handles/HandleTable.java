@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -14,7 +15,10 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import org.lmdbjava.ByteArrayProxy;
 import org.lmdbjava.Dbi;
@@ -45,6 +49,15 @@ import org.slf4j.LoggerFactory;
  * view uses the cache only for its own epoch, when no such commit ran while it began and, on a thread bound
  * to a buffer, only while the buffer changed no directory; so a LOOKUP's parent chain costs one read, and
  * files coming and going keep the cache.
+ *
+ * <p><b>Durability.</b> Under {@link Durability#FULL} the environment is opened with {@code MDB_NOMETASYNC}: a
+ * commit writes its pages, {@code fdatasync}s them and writes the meta page unsynced; a durable commit then
+ * syncs once more ({@link #sync()}), which makes the meta page durable (as LMDB's own {@code O_DSYNC} meta write
+ * would: two device flushes either way). A {@link #commitLazily lazy} commit skips that second flush: it is
+ * visible at once and survives a crash as soon as any later commit or sync ran (LMDB keeps two meta pages, so a
+ * crash before that falls back to the commit before it, never to a torn table). Work that may wait for the
+ * disk for a bounded time ({@link LateDurability}: directory fsyncs of {@code async} exports, removals of the
+ * rows of removed objects) is queued in {@link #late()} and done by its background thread.
  *
  * <p>Thread-safe. Read transactions are not bound to threads ({@code MDB_NOTLS}); a batch is bound to its
  * thread and batches run one at a time. Close every snapshot and batch before {@link #close()}.
@@ -87,6 +100,15 @@ public final class HandleTable implements AutoCloseable {
 
     private final Path directory;
     private final Env<byte[]> env;
+    /** Whether a durable commit must sync after LMDB's commit ({@link Durability#FULL} on a NOMETASYNC env). */
+    private final boolean syncAfterCommit;
+    /** Whether LMDB syncs the data pages in each commit (every durability but {@link Durability#NONE}). */
+    private final boolean commitSyncsData;
+    /** Whether a lazy commit ran since the last {@link #sync()}. */
+    private final AtomicBoolean unsynced = new AtomicBoolean();
+    private final LongAdder commits = new LongAdder();
+    private final LongAdder flushes = new LongAdder();
+    private final LateDurability late;
     final Dbi<byte[]> nodes;
     final Dbi<byte[]> names;
     final Dbi<byte[]> inodes;
@@ -108,9 +130,12 @@ public final class HandleTable implements AutoCloseable {
     private record CachedPath(long epoch, List<String> names) {
     }
 
-    private HandleTable(Path directory, Env<byte[]> env) {
+    private HandleTable(Path directory, Env<byte[]> env, Durability durability, Duration lateDelay) {
         this.directory = directory;
         this.env = env;
+        this.syncAfterCommit = durability == Durability.FULL;
+        this.commitSyncsData = durability != Durability.NONE;
+        this.late = new LateDurability(this, lateDelay);
         this.nodes = env.openDbi("nodes", DbiFlags.MDB_CREATE);
         this.names = env.openDbi("names", DbiFlags.MDB_CREATE);
         this.inodes = env.openDbi("inodes", DbiFlags.MDB_CREATE);
@@ -240,10 +265,11 @@ public final class HandleTable implements AutoCloseable {
         if (buffer != null) {
             return buffer.batch();
         }
-        return lmdbBatch();
+        return lmdbBatch(true);
     }
 
-    private HandleBatch lmdbBatch() {
+    /** A batch on LMDB whose commit is durable when it returns if {@code durable}, else {@link #commitLazily lazy}. */
+    private HandleBatch lmdbBatch(boolean durable) {
         try {
             Txn<byte[]> txn = env.txnWrite();
             return new HandleBatch(this, new LmdbStore(txn), new HandleBatch.Ending() {
@@ -260,6 +286,15 @@ public final class HandleTable implements AutoCloseable {
                         if (directoriesChanged) {
                             directoryEpoch.incrementAndGet();
                         }
+                    }
+                    commits.increment();
+                    if (commitSyncsData) {
+                        flushes.increment();
+                    }
+                    if (durable && syncAfterCommit) {
+                        sync();
+                    } else if (!durable) {
+                        unsynced.set(true);
                     }
                 }
 
@@ -335,6 +370,42 @@ public final class HandleTable implements AutoCloseable {
         return true;
     }
 
+    /**
+     * Lets the row of name {@code name} in directory {@code parent} outlive the object a plain REMOVE just
+     * removed there, for a bounded time ({@link LateDurability}): on a thread bound to a plain compound's buffer
+     * the row goes after the compound's directory syncs ({@link TxnBuffer#forgetRemovedRows}); on an unbound
+     * thread, which synced the directory already, it is queued now. Returns the handle the row names, or empty
+     * if the caller must remove the row itself as before: on a thread bound to a transaction's buffer (whose
+     * commit must remove it atomically), when the table has no such row, or when the queue is full.
+     */
+    public Optional<Nfh> unlinkAfterSync(Nfh parent, String name) {
+        TxnBuffer buffer = bound.get();
+        if (buffer != null && buffer.ownerSyncsData()) {
+            return Optional.empty();
+        }
+        Optional<Nfh> handle = child(parent, name);
+        if (handle.isEmpty()) {
+            return handle;
+        }
+        if (buffer != null) {
+            buffer.unlinkAfterSync(parent, name, handle.get());
+            return handle;
+        }
+        return late.unlinkLater(parent, name, handle.get()) ? handle : Optional.empty();
+    }
+
+    /**
+     * On a thread bound to a plain compound's buffer: the change about to be made (a RENAME's rows) must become
+     * durable only after the compound's directory syncs, so the buffer is not committed alongside them
+     * ({@link TxnBuffer#mayCommitAlongsideSyncs}). Elsewhere nothing.
+     */
+    public void commitAfterSyncs() {
+        TxnBuffer buffer = bound.get();
+        if (buffer != null) {
+            buffer.markCommitAfterSyncs();
+        }
+    }
+
     /** A thread's binding to a buffer; closing it unbinds the thread. */
     public final class Binding implements AutoCloseable {
         private Binding() {
@@ -389,19 +460,61 @@ public final class HandleTable implements AutoCloseable {
      * transaction id floor, undo progress, the buffer's own commit).
      */
     public void commitDurably(Consumer<HandleBatch> work) {
+        commitToLmdb(work, true);
+    }
+
+    /**
+     * Commits {@code work} to LMDB like {@link #commitDurably}, visible to all at once, but without waiting for
+     * the meta page to reach the disk: one device flush instead of two. It becomes durable with the next commit
+     * or {@link #sync()} (the {@link #late()} thread syncs within its delay); a crash before that may lose it,
+     * never the table's consistency. For rows whose loss only makes handles answer NFS4ERR_STALE: those of
+     * plain compounds on {@code async} exports, deferred removals.
+     */
+    public void commitLazily(Consumer<HandleBatch> work) {
+        commitToLmdb(work, false);
+    }
+
+    private void commitToLmdb(Consumer<HandleBatch> work, boolean durable) {
         Objects.requireNonNull(work, "work");
         try {
             inLmdbGroupCommit(batch -> {
                 work.accept(batch);
                 return null;
-            });
+            }, durable);
         } catch (IOException e) {
             throw new HandleTableException("group commit failed: " + e.getMessage(), e);
         }
     }
 
+    /** Whether a {@link #commitLazily lazy} commit ran since the last {@link #sync()}. */
+    boolean hasUnsyncedCommits() {
+        return unsynced.get();
+    }
+
+    /** LMDB write transactions committed since the table was opened. */
+    public long commitCount() {
+        return commits.sum();
+    }
+
+    /**
+     * Device flushes of the table's file since it was opened: one per commit (LMDB's {@code fdatasync} of its
+     * pages) and one per {@link #sync()} (the meta page of a durable commit, or of lazy commits before it).
+     */
+    public long flushCount() {
+        return flushes.sum();
+    }
+
+    /** What waits for the disk in the background: deferred directory syncs and row removals. */
+    public LateDurability late() {
+        return late;
+    }
+
     private <T> T inLmdbGroupCommit(BatchWork<T> work) throws IOException {
-        return groupCommit.run(work);
+        return groupCommit.run(work, true);
+    }
+
+    private <T> T inLmdbGroupCommit(BatchWork<T> work, boolean durable) throws IOException {
+        return groupCommit.run(work, durable);
     }
 
     /**
@@ -523,16 +636,18 @@ public final class HandleTable implements AutoCloseable {
     }
 
     /**
-     * Forces everything committed so far to disk. Needed only with a {@link Durability} weaker than
-     * {@link Durability#FULL}, for a caller that must know earlier commits are durable (a periodic flusher,
-     * a transaction's commit point).
+     * Forces everything committed so far to disk: every {@link #commitLazily lazy} commit, and under a
+     * {@link Durability} weaker than {@link Durability#FULL} every commit.
      */
     public void sync() {
+        unsynced.set(false);
         try {
             env.sync(true);
         } catch (LmdbException e) {
+            unsynced.set(true);
             throw translate("syncing the handle table", e);
         }
+        flushes.increment();
     }
 
     /** Names of the side tables that exist in the environment (opened or not). */
@@ -551,6 +666,15 @@ public final class HandleTable implements AutoCloseable {
     @Override
     public void close() {
         if (!env.isClosed()) {
+            late.close();
+            if (unsynced.get()) {
+                try {
+                    sync();
+                } catch (HandleTableException e) {
+                    LOG.error("syncing the handle table at close failed: {}; the last handle changes of async "
+                            + "exports may be lost", e.getMessage());
+                }
+            }
             Txn<byte[]> idle;
             while ((idle = idleReads.poll()) != null) {
                 closeQuietly(idle);
@@ -591,6 +715,7 @@ public final class HandleTable implements AutoCloseable {
         private long mapSize = DEFAULT_MAP_SIZE;
         private int maxReaders = DEFAULT_MAX_READERS;
         private Durability durability = Durability.FULL;
+        private Duration lateDelay = LateDurability.DEFAULT_DELAY;
 
         private Builder(Path stateDirectory) {
             this.stateDirectory = Objects.requireNonNull(stateDirectory, "stateDirectory");
@@ -611,6 +736,15 @@ public final class HandleTable implements AutoCloseable {
         /** How durable commits are; {@link Durability#FULL} unless told otherwise. */
         public Builder durability(Durability value) {
             this.durability = Objects.requireNonNull(value, "durability");
+            return this;
+        }
+
+        /** How long {@link LateDurability} work waits at most ({@link LateDurability#DEFAULT_DELAY}; tests). */
+        Builder lateDelay(Duration delay) {
+            if (delay.isNegative() || delay.isZero()) {
+                throw new IllegalArgumentException("the delay must be positive: " + delay);
+            }
+            this.lateDelay = delay;
             return this;
         }
 
@@ -640,8 +774,9 @@ public final class HandleTable implements AutoCloseable {
             }
             List<EnvFlags> flags = new ArrayList<>(List.of(EnvFlags.MDB_NOTLS));
             switch (durability) {
-                case FULL -> { }
-                case NO_META_SYNC -> flags.add(EnvFlags.MDB_NOMETASYNC);
+                // the meta page is synced by HandleTable.sync() after a durable commit, not by LMDB, so that a
+                // lazy commit can skip it (see the class comment)
+                case FULL, NO_META_SYNC -> flags.add(EnvFlags.MDB_NOMETASYNC);
                 case NONE -> flags.add(EnvFlags.MDB_NOSYNC);
             }
             Env<byte[]> env;
@@ -662,7 +797,7 @@ public final class HandleTable implements AutoCloseable {
                 // LMDB syncs its files but never the directory: without this a power cut could drop
                 // data.mdb's name, and every handle and recovery record with it (docs/durability.md).
                 syncDirectories(directory, created);
-                HandleTable table = new HandleTable(directory, env);
+                HandleTable table = new HandleTable(directory, env, durability, lateDelay);
                 LOG.debug("opened handle table {} (map {} bytes, {})", directory, mapSize, durability);
                 return table;
             } catch (LmdbException e) {

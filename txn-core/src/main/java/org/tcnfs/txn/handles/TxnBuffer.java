@@ -1,7 +1,9 @@
 package org.tcnfs.txn.handles;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -31,13 +33,25 @@ public final class TxnBuffer {
     private final OverlayStore overlay;
     private final boolean ownerSyncsData;
     private final Map<Object, PendingSync> pendingSyncs = new LinkedHashMap<>();
+    /** Rows of objects a plain compound removed, to go after its directory syncs ({@link #forgetRemovedRows}). */
+    private final List<LateDurability.Unlink> removedRows = new ArrayList<>();
     /** Whether a batch merged into the buffer wrote or removed a directory's row. */
     private boolean directoriesChanged;
+    /** Whether a change must not be durable before the compound's syncs ({@link #commitAfterSyncs()}). */
+    private boolean commitAfterSyncs;
 
     /** A sync a stable WRITE left to the end of its compound, holding what it needs (an open file). */
     public interface PendingSync extends AutoCloseable {
         /** Makes the file durable. */
         void sync() throws IOException;
+
+        /**
+         * Whether this syncs a directory's entries (a name change) rather than a file's data: on an {@code async}
+         * export such a sync may wait ({@link #syncPending(boolean)}).
+         */
+        default boolean isDirectory() {
+            return false;
+        }
 
         /** Releases what the sync held; called once, after {@link #sync} or instead of it. */
         @Override
@@ -81,21 +95,65 @@ public final class TxnBuffer {
      * is committed and the buffer keeps its changes.
      */
     public void commit(Consumer<HandleBatch> alsoInSameCommit) {
+        commit(alsoInSameCommit, true);
+    }
+
+    /**
+     * {@link #commit(Consumer)}, durable when it returns if {@code durable}, else {@link HandleTable#commitLazily
+     * lazily} (a plain compound on an {@code async} export).
+     */
+    public void commit(Consumer<HandleBatch> alsoInSameCommit, boolean durable) {
         Objects.requireNonNull(alsoInSameCommit, "alsoInSameCommit");
         boolean directories = directoriesChanged;
-        table.commitDurably(batch -> {
+        Consumer<HandleBatch> work = batch -> {
             overlay.applyTo(batch.store);
             if (directories) {
                 batch.markDirectoriesChanged();
             }
             alsoInSameCommit.accept(batch);
-        });
+        };
+        if (durable) {
+            table.commitDurably(work);
+        } else {
+            table.commitLazily(work);
+        }
         overlay.clear();
         directoriesChanged = false;
     }
 
+    /**
+     * Notes that the row {@code (parent, name)}, naming {@code handle}, is to be removed after the compound's
+     * directory syncs ({@link HandleTable#unlinkAfterSync}).
+     */
+    void unlinkAfterSync(Nfh parent, String name, Nfh handle) {
+        removedRows.add(new LateDurability.Unlink(parent, name, handle));
+    }
+
+    /**
+     * Hands the rows of the objects the compound removed to the table's {@link LateDurability} queue, to be
+     * removed within its delay (each only if its name still names the same handle); those the queue cannot take
+     * are removed now, in a lazy commit. Call after {@link #syncPending} (and after {@link #commit}, so that the
+     * queue finds the compound's own rows).
+     */
+    public void forgetRemovedRows() {
+        if (removedRows.isEmpty()) {
+            return;
+        }
+        LateDurability late = table.late();
+        List<LateDurability.Unlink> refused = new ArrayList<>();
+        for (LateDurability.Unlink u : removedRows) {
+            if (!late.unlinkLater(u.parent(), u.name(), u.handle())) {
+                refused.add(u);
+            }
+        }
+        removedRows.clear();
+        LateDurability.unlinkNow(table, refused);
+    }
+
     /** Forgets every change (the transaction rolled back) and releases the pending syncs unrun. */
     public void discard() {
+        removedRows.clear();
+        commitAfterSyncs = false;
         overlay.clear();
         directoriesChanged = false;
         releasePending();
@@ -111,6 +169,53 @@ public final class TxnBuffer {
         }
     }
 
+    /**
+     * Hands the pending syncs of directories to the table's {@link LateDurability} queue (done within its delay);
+     * those it cannot take stay pending.
+     */
+    public void deferDirectorySyncs() {
+        LateDurability late = table.late();
+        pendingSyncs.entrySet().removeIf(e -> e.getValue().isDirectory() && late.syncLater(e.getKey(), e.getValue()));
+    }
+
+    /**
+     * Notes that a change the compound made must not become durable before its directory syncs (a RENAME: were
+     * its row durable and its directory entry not, a cut would leave the object where its row does not look).
+     */
+    void markCommitAfterSyncs() {
+        commitAfterSyncs = true;
+    }
+
+    /**
+     * Whether the buffer's commit may run while its syncs run ({@link #syncPendingAlongside}): no change was
+     * {@linkplain HandleTable#commitAfterSyncs marked} as having to follow them. Rows of objects a plain compound
+     * created or looked up may become durable just before their names: such a row then names nothing, answers
+     * NFS4ERR_STALE, and its client never got it (docs/durability.md).
+     */
+    public boolean mayCommitAlongsideSyncs() {
+        return !commitAfterSyncs;
+    }
+
+    /**
+     * Runs the pending syncs and {@code commit} (the buffer's commit) at once ({@link FsyncPool}; {@code commit} on
+     * the calling thread), and releases the syncs: one flush of latency less than syncing first.
+     *
+     * @throws IOException the first failure, after all have ended
+     */
+    public void syncPendingAlongside(FsyncPool.Sync commit) throws IOException {
+        // taken out first: a failed commit discards the buffer while the syncs may still run
+        List<PendingSync> syncs = new ArrayList<>(pendingSyncs.values());
+        pendingSyncs.clear();
+        List<FsyncPool.Sync> all = new ArrayList<>(syncs.size() + 1);
+        all.add(Objects.requireNonNull(commit, "commit"));
+        syncs.forEach(sync -> all.add(sync::sync));
+        try {
+            FsyncPool.runAll(all);
+        } finally {
+            syncs.forEach(PendingSync::close);
+        }
+    }
+
     /** Whether syncs are waiting for {@link #syncPending()}. */
     public boolean hasPendingSyncs() {
         return !pendingSyncs.isEmpty();
@@ -122,6 +227,17 @@ public final class TxnBuffer {
      * also on failure).
      */
     public void syncPending() throws IOException {
+        syncPending(false);
+    }
+
+    /**
+     * {@link #syncPending()}, but if {@code deferDirectories} the syncs of directories go to the table's
+     * {@link LateDurability} queue (done within its delay) instead of running now; those it cannot take run now.
+     */
+    public void syncPending(boolean deferDirectories) throws IOException {
+        if (deferDirectories) {
+            deferDirectorySyncs();
+        }
         try {
             SharedFsync shared = table.sharedFsync();
             FsyncPool.runAll(pendingSyncs.entrySet().stream()

@@ -125,7 +125,7 @@ class GroupCommitTest extends HandleTableTestBase {
     @Test
     void manyThreadsEachReturnOnlyAfterACommitThatCarriedTheirWorkAndShareCommits() throws Exception {
         ControlledDisk disk = new ControlledDisk();
-        GroupCommit group = new GroupCommit(disk::batch);
+        GroupCommit group = new GroupCommit(durable -> disk.batch());
         int callers = 16;
         int rounds = 50;
         CountDownLatch start = new CountDownLatch(1);
@@ -136,7 +136,7 @@ class GroupCommitTest extends HandleTableTestBase {
                 start.await();
                 List<String> violations = new ArrayList<>();
                 for (int r = 0; r < rounds; r++) {
-                    long mine = group.run(batch -> disk.applied.incrementAndGet());
+                    long mine = group.run(batch -> disk.applied.incrementAndGet(), true);
                     if (disk.committedUpTo.get() < mine) {
                         violations.add("caller " + caller + " work " + mine + " returned before its commit");
                     }
@@ -159,7 +159,7 @@ class GroupCommitTest extends HandleTableTestBase {
     @Test
     void aFailedCommitFailsEveryCallerItCarried() throws Exception {
         ControlledDisk disk = new ControlledDisk();
-        GroupCommit group = new GroupCommit(disk::batch);
+        GroupCommit group = new GroupCommit(durable -> disk.batch());
         CountDownLatch othersQueued = new CountDownLatch(1);
         CountDownLatch firstRunning = new CountDownLatch(1);
         Future<?> first = threads.submit(() -> group.run(batch -> {
@@ -170,12 +170,12 @@ class GroupCommitTest extends HandleTableTestBase {
                 throw new IOException(e);
             }
             return null;
-        }));
+        }, true));
         assertThat(firstRunning.await(10, TimeUnit.SECONDS)).isTrue();
         int waiting = 5;
         List<Future<?>> others = new ArrayList<>();
         for (int i = 0; i < waiting; i++) {
-            others.add(threads.submit(() -> group.run(batch -> disk.applied.incrementAndGet())));
+            others.add(threads.submit(() -> group.run(batch -> disk.applied.incrementAndGet(), true)));
         }
         waitUntil(() -> group.requests() == 1 + waiting);
         disk.failing.set(true);
@@ -188,7 +188,7 @@ class GroupCommitTest extends HandleTableTestBase {
         assertThat(disk.committedUpTo.get()).isZero();
 
         disk.failing.set(false);
-        assertThat((String) group.run(batch -> "after")).as("the next commit works again").isEqualTo("after");
+        assertThat((String) group.run(batch -> "after", true)).as("the next commit works again").isEqualTo("after");
     }
 
     @Test

@@ -1,0 +1,167 @@
+package org.tcnfs.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_OPEN;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.tcnfs.client.Attrs;
+import org.tcnfs.client.CompoundBuilder;
+import org.tcnfs.client.CompoundResult;
+import org.tcnfs.client.Nfs41Session;
+import org.tcnfs.client.rpc.NfsConnection;
+import org.tcnfs.nfs4.status.NfsStatus;
+import org.tcnfs.nfs4.xdr.OPEN4args;
+import org.tcnfs.nfs4.xdr.OPEN4resok;
+import org.tcnfs.nfs4.xdr.nfs4_attr;
+import org.tcnfs.nfs4.xdr.stateid4;
+
+/**
+ * How many device flushes one plain name change costs before its reply, as a client that sends one operation per
+ * compound (fuse-nfs, the kernel client) sees it (docs/durability.md; issue 16): counted by the server's
+ * {@code tcnfs_fsyncs_total} through its metrics endpoint, around single compounds sent through the wire.
+ * <ul>
+ *   <li>{@code sync} (the default): an OPEN-create fsyncs its directory and commits its handle row durably (two
+ *       flushes of the handle table); a REMOVE fsyncs its directory only: the removed object's row goes later
+ *       (before this change: the directory and two handle-table flushes);</li>
+ *   <li>{@code async}: an OPEN-create makes one flush (its row's lazy commit), a REMOVE none; the directory syncs
+ *       follow within a second.</li>
+ * </ul>
+ */
+class PlainNameChangeFlushesIT {
+    private static final String DIRECTORY = "tcnfs_fsyncs_total{of=\"directory\"}";
+    private static final String FILE = "tcnfs_fsyncs_total{of=\"file\"}";
+    private static final String TABLE = "tcnfs_fsyncs_total{of=\"handle.table\"}";
+    private static final String LATE = "tcnfs_late_pending";
+
+    private static ServerProcess sync;
+    private static ServerProcess async;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+
+    @BeforeAll
+    static void startServers() throws IOException {
+        sync = ServerProcess.start();
+        async = ServerProcess.start("--data-options", "rw,no_root_squash,async");
+    }
+
+    @AfterAll
+    static void stopServers() throws IOException {
+        for (ServerProcess s : new ServerProcess[] {sync, async}) {
+            if (s != null) {
+                s.close();
+            }
+        }
+    }
+
+    private Map<String, Double> scrape(ServerProcess server) throws IOException, InterruptedException {
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.metricsPort()
+                + "/metrics")).timeout(Duration.ofSeconds(30)).build();
+        HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).isEqualTo(200);
+        Map<String, Double> samples = new HashMap<>();
+        for (String line : r.body().split("\n")) {
+            if (!line.isBlank() && !line.startsWith("#")) {
+                int space = line.lastIndexOf(' ');
+                samples.put(line.substring(0, space), Double.parseDouble(line.substring(space + 1)));
+            }
+        }
+        return samples;
+    }
+
+    /** Flushes of each kind one compound made, counted around it. */
+    private record Flushes(long directories, long files, long table, long latePending) {
+    }
+
+    @FunctionalInterface
+    private interface Step {
+        void run() throws IOException;
+    }
+
+    private Flushes around(ServerProcess server, Step step) throws Exception {
+        Map<String, Double> before = scrape(server);
+        step.run();
+        Map<String, Double> after = scrape(server);
+        return new Flushes(delta(before, after, DIRECTORY), delta(before, after, FILE), delta(before, after, TABLE),
+                after.getOrDefault(LATE, 0.0).longValue());
+    }
+
+    private static long delta(Map<String, Double> before, Map<String, Double> after, String series) {
+        assertThat(after).containsKey(series);
+        return (long) (after.get(series) - before.getOrDefault(series, 0.0));
+    }
+
+    /** Waits until the server's background flush has done everything queued (at most 20 s). */
+    private void settle(ServerProcess server) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (scrape(server).getOrDefault(LATE, 0.0) > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        // the flush takes its work off the queue first: give its syncs and commit a moment
+        Thread.sleep(500);
+    }
+
+    /** One directory of the test with an OPEN-create and a REMOVE as single compounds, flushes counted. */
+    private record Counted(Flushes create, Flushes close, Flushes remove, byte[] file, NfsOps nfs) {
+    }
+
+    private Counted createAndRemove(ServerProcess server, String dirName) throws Exception {
+        NfsConnection connection = server.connect();
+        Nfs41Session session = Nfs41Session.create(connection, "flushes-" + dirName);
+        NfsOps nfs = new NfsOps(session);
+        byte[] dir = nfs.mkdir(nfs.rootFh(), dirName);
+        settle(server);
+        CompoundResult[] opened = new CompoundResult[1];
+        Flushes create = around(server, () -> opened[0] = nfs.runOk(new CompoundBuilder().putfh(dir)
+                .openCreate(session.clientId(), nfs.openOwner(), "f", OPEN4args.OPEN4_SHARE_ACCESS_BOTH,
+                        Attrs.builder().mode(0644).build())
+                .getfh()));
+        byte[] file = opened[0].fileHandle();
+        stateid4 open = opened[0].body(OP_OPEN, OPEN4resok.class).stateid;
+        Flushes close = around(server, () -> nfs.runOk(new CompoundBuilder().putfh(file).close(open)));
+        settle(server);
+        Flushes remove = around(server, () -> nfs.runOk(new CompoundBuilder().putfh(dir).remove("f")));
+        return new Counted(create, close, remove, file, nfs);
+    }
+
+    @Test
+    void syncExportOpenCreateFlushesItsDirectoryAndTheHandleTableAndRemoveOnlyItsDirectory() throws Exception {
+        Counted c = createAndRemove(sync, "sync-flushes");
+        assertThat(c.create()).as("OPEN-create").isEqualTo(new Flushes(1, 0, 2, 0));
+        assertThat(c.close()).as("CLOSE").isEqualTo(new Flushes(0, 0, 0, 0));
+        assertThat(c.remove().directories()).as("REMOVE: directory fsyncs").isEqualTo(1);
+        assertThat(c.remove().table()).as("REMOVE: handle-table flushes before the reply").isZero();
+        assertThat(c.remove().latePending()).as("the row of the removed file, queued").isEqualTo(1);
+        assertThat(c.nfs().run(new CompoundBuilder().putfh(c.file()).getattr(nfs4_attr.FATTR4_TYPE)).status())
+                .isEqualTo(NfsStatus.STALE);
+        settle(sync);
+        assertThat(scrape(sync).get(LATE)).isZero();
+        assertThat(c.nfs().run(new CompoundBuilder().putfh(c.file()).getattr(nfs4_attr.FATTR4_TYPE)).status())
+                .isEqualTo(NfsStatus.STALE);
+        c.nfs().session().close();
+    }
+
+    @Test
+    void asyncExportRepliesBeforeAnyDirectoryFsyncAndMakesThemWithinASecond() throws Exception {
+        Map<String, Double> start = scrape(async);
+        Counted c = createAndRemove(async, "async-flushes");
+        assertThat(c.create()).as("OPEN-create: only its row's lazy commit").isEqualTo(new Flushes(0, 0, 1, 1));
+        assertThat(c.remove()).as("REMOVE: nothing before the reply").isEqualTo(new Flushes(0, 0, 0, 2));
+        assertThat(c.nfs().run(new CompoundBuilder().putfh(c.file()).getattr(nfs4_attr.FATTR4_TYPE)).status())
+                .isEqualTo(NfsStatus.STALE);
+        settle(async);
+        Map<String, Double> end = scrape(async);
+        assertThat(end.get(LATE)).isZero();
+        // mkdir in the root, the OPEN-create and the REMOVE: each directory synced at least once, in the background
+        assertThat(delta(start, end, DIRECTORY)).isBetween(2L, 3L);
+        c.nfs().session().close();
+    }
+}
