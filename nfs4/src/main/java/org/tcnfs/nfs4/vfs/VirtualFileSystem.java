@@ -60,6 +60,15 @@ public interface VirtualFileSystem {
     Inode create(Inode parent, String name, Credential owner, int mode) throws IOException;
 
     /**
+     * Whether {@link #create} makes the new file appear under its name with its final mode and owner in one step,
+     * so that a crash at any moment leaves either no file or the file as created (the transaction layer's light
+     * path relies on it). False unless a file system says so.
+     */
+    default boolean createsAtomically() {
+        return false;
+    }
+
+    /**
      * Creates a directory.
      *
      * @throws org.tcnfs.nfs4.status.ExistException if the name is taken

@@ -152,6 +152,8 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
     private final Nfh rootHandle;
     private final long rootDev;
     private final boolean runsAsRoot;
+    /** Whether regular files are created with O_TMPFILE and linked in, finished ({@link #createsAtomically()}). */
+    private volatile boolean linkedCreates;
     private final FileStore store;
     private final ChangeTracker changes = new ChangeTracker();
     private final ChannelCache channels;
@@ -167,6 +169,7 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         this.rootHandle = rootHandle;
         this.rootDev = rootStat.dev();
         this.runsAsRoot = posix.isRoot();
+        this.linkedCreates = posix.unnamedFilesWork(root);
         this.store = Files.getFileStore(root);
         this.channels = new ChannelCache(builder.maxOpenFiles);
         this.keptOpen = new KeptOpenFiles(posix, MAX_KEPT_OPEN_FILES);
@@ -261,8 +264,21 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         return inodeOf(directory.node().links().get(0).parent());
     }
 
+    /**
+     * True where the export's file system has {@code O_TMPFILE} (XFS, ext4, btrfs, tmpfs): a new regular file is
+     * made unnamed, given its owner and mode, and linked under its name in one step, so a crash never leaves it
+     * half made (with the server's owner or the interim mode 0600).
+     */
+    @Override
+    public boolean createsAtomically() {
+        return linkedCreates;
+    }
+
     @Override
     public Inode create(Inode parent, String name, Credential owner, int mode) throws IOException {
+        if (linkedCreates) {
+            return createObject(parent, name, owner, mode, FileType.REGULAR, null);
+        }
         return createObject(parent, name, owner, mode, FileType.REGULAR, path -> {
             try {
                 Files.createFile(path, OWNER_ONLY);
@@ -935,14 +951,31 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
             throw new AccessException(RESERVED_NAME + " is reserved");
         }
         Path path = child(dir, checked);
-        creator.create(path);
+        boolean setGid = (dir.stat().mode() & PosixStat.S_ISGID) != 0;
+        // a regular file made unnamed with its owner and mode, then linked in (createsAtomically), needs no more
+        boolean finished = creator == null && posix.createLinked(path, mode, runsAsRoot ? owner.uid() : -1,
+                setGid ? dir.stat().gid() : owner.gid());
+        if (creator == null && !finished) {
+            linkedCreates = false;
+            LOG.warn("export {}: the file system refused O_TMPFILE; files are created, then given their mode, from "
+                    + "now on (transactions that create a file take the full path)", exportId);
+            creator = p -> {
+                try {
+                    Files.createFile(p, OWNER_ONLY);
+                } catch (IOException e) {
+                    throw FsErrors.of(e, "create " + p);
+                }
+            };
+        }
+        if (!finished) {
+            creator.create(path);
+        }
         PosixStat stat;
         try {
-            boolean setGid = (dir.stat().mode() & PosixStat.S_ISGID) != 0;
-            if (runsAsRoot) {
+            if (!finished && runsAsRoot) {
                 posix.lchown(path, owner.uid(), setGid ? dir.stat().gid() : owner.gid());
             }
-            if (type != FileType.SYMLINK) {
+            if (!finished && type != FileType.SYMLINK) {
                 int finalMode = type == FileType.DIRECTORY && setGid ? mode | PosixStat.S_ISGID : mode;
                 posix.chmod(path, finalMode);
             }
