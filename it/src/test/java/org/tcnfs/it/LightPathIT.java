@@ -17,6 +17,11 @@ import org.tcnfs.client.CompoundBuilder;
 import org.tcnfs.client.CompoundResult;
 import org.tcnfs.nfs4.status.NfsStatus;
 import org.tcnfs.nfs4.xdr.OPEN4args;
+import org.tcnfs.nfs4.xdr.createhow4;
+import org.tcnfs.nfs4.xdr.open_claim4;
+import org.tcnfs.nfs4.xdr.open_owner4;
+import org.tcnfs.nfs4.xdr.openflag4;
+import org.tcnfs.nfs4.xdr.verifier4;
 import org.tcnfs.txn.CrashPoints;
 
 /**
@@ -75,6 +80,14 @@ class LightPathIT {
                 OPEN4args.OPEN4_SHARE_ACCESS_BOTH, Attrs.builder().mode(mode).build()).getfh();
     }
 
+    /** OPEN EXCLUSIVE4_1 of {@code name} with mode 0640 and the verifier 0x00000001 00000002 (atime 1 s, mtime 2 s). */
+    private CompoundBuilder openExclusive(byte[] dir, String name) {
+        return new CompoundBuilder().putfh(dir).open(new OPEN4args(0, OPEN4args.OPEN4_SHARE_ACCESS_BOTH,
+                OPEN4args.OPEN4_SHARE_DENY_NONE, new open_owner4(it.session().clientId(), nfs().openOwner()),
+                openflag4.create(createhow4.exclusive41(new verifier4(new byte[] {0, 0, 0, 1, 0, 0, 0, 2}),
+                        Attrs.builder().mode(0640).build())), open_claim4.byName(name))).getfh();
+    }
+
     private static int modeOnDisk(Path p) throws IOException {
         return ((Number) Files.getAttribute(p, "unix:mode", LinkOption.NOFOLLOW_LINKS)).intValue() & 07777;
     }
@@ -98,9 +111,12 @@ class LightPathIT {
         txn(new CompoundBuilder().putfh(f).savefh().putfh(dir).link("f2").restorefh().getattr(FATTR4_SIZE))
                 .orThrow();
         txn(openCreate(dir, "made", 0640)).orThrow();
+        txn(openExclusive(dir, "exclusive")).orThrow();
 
-        assertThat(light() - light).as("five light-path commits").isEqualTo(5);
-        assertThat(commits() - commits).isEqualTo(5);
+        assertThat(light() - light).as("six light-path commits").isEqualTo(6);
+        assertThat(commits() - commits).isEqualTo(6);
+        assertThat(Files.getLastModifiedTime(local.resolve("exclusive")).toMillis()).as("the verifier")
+                .isEqualTo(2000);
         assertThat(Files.exists(local.resolve("victim"))).isFalse();
         assertThat(modeOnDisk(local.resolve("f"))).isEqualTo(0600);
         assertThat(Files.exists(local.resolve("src"))).isFalse();
@@ -224,6 +240,25 @@ class LightPathIT {
         }
     };
 
+    private final Scenario exclusiveCreate = new Scenario() {
+        @Override
+        public CompoundBuilder compound(byte[] dir) {
+            return openExclusive(dir, "made");
+        }
+
+        @Override
+        public void checkBefore(Path dir) {
+            assertThat(Files.exists(dir.resolve("made"), LinkOption.NOFOLLOW_LINKS)).isFalse();
+        }
+
+        @Override
+        public void checkAfter(Path dir) throws IOException {
+            assertThat(modeOnDisk(dir.resolve("made"))).as("created with its final mode").isEqualTo(0640);
+            assertThat(Files.getLastModifiedTime(dir.resolve("made")).toMillis()).as("and its verifier")
+                    .isEqualTo(2000);
+        }
+    };
+
     private final Scenario chmod = new Scenario() {
         @Override
         public CompoundBuilder compound(byte[] dir) {
@@ -301,6 +336,11 @@ class LightPathIT {
     @Test
     void aCrashRightBeforeALightOpenCreateLeavesNoFile() throws IOException {
         crashAt(openCreate, "before-op-2", false);
+    }
+
+    @Test
+    void aCrashRightAfterALightExclusiveCreateLeavesTheFileWithItsVerifierAndNothingToRecover() throws IOException {
+        crashAt(exclusiveCreate, "after-op-2", true);
     }
 
     @Test

@@ -557,8 +557,10 @@ class PowerLossIT {
                 patch(pick(existing), false);
             } else if (dice < 80) {
                 unstableThenCommit(pick(existing));
-            } else if (dice < 88) {
+            } else if (dice < 84) {
                 put(1, false);
+            } else if (dice < 88) {
+                lightTransaction(existing);
             } else if (dice < 92) {
                 plainRemove(pick(existing));
             } else if (dice < 96) {
@@ -731,6 +733,33 @@ class PowerLossIT {
                     next.handles().put(to, next.handles().remove(from));
                     what += ", rename " + from + " -> " + to;
                 }
+            }
+            long sent = layer.position();
+            session.executeTransaction(c).orThrow();
+            done(what, sent, next);
+        }
+
+        /**
+         * A transaction whose one change is atomic by itself, so it takes the light path (no record, no durable
+         * backups; docs/durability.md, "The light path"): REMOVE of a file, or RENAME of a file within its
+         * directory, over an existing file at times. In flight at a cut it must leave all of it or nothing.
+         */
+        private void lightTransaction(List<String> existing) throws IOException {
+            Tree next = tree.copy();
+            String path = pick(existing);
+            CompoundBuilder c = new CompoundBuilder().putfh(dirFh(path));
+            String what;
+            String to = path.substring(0, path.indexOf('/') + 1) + "f" + random.nextInt(NAMES);
+            if (random.nextBoolean() || to.equals(path)) {
+                c.remove(name(path)).getattr(org.tcnfs.nfs4.xdr.nfs4_attr.FATTR4_SIZE);
+                next.files().remove(path);
+                next.handles().remove(path);
+                what = "light txn remove " + path;
+            } else {
+                c.savefh().rename(name(path), name(to));
+                next.files().put(to, next.files().remove(path));
+                next.handles().put(to, next.handles().remove(path));
+                what = "light txn rename " + path + " -> " + to;
             }
             long sent = layer.position();
             session.executeTransaction(c).orThrow();

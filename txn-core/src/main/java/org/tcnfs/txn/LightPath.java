@@ -19,6 +19,7 @@ import org.tcnfs.nfs4.attr.Bitmaps;
 import org.tcnfs.nfs4.vfs.FileType;
 import org.tcnfs.nfs4.xdr.COMPOUND4args;
 import org.tcnfs.nfs4.xdr.OPEN4args;
+import org.tcnfs.nfs4.xdr.createhow4;
 import org.tcnfs.nfs4.xdr.createmode4;
 import org.tcnfs.nfs4.xdr.fattr4;
 import org.tcnfs.nfs4.xdr.nfs_argop4;
@@ -50,9 +51,10 @@ import org.tcnfs.txn.plan.TxnPlan;
  *       <li>LINK;</li>
  *       <li>SETATTR of one group that one call sets: size (truncate), mode (chmod), owner and group (lchown),
  *           access and modification times (utimensat);</li>
- *       <li>OPEN that creates a regular file (UNCHECKED4 or GUARDED4, create attributes among mode and size 0),
- *           only where the file system creates a file with its final mode in one step
- *           ({@code VirtualFileSystem.createsAtomically}); an exclusive create sets its verifier afterwards;</li>
+ *       <li>OPEN that creates a regular file (any create mode; create attributes among mode and size 0), only
+ *           where the file system creates a file with its final mode, owner and times (an exclusive create's
+ *           verifier) before it gets its name ({@code VirtualFileSystem.createsAtomically}: O_TMPFILE, then
+ *           linkat);</li>
  *     </ul>
  *     (CREATE of a directory, symbolic link or special file is two calls, the object then its mode: not light;
  *     nor WRITE, which the kernel may cut short at a page boundary when the process is killed);</li>
@@ -172,9 +174,8 @@ final class LightPath {
             return Optional.empty(); // a truncation of an existing file alone: one ftruncate
         }
         for (Mutation m : mutations) {
-            if (m instanceof Mutation.Creation c && (c.type() != FileType.REGULAR
-                    || c.how() == Mutation.Creation.How.OPEN_EXCLUSIVE)) {
-                return Optional.of("an exclusive OPEN sets its verifier after creating");
+            if (m instanceof Mutation.Creation c && c.type() != FileType.REGULAR) {
+                return Optional.of("OPEN creates a " + c.type());
             }
         }
         if (!createsAtomically.getAsBoolean()) {
@@ -184,11 +185,13 @@ final class LightPath {
                 || args.openhow.how == null) {
             return Optional.of("OPEN without create arguments");
         }
-        int mode = args.openhow.how.mode;
-        if (mode != createmode4.UNCHECKED4 && mode != createmode4.GUARDED4) {
-            return Optional.of("an exclusive OPEN sets its verifier after creating");
-        }
-        fattr4 attrs = args.openhow.how.createattrs;
+        createhow4 how = args.openhow.how;
+        fattr4 attrs = switch (how.mode) {
+            case createmode4.UNCHECKED4, createmode4.GUARDED4 -> how.createattrs;
+            case createmode4.EXCLUSIVE4 -> null; // the verifier goes into the times, set before the name appears
+            case createmode4.EXCLUSIVE4_1 -> how.ch_createboth == null ? null : how.ch_createboth.cva_attrs;
+            default -> null;
+        };
         if (attrs != null && attrs.attrmask != null && attrs.attrmask.value != null) {
             for (int n : Bitmaps.toNumbers(attrs.attrmask)) {
                 if (n != FATTR4_MODE && n != FATTR4_SIZE) {

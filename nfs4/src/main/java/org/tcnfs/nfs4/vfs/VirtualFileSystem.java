@@ -69,6 +69,34 @@ public interface VirtualFileSystem {
     }
 
     /**
+     * Creates an empty regular file with its access and modification times set (an exclusive OPEN's verifier), in
+     * one step where {@link #createsAtomically()}. The default creates it, then sets the times, and removes it
+     * again if that fails.
+     *
+     * @param atime its access time, or null for the time of creation
+     * @param mtime its modification time, or null for the time of creation
+     * @throws org.tcnfs.nfs4.status.ExistException if the name is taken
+     */
+    default Inode create(Inode parent, String name, Credential owner, int mode, TimeChange atime, TimeChange mtime)
+            throws IOException {
+        Inode created = create(parent, name, owner, mode);
+        if (atime == null && mtime == null) {
+            return created;
+        }
+        try {
+            setattr(created, SetAttributes.NONE.withTimes(atime, mtime));
+        } catch (IOException e) {
+            try {
+                remove(parent, name);
+            } catch (IOException removeFailure) {
+                e.addSuppressed(removeFailure);
+            }
+            throw e;
+        }
+        return created;
+    }
+
+    /**
      * Creates a directory.
      *
      * @throws org.tcnfs.nfs4.status.ExistException if the name is taken

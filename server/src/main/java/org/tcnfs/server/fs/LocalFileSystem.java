@@ -55,6 +55,7 @@ import org.tcnfs.nfs4.vfs.Inode;
 import org.tcnfs.nfs4.vfs.ReadResult;
 import org.tcnfs.nfs4.vfs.SetAttributes;
 import org.tcnfs.nfs4.vfs.Stat;
+import org.tcnfs.nfs4.vfs.TimeChange;
 import org.tcnfs.nfs4.vfs.VirtualFileSystem;
 import org.tcnfs.nfs4.vfs.WriteResult;
 import org.tcnfs.nfs4.vfs.WriteStability;
@@ -275,9 +276,18 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
     }
 
     @Override
+    public Inode create(Inode parent, String name, Credential owner, int mode, TimeChange atime, TimeChange mtime)
+            throws IOException {
+        if (linkedCreates) {
+            return createLinked(parent, name, owner, mode, atime, mtime);
+        }
+        return VirtualFileSystem.super.create(parent, name, owner, mode, atime, mtime);
+    }
+
+    @Override
     public Inode create(Inode parent, String name, Credential owner, int mode) throws IOException {
         if (linkedCreates) {
-            return createObject(parent, name, owner, mode, FileType.REGULAR, null);
+            return createLinked(parent, name, owner, mode, null, null);
         }
         return createObject(parent, name, owner, mode, FileType.REGULAR, path -> {
             try {
@@ -939,8 +949,24 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         void create(Path path) throws IOException;
     }
 
+    /** {@link #createObject} of a regular file made by {@link Posix#createLinked}, with its times if given. */
+    private Inode createLinked(Inode parent, String name, Credential owner, int mode, TimeChange atime,
+            TimeChange mtime) throws IOException {
+        return createObject(parent, name, owner, mode, FileType.REGULAR, null, atime, mtime);
+    }
+
     private Inode createObject(Inode parent, String name, Credential owner, int mode, FileType type,
             Creator creator) throws IOException {
+        return createObject(parent, name, owner, mode, type, creator, null, null);
+    }
+
+    /**
+     * Makes one new object; a null {@code creator} makes a regular file with {@link Posix#createLinked} (owner, mode
+     * and the times given, if any, set before it gets its name) and falls back to a plain create, mode and times
+     * after it, where the file system has no O_TMPFILE.
+     */
+    private Inode createObject(Inode parent, String name, Credential owner, int mode, FileType type,
+            Creator creator, TimeChange atime, TimeChange mtime) throws IOException {
         Objects.requireNonNull(owner, "owner");
         String checked = checkName(name);
         if ((mode & ~07777) != 0) {
@@ -954,7 +980,7 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         boolean setGid = (dir.stat().mode() & PosixStat.S_ISGID) != 0;
         // a regular file made unnamed with its owner and mode, then linked in (createsAtomically), needs no more
         boolean finished = creator == null && posix.createLinked(path, mode, runsAsRoot ? owner.uid() : -1,
-                setGid ? dir.stat().gid() : owner.gid());
+                setGid ? dir.stat().gid() : owner.gid(), atime, mtime);
         if (creator == null && !finished) {
             linkedCreates = false;
             LOG.warn("export {}: the file system refused O_TMPFILE; files are created, then given their mode, from "
@@ -978,6 +1004,9 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
             if (!finished && type != FileType.SYMLINK) {
                 int finalMode = type == FileType.DIRECTORY && setGid ? mode | PosixStat.S_ISGID : mode;
                 posix.chmod(path, finalMode);
+            }
+            if (!finished && (atime != null || mtime != null)) {
+                posix.setTimes(path, atime, mtime);
             }
             stat = posix.lstat(path);
         } catch (IOException e) {

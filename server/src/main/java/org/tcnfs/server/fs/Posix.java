@@ -341,6 +341,15 @@ final class Posix {
      * {@code O_TMPFILE} (FUSE, NFS, older kernels).
      */
     boolean createLinked(Path path, int mode, int uid, int gid) throws NfsException {
+        return createLinked(path, mode, uid, gid, null, null);
+    }
+
+    /**
+     * {@link #createLinked(Path, int, int, int)} that also sets the access and modification times ({@code futimens})
+     * before the file gets its name; a null time is the time of creation.
+     */
+    boolean createLinked(Path path, int mode, int uid, int gid, TimeChange atime, TimeChange mtime)
+            throws NfsException {
         Path dir = path.getParent();
         int fd = posix.open(dir.toString(), O_TMPFILE_RDWR_CLOEXEC, 0600);
         if (fd < 0) {
@@ -357,6 +366,9 @@ final class Posix {
             }
             if (extra.fchmod(fd, mode) < 0) {
                 throw FsErrors.of(LastError.getLastError(extraRuntime), "fchmod", path);
+            }
+            if ((atime != null || mtime != null) && posix.futimens(fd, timespec(atime), timespec(mtime)) < 0) {
+                throw FsErrors.of(posix.errno(), "futimens", path);
             }
             if (extra.linkat(AT_FDCWD, "/proc/self/fd/" + fd, AT_FDCWD, path.toString(), AT_SYMLINK_FOLLOW) < 0) {
                 throw FsErrors.of(LastError.getLastError(extraRuntime), "linkat", path);
