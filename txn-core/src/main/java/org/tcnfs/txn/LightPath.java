@@ -6,7 +6,6 @@ import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_GETFH;
 import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_LINK;
 import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_OPEN;
 import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_REMOVE;
-import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_RENAME;
 import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_RESTOREFH;
 import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_SAVEFH;
 import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_SETATTR;
@@ -45,9 +44,6 @@ import org.tcnfs.txn.plan.TxnPlan;
  *     <ul>
  *       <li>REMOVE of one name (unlink or rmdir; not of a directory, whose undo needs an empty stand-in moved
  *           in first: two steps);</li>
- *       <li>RENAME within one directory (rename(2) replaces a target atomically; not over a directory, for the
- *           same reason as REMOVE; not between directories, whose two ends POSIX alone makes durable
- *           separately);</li>
  *       <li>LINK;</li>
  *       <li>SETATTR of one group that one call sets: size (truncate), mode (chmod), owner and group (lchown),
  *           access and modification times (utimensat);</li>
@@ -57,7 +53,9 @@ import org.tcnfs.txn.plan.TxnPlan;
  *           linkat);</li>
  *     </ul>
  *     (CREATE of a directory, symbolic link or special file is two calls, the object then its mode: not light;
- *     nor WRITE, which the kernel may cut short at a page boundary when the process is killed);</li>
+ *     nor WRITE, which the kernel may cut short at a page boundary when the process is killed; nor RENAME,
+ *     atomic on disk, but its directory entry and its handle row become durable at different moments, and a cut
+ *     between them would give the renamed object a new handle: PowerLossIT found it);</li>
  *   <li>the changing operation is the last that can fail for the client's arguments or the tree: after it come
  *       only GETFH, GETATTR, ACCESS, SAVEFH, and RESTOREFH of a handle an earlier SAVEFH saved. These fail only
  *       for faults of the server (EIO, a reply too large); then the compound rolls back as any transaction
@@ -139,15 +137,11 @@ final class LightPath {
         switch (op.argop) {
             case OP_REMOVE, OP_LINK:
                 return Optional.empty();
-            case OP_RENAME: {
-                for (Mutation m : mutations) {
-                    if (m instanceof Mutation.Rename r
-                            && !r.source().path().parent().equals(r.target().path().parent())) {
-                        return Optional.of("RENAME between directories");
-                    }
-                }
-                return Optional.empty();
-            }
+            case org.tcnfs.nfs4.xdr.nfs_opnum4.OP_RENAME:
+                // rename(2) is atomic, but its directory entry (a directory fsync) and its handle row (the LMDB
+                // commit) become durable at different moments: a cut between them leaves the object under its new
+                // name with the row of its old one, and it gets a new handle. Only a record lets recovery undo it.
+                return Optional.of("RENAME moves a handle row the directory change is not durable with");
             case OP_SETATTR: {
                 for (Mutation m : mutations) {
                     if (m instanceof Mutation.AttributeChange a) {
