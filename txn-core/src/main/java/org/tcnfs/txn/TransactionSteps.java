@@ -393,8 +393,8 @@ final class TransactionSteps implements Transaction.Steps {
         releaseState();
         if (!recorded && light && !steps.isEmpty()) {
             // The light path's change may have happened: make the undo recoverable before its first change, as
-            // every other transaction's is before its operations run (a crash in the middle of a rename back
-            // over a kept target would otherwise leave half of it).
+            // every other transaction's is before its operations run (a crash in the middle of putting back the
+            // bytes a truncation cut would otherwise leave half of it).
             services.lightRollbacks.incrementAndGet();
             makeBackupsDurable();
             writeRecord();
