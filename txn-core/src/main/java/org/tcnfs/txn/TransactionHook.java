@@ -219,6 +219,19 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         return services.commits.get();
     }
 
+    /**
+     * Transactions committed on the light path since the start (one change atomic by itself: no durable backups,
+     * no recovery record; see {@link LightPath}).
+     */
+    public long lightCommits() {
+        return services.lightCommits.get();
+    }
+
+    /** Light-path transactions that rolled back after preparing an undo (their record then written) since the start. */
+    public long lightRollbacks() {
+        return services.lightRollbacks.get();
+    }
+
     /** Transactions rolled back since the start. */
     public long rollbacks() {
         return services.rollbacks.get();

@@ -35,6 +35,10 @@ final class TransactionServices implements AutoCloseable {
     final Set<LockKey> fenced;
     final AtomicLong commits = new AtomicLong();
     final AtomicLong rollbacks = new AtomicLong();
+    /** Of {@link #commits}, those that took the light path ({@link LightPath}). */
+    final AtomicLong lightCommits = new AtomicLong();
+    /** Of {@link #rollbacks}, those of light-path compounds that had to write their record to roll back. */
+    final AtomicLong lightRollbacks = new AtomicLong();
     final AtomicLong undoFailures = new AtomicLong();
     final AtomicLong stateRestoreFailures = new AtomicLong();
     private final ExecutorService cleaner;

@@ -72,6 +72,12 @@ final class TransactionSteps implements Transaction.Steps {
     private UndoPreparer preparer;
     private boolean upFront;
     private boolean recorded;
+    /**
+     * Whether the compound takes the light path ({@link LightPath}): its one change is atomic by itself, so its
+     * backups are not made durable and no record is written unless it rolls back.
+     */
+    private boolean light;
+    private final COMPOUND4args args;
     private final List<UndoStep> steps = new ArrayList<>();
     private OpenStateTable opens;
     private StateJournal stateJournal;
@@ -101,7 +107,7 @@ final class TransactionSteps implements Transaction.Steps {
         this.services = Objects.requireNonNull(services, "services");
         this.export = Objects.requireNonNull(export, "export");
         this.undo = Objects.requireNonNull(undo, "undo");
-        Objects.requireNonNull(args, "args");
+        this.args = Objects.requireNonNull(args, "args");
         this.opCount = args.argarray.length;
         this.tag = args.tag == null ? "" : args.tag;
         this.plan = Objects.requireNonNull(plan, "plan");
@@ -146,6 +152,11 @@ final class TransactionSteps implements Transaction.Steps {
         return recorded;
     }
 
+    /** Whether the compound takes the light path (no durable backups, no record unless it rolls back). */
+    boolean light() {
+        return light;
+    }
+
     /**
      * Gives the transaction its buffer, and, if it changes anything, its id and backups, and prepares all of
      * its undo if that can be done now. A read-only transaction needs no id, record or backups: its locks
@@ -164,14 +175,33 @@ final class TransactionSteps implements Transaction.Steps {
         preparer = new UndoPreparer(export.root(), backups);
         backups.checkBudget(plan.mutations(), preparer::local); // NFS4ERR_NOSPC before anything changes
         upFront = preparableUpFront(plan);
+        if (sharedBuffer == null) {
+            Optional<String> whyNot = LightPath.whyNot(plan, args, () -> export.fs().createsAtomically());
+            light = whyNot.isEmpty();
+            if (LOG.isTraceEnabled()) {
+                LOG.trace("txn {} (tag {}): {}", id, tag, whyNot.map(w -> "full path: " + w).orElse("light path"));
+            }
+        }
         if (upFront && plan.mutates()) {
             Function<ObjectRef, Optional<ObjectPath>> atOrigin = ObjectRef::origin;
             for (Mutation m : plan.mutations()) {
                 steps.addAll(preparer.stepsFor(m, atOrigin));
             }
-            makeBackupsDurable();
-            writeRecord();
+            makeDurable(steps);
         }
+    }
+
+    /**
+     * Makes the backups durable and writes the record before the change they prepare for; on the light path
+     * only if the prepared steps rule it out after all (a directory moved aside first), else nothing.
+     */
+    private void makeDurable(List<UndoStep> prepared) throws IOException {
+        if (light && LightPath.whyNotSteps(prepared).isEmpty()) {
+            return;
+        }
+        light = false;
+        makeBackupsDurable();
+        writeRecord();
     }
 
     /**
@@ -295,8 +325,7 @@ final class TransactionSteps implements Transaction.Steps {
         }
         if (!added.isEmpty()) {
             steps.addAll(added);
-            makeBackupsDurable();
-            writeRecord();
+            makeDurable(added);
         }
     }
 
@@ -356,6 +385,9 @@ final class TransactionSteps implements Transaction.Steps {
     public void afterCommit() {
         services.crashPoints.reach("after-commit");
         services.commits.incrementAndGet();
+        if (light) {
+            services.lightCommits.incrementAndGet();
+        }
         dropKeptObjects();
         services.discardLater(backups, id);
     }
@@ -368,6 +400,14 @@ final class TransactionSteps implements Transaction.Steps {
             buffer.discard();
         }
         releaseState();
+        if (!recorded && light && !steps.isEmpty()) {
+            // The light path's change may have happened: make the undo recoverable before its first change, as
+            // every other transaction's is before its operations run (a crash in the middle of putting back the
+            // bytes a truncation cut would otherwise leave half of it).
+            services.lightRollbacks.incrementAndGet();
+            makeBackupsDurable();
+            writeRecord();
+        }
         if (!recorded) {
             services.discardLater(backups, id);
             return;

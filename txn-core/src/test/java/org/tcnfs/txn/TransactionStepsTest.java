@@ -106,6 +106,68 @@ class TransactionStepsTest {
         return fixture.records();
     }
 
+    /** SEQUENCE, PUTFH of "f", SETATTR size 1 (a truncation: one call, the light path). */
+    private COMPOUND4args truncateCompound() {
+        return compound(new nfs_argop4(nfs_opnum4.OP_SETATTR, new org.tcnfs.nfs4.xdr.SETATTR4args(new stateid4(),
+                new org.tcnfs.nfs4.xdr.fattr4(org.tcnfs.nfs4.attr.Bitmaps.of(org.tcnfs.nfs4.xdr.nfs4_attr.FATTR4_SIZE),
+                        java.nio.ByteBuffer.allocate(8).putLong(1).array()))));
+    }
+
+    /** Runs operation 2 (the SETATTR size 1) as the engine would, its effect made here. */
+    private static void runTruncate(Transaction t, TransactionSteps steps, Path file) throws IOException {
+        t.running();
+        steps.beforeOp(1);
+        steps.afterOp(1);
+        steps.beforeOp(2);
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file,
+                java.nio.file.StandardOpenOption.WRITE)) {
+            ch.truncate(1);
+        }
+        steps.afterOp(2);
+    }
+
+    @Test
+    void aLoneTruncationTakesTheLightPathWithoutARecordAndCommits() throws IOException {
+        TransactionSteps[] steps = new TransactionSteps[1];
+        Transaction t = prepared(truncateCompound(), steps);
+        assertThat(steps[0].light()).isTrue();
+        assertThat(steps[0].recorded()).isFalse();
+        assertThat(records()).as("no record before the one atomic change").isZero();
+        runTruncate(t, steps[0], file);
+
+        t.commit();
+        t.close();
+
+        assertThat(t.state()).isEqualTo(State.COMMITTED);
+        assertThat(Files.size(file)).isEqualTo(1);
+        assertThat(records()).isZero();
+        assertThat(services.lightCommits.get()).isEqualTo(1);
+        assertThat(services.commits.get()).isEqualTo(1);
+    }
+
+    @Test
+    void aLightCompoundThatFailsAfterItsChangeWritesItsRecordAndUndoesTheChange() throws IOException {
+        TransactionSteps[] steps = new TransactionSteps[1];
+        Transaction t = prepared(truncateCompound(), steps);
+        runTruncate(t, steps[0], file);
+
+        t.close(); // an operation after the SETATTR failed: roll back
+
+        assertThat(t.state()).isEqualTo(State.ROLLED_BACK);
+        assertThat(Files.readAllBytes(file)).as("the cut bytes are back").isEqualTo(BEFORE);
+        assertThat(steps[0].recorded()).as("the record was written before the undo").isTrue();
+        assertThat(records()).as("and deleted after it").isZero();
+        assertThat(services.lightRollbacks.get()).isEqualTo(1);
+        assertThat(services.lightCommits.get()).isZero();
+    }
+
+    @Test
+    void aWriteTakesTheFullPath() throws IOException {
+        TransactionSteps[] steps = new TransactionSteps[1];
+        prepared(writeCompound(), steps).close();
+        assertThat(steps[0].light()).isFalse();
+    }
+
     @Test
     void aPreparedWriteHasADurableRecordAndItsRollbackPutsTheBytesBackAndDeletesTheRecord() throws IOException {
         TransactionSteps[] steps = new TransactionSteps[1];

@@ -274,13 +274,18 @@ public final class OperationOPEN implements NfsOperation {
             SetAttributes attrs) throws IOException {
         VirtualFileSystem fs = context.fs();
         int mode = attrs.mode() != null ? attrs.mode() : DEFAULT_FILE_MODE;
-        Inode created = fs.create(dir, name, context.credential(), mode);
         SetAttributes rest = attrs.withMode(null);
         if (how.mode == createmode4.EXCLUSIVE4 || how.mode == createmode4.EXCLUSIVE4_1) {
             byte[] verifier = verifierOf(how);
             rest = rest.withTimes(TimeChange.at(Instant.ofEpochSecond(word(verifier, 0))),
                     TimeChange.at(Instant.ofEpochSecond(word(verifier, 4))));
         }
+        if (rest.uid() == null && rest.gid() == null && (rest.size() == null || rest.size() == 0)) {
+            // mode and times only (a new file's size is 0 already): the file system sets them as it creates the
+            // file, in one step where it creates atomically (the light path of transactions relies on it)
+            return fs.create(dir, name, context.credential(), mode, rest.atime(), rest.mtime());
+        }
+        Inode created = fs.create(dir, name, context.credential(), mode);
         Directories.setattrOrRemove(fs, dir, name, created, rest, "OPEN");
         return created;
     }

@@ -86,6 +86,43 @@ public interface VirtualFileSystem {
     Inode create(Inode parent, String name, Credential owner, int mode) throws IOException;
 
     /**
+     * Whether {@link #create} makes the new file appear under its name with its final mode and owner in one step,
+     * so that a crash at any moment leaves either no file or the file as created (the transaction layer's light
+     * path relies on it). False unless a file system says so.
+     */
+    default boolean createsAtomically() {
+        return false;
+    }
+
+    /**
+     * Creates an empty regular file with its access and modification times set (an exclusive OPEN's verifier), in
+     * one step where {@link #createsAtomically()}. The default creates it, then sets the times, and removes it
+     * again if that fails.
+     *
+     * @param atime its access time, or null for the time of creation
+     * @param mtime its modification time, or null for the time of creation
+     * @throws org.tcnfs.nfs4.status.ExistException if the name is taken
+     */
+    default Inode create(Inode parent, String name, Credential owner, int mode, TimeChange atime, TimeChange mtime)
+            throws IOException {
+        Inode created = create(parent, name, owner, mode);
+        if (atime == null && mtime == null) {
+            return created;
+        }
+        try {
+            setattr(created, SetAttributes.NONE.withTimes(atime, mtime));
+        } catch (IOException e) {
+            try {
+                remove(parent, name);
+            } catch (IOException removeFailure) {
+                e.addSuppressed(removeFailure);
+            }
+            throw e;
+        }
+        return created;
+    }
+
+    /**
      * Creates a directory.
      *
      * @throws org.tcnfs.nfs4.status.ExistException if the name is taken

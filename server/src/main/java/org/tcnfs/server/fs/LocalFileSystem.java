@@ -56,6 +56,7 @@ import org.tcnfs.nfs4.vfs.Inode;
 import org.tcnfs.nfs4.vfs.ReadResult;
 import org.tcnfs.nfs4.vfs.SetAttributes;
 import org.tcnfs.nfs4.vfs.Stat;
+import org.tcnfs.nfs4.vfs.TimeChange;
 import org.tcnfs.nfs4.vfs.VirtualFileSystem;
 import org.tcnfs.nfs4.vfs.WriteResult;
 import org.tcnfs.nfs4.vfs.WriteStability;
@@ -154,6 +155,8 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
     private final long rootDev;
     private final long rootGeneration;
     private final boolean runsAsRoot;
+    /** Whether regular files are created with O_TMPFILE and linked in, finished ({@link #createsAtomically()}). */
+    private volatile boolean linkedCreates;
     private final FileStore store;
     private final ChangeTracker changes = new ChangeTracker();
     private final ChannelCache channels;
@@ -172,6 +175,7 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         this.rootDev = rootStat.dev();
         this.rootGeneration = rootStat.generation();
         this.runsAsRoot = posix.isRoot();
+        this.linkedCreates = posix.unnamedFilesWork(root);
         this.store = Files.getFileStore(root);
         this.channels = new ChannelCache(builder.maxOpenFiles);
         this.keptOpen = new KeptOpenFiles(posix, MAX_KEPT_OPEN_FILES);
@@ -278,8 +282,30 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         return inodeOf(directory.node().links().get(0).parent());
     }
 
+    /**
+     * True where the export's file system has {@code O_TMPFILE} (XFS, ext4, btrfs, tmpfs): a new regular file is
+     * made unnamed, given its owner and mode, and linked under its name in one step, so a crash never leaves it
+     * half made (with the server's owner or the interim mode 0600).
+     */
+    @Override
+    public boolean createsAtomically() {
+        return linkedCreates;
+    }
+
+    @Override
+    public Inode create(Inode parent, String name, Credential owner, int mode, TimeChange atime, TimeChange mtime)
+            throws IOException {
+        if (linkedCreates) {
+            return createLinked(parent, name, owner, mode, atime, mtime);
+        }
+        return VirtualFileSystem.super.create(parent, name, owner, mode, atime, mtime);
+    }
+
     @Override
     public Inode create(Inode parent, String name, Credential owner, int mode) throws IOException {
+        if (linkedCreates) {
+            return createLinked(parent, name, owner, mode, null, null);
+        }
         return createObject(parent, name, owner, mode, FileType.REGULAR, path -> {
             try {
                 Files.createFile(path, OWNER_ONLY);
@@ -987,8 +1013,24 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         void create(Path path) throws IOException;
     }
 
+    /** {@link #createObject} of a regular file made by {@link Posix#createLinked}, with its times if given. */
+    private Inode createLinked(Inode parent, String name, Credential owner, int mode, TimeChange atime,
+            TimeChange mtime) throws IOException {
+        return createObject(parent, name, owner, mode, FileType.REGULAR, null, atime, mtime);
+    }
+
     private Inode createObject(Inode parent, String name, Credential owner, int mode, FileType type,
             Creator creator) throws IOException {
+        return createObject(parent, name, owner, mode, type, creator, null, null);
+    }
+
+    /**
+     * Makes one new object; a null {@code creator} makes a regular file with {@link Posix#createLinked} (owner, mode
+     * and the times given, if any, set before it gets its name) and falls back to a plain create, mode and times
+     * after it, where the file system has no O_TMPFILE.
+     */
+    private Inode createObject(Inode parent, String name, Credential owner, int mode, FileType type,
+            Creator creator, TimeChange atime, TimeChange mtime) throws IOException {
         Objects.requireNonNull(owner, "owner");
         String checked = checkName(name);
         if ((mode & ~07777) != 0) {
@@ -999,16 +1041,36 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
             throw new AccessException(RESERVED_NAME + " is reserved");
         }
         Path path = child(dir, checked);
-        creator.create(path);
+        boolean setGid = (dir.stat().mode() & PosixStat.S_ISGID) != 0;
+        // a regular file made unnamed with its owner and mode, then linked in (createsAtomically), needs no more
+        boolean finished = creator == null && posix.createLinked(path, mode, runsAsRoot ? owner.uid() : -1,
+                setGid ? dir.stat().gid() : owner.gid(), atime, mtime);
+        if (creator == null && !finished) {
+            linkedCreates = false;
+            LOG.warn("export {}: the file system refused O_TMPFILE; files are created, then given their mode, from "
+                    + "now on (transactions that create a file take the full path)", exportId);
+            creator = p -> {
+                try {
+                    Files.createFile(p, OWNER_ONLY);
+                } catch (IOException e) {
+                    throw FsErrors.of(e, "create " + p);
+                }
+            };
+        }
+        if (!finished) {
+            creator.create(path);
+        }
         PosixStat stat;
         try {
-            boolean setGid = (dir.stat().mode() & PosixStat.S_ISGID) != 0;
-            if (runsAsRoot) {
+            if (!finished && runsAsRoot) {
                 posix.lchown(path, owner.uid(), setGid ? dir.stat().gid() : owner.gid());
             }
-            if (type != FileType.SYMLINK) {
+            if (!finished && type != FileType.SYMLINK) {
                 int finalMode = type == FileType.DIRECTORY && setGid ? mode | PosixStat.S_ISGID : mode;
                 posix.chmod(path, finalMode);
+            }
+            if (!finished && (atime != null || mtime != null)) {
+                posix.setTimes(path, atime, mtime);
             }
             stat = posix.lstat(path);
         } catch (IOException e) {

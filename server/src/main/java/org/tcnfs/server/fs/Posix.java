@@ -73,7 +73,18 @@ final class Posix {
         long syscall(long number, int dirfd, @In byte[] path, @In byte[] how, long size);
 
         int close(int fd);
+
+        int fchmod(int fd, int mode);
+
+        int fchown(int fd, int uid, int gid);
+
+        int linkat(int olddirfd, @Encoding("UTF-8") CharSequence oldpath, int newdirfd,
+                @Encoding("UTF-8") CharSequence newpath, int flags);
     }
+
+    /** {@code O_TMPFILE | O_RDWR | O_CLOEXEC} (Linux; O_TMPFILE includes O_DIRECTORY). */
+    private static final int O_TMPFILE_RDWR_CLOEXEC = 020200000 | 2 | O_CLOEXEC;
+    private static final int AT_SYMLINK_FOLLOW = 0x400;
 
     private final POSIX posix;
     private final Extra extra;
@@ -320,6 +331,65 @@ final class Posix {
 
     void mkfifo(Path path, int mode) throws NfsException {
         check(posix.mkfifo(path.toString(), mode), "mkfifo", path);
+    }
+
+    /**
+     * Creates a regular file at {@code path} that appears under its name with its final owner and mode at once: an
+     * unnamed file in the directory ({@code O_TMPFILE}), {@code fchown} (if {@code uid >= 0}), {@code fchmod},
+     * then {@code linkat} to the name (failing with EEXIST if the name is taken). A crash at any point leaves
+     * either no file or the finished one. Returns false, having changed nothing, where the file system has no
+     * {@code O_TMPFILE} (FUSE, NFS, older kernels).
+     */
+    boolean createLinked(Path path, int mode, int uid, int gid) throws NfsException {
+        return createLinked(path, mode, uid, gid, null, null);
+    }
+
+    /**
+     * {@link #createLinked(Path, int, int, int)} that also sets the access and modification times ({@code futimens})
+     * before the file gets its name; a null time is the time of creation.
+     */
+    boolean createLinked(Path path, int mode, int uid, int gid, TimeChange atime, TimeChange mtime)
+            throws NfsException {
+        Path dir = path.getParent();
+        int fd = posix.open(dir.toString(), O_TMPFILE_RDWR_CLOEXEC, 0600);
+        if (fd < 0) {
+            int errno = posix.errno();
+            if (errno == Errno.EOPNOTSUPP.intValue() || errno == Errno.EISDIR.intValue()
+                    || errno == Errno.EINVAL.intValue() || errno == Errno.ENOTSUP.intValue()) {
+                return false;
+            }
+            throw FsErrors.of(errno, "open(O_TMPFILE)", dir);
+        }
+        try {
+            if (uid >= 0 && extra.fchown(fd, uid, gid) < 0) {
+                throw FsErrors.of(LastError.getLastError(extraRuntime), "fchown", path);
+            }
+            if (extra.fchmod(fd, mode) < 0) {
+                throw FsErrors.of(LastError.getLastError(extraRuntime), "fchmod", path);
+            }
+            if ((atime != null || mtime != null) && posix.futimens(fd, timespec(atime), timespec(mtime)) < 0) {
+                throw FsErrors.of(posix.errno(), "futimens", path);
+            }
+            if (extra.linkat(AT_FDCWD, "/proc/self/fd/" + fd, AT_FDCWD, path.toString(), AT_SYMLINK_FOLLOW) < 0) {
+                throw FsErrors.of(LastError.getLastError(extraRuntime), "linkat", path);
+            }
+            return true;
+        } finally {
+            extra.close(fd);
+        }
+    }
+
+    /**
+     * Whether {@link #createLinked} works in {@code directory}: opens an unnamed file there and closes it
+     * (nothing becomes visible, nothing stays).
+     */
+    boolean unnamedFilesWork(Path directory) {
+        int fd = posix.open(directory.toString(), O_TMPFILE_RDWR_CLOEXEC, 0600);
+        if (fd < 0) {
+            return false;
+        }
+        extra.close(fd);
+        return java.nio.file.Files.isDirectory(Path.of("/proc/self/fd"));
     }
 
     /** {@code chmod(2)}: follows a symbolic link, so never call it on one. */

@@ -154,6 +154,10 @@ public final class TransactionWiring implements AutoCloseable {
         }
         count(metrics, "tcnfs.txn.commits", "Transactional compounds committed", hook, TransactionHook::commits);
         count(metrics, "tcnfs.txn.rollbacks", "Transactional compounds rolled back", hook, TransactionHook::rollbacks);
+        count(metrics, "tcnfs.txn.light", "Transactional compounds committed on the light path (one change atomic "
+                + "by itself: no durable backups, no recovery record)", hook, TransactionHook::lightCommits);
+        count(metrics, "tcnfs.txn.light.rollbacks", "Light-path compounds rolled back after preparing their undo "
+                + "(record written before the undo)", hook, TransactionHook::lightRollbacks);
         count(metrics, "tcnfs.txn.undo.failures", "Rollbacks whose undo failed (record kept)", hook,
                 TransactionHook::undoFailures);
         count(metrics, "tcnfs.txn.state.restore.failures",

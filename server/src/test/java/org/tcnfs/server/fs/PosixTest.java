@@ -34,6 +34,35 @@ class PosixTest {
         }
     }
 
+    @Test
+    void aLinkedCreateMakesTheFileAppearWithItsFinalModeAndNothingElse() throws IOException {
+        Path dir = tmp.toRealPath();
+        org.junit.jupiter.api.Assumptions.assumeTrue(posix.unnamedFilesWork(dir), "O_TMPFILE on " + dir);
+        Path f = dir.resolve("f");
+
+        assertThat(posix.createLinked(f, 0640, -1, -1)).isTrue();
+
+        assertThat(Files.isRegularFile(f)).isTrue();
+        assertThat(Files.size(f)).isZero();
+        assertThat(((Number) Files.getAttribute(f, "unix:mode")).intValue() & 07777).isEqualTo(0640);
+        assertThat(((Number) Files.getAttribute(f, "unix:nlink")).intValue()).isEqualTo(1);
+        try (var names = Files.list(dir)) {
+            assertThat(names.map(p -> p.getFileName().toString())).containsExactly("f");
+        }
+    }
+
+    @Test
+    void aLinkedCreateOfATakenNameIsExistAndLeavesTheNameAlone() throws IOException {
+        Path dir = tmp.toRealPath();
+        org.junit.jupiter.api.Assumptions.assumeTrue(posix.unnamedFilesWork(dir), "O_TMPFILE on " + dir);
+        Path f = Files.writeString(dir.resolve("f"), "kept");
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> posix.createLinked(f, 0600, -1, -1))
+                .isInstanceOf(org.tcnfs.nfs4.status.ExistException.class);
+
+        assertThat(Files.readString(f)).isEqualTo("kept");
+    }
+
     private static boolean kernelHasOpenat2() {
         String[] version = System.getProperty("os.version").split("[.-]");
         int major = Integer.parseInt(version[0]);

@@ -1,0 +1,339 @@
+package org.tcnfs.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.tcnfs.nfs4.xdr.nfs4_attr.FATTR4_MODE;
+import static org.tcnfs.nfs4.xdr.nfs4_attr.FATTR4_SIZE;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.tcnfs.client.Attrs;
+import org.tcnfs.client.CompoundBuilder;
+import org.tcnfs.client.CompoundResult;
+import org.tcnfs.nfs4.status.NfsStatus;
+import org.tcnfs.nfs4.xdr.OPEN4args;
+import org.tcnfs.nfs4.xdr.createhow4;
+import org.tcnfs.nfs4.xdr.open_claim4;
+import org.tcnfs.nfs4.xdr.open_owner4;
+import org.tcnfs.nfs4.xdr.openflag4;
+import org.tcnfs.nfs4.xdr.verifier4;
+import org.tcnfs.txn.CrashPoints;
+
+/**
+ * The light path of transactions (docs/durability.md, "The light path"; issue 16): a transactional compound whose
+ * one change is atomic by itself (REMOVE, LINK, SETATTR of one call's attributes,
+ * OPEN-create where the file system creates atomically) and is followed only by operations that cannot fail for
+ * the client's arguments commits without a recovery record or durable backups, and still leaves all or nothing of
+ * itself when the server dies at any point: through the wire, against the real server process, with its crash
+ * points ({@code -Dtcnfs.crash-point}) and its metrics ({@code tcnfs_txn_light_total}).
+ */
+class LightPathIT {
+    private static final Duration EXIT_TIMEOUT = Duration.ofSeconds(30);
+    private static final byte[] OLD = "old contents".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] NEW = "new contents!".getBytes(StandardCharsets.UTF_8);
+
+    private ServerProcess server;
+    private ItSession it;
+
+    private void start(String... jvmArgs) throws IOException {
+        server = ServerProcess.start(java.util.List.of(jvmArgs), ServerProcess.TRUSTED_ROOT_ARGS.toArray(String[]::new));
+        it = ItSession.open(server, "light");
+    }
+
+    @AfterEach
+    void stop() throws IOException {
+        if (it != null) {
+            try {
+                it.close();
+            } catch (IOException | RuntimeException e) {
+                // the server may have halted at a crash point
+            }
+        }
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    private NfsOps nfs() {
+        return it.nfs();
+    }
+
+    private CompoundResult txn(CompoundBuilder ops) throws IOException {
+        return it.session().executeTransaction(ops);
+    }
+
+    private double light() throws IOException {
+        return server.metric("tcnfs_txn_light_total");
+    }
+
+    private double commits() throws IOException {
+        return server.metric("tcnfs_txn_commits_total");
+    }
+
+    private CompoundBuilder openCreate(byte[] dir, String name, int mode) {
+        return new CompoundBuilder().putfh(dir).openCreate(it.session().clientId(), nfs().openOwner(), name,
+                OPEN4args.OPEN4_SHARE_ACCESS_BOTH, Attrs.builder().mode(mode).build()).getfh();
+    }
+
+    /** OPEN EXCLUSIVE4_1 of {@code name} with mode 0640 and the verifier 0x00000001 00000002 (atime 1 s, mtime 2 s). */
+    private CompoundBuilder openExclusive(byte[] dir, String name) {
+        return new CompoundBuilder().putfh(dir).open(new OPEN4args(0, OPEN4args.OPEN4_SHARE_ACCESS_BOTH,
+                OPEN4args.OPEN4_SHARE_DENY_NONE, new open_owner4(it.session().clientId(), nfs().openOwner()),
+                openflag4.create(createhow4.exclusive41(new verifier4(new byte[] {0, 0, 0, 1, 0, 0, 0, 2}),
+                        Attrs.builder().mode(0640).build())), open_claim4.byName(name))).getfh();
+    }
+
+    private static int modeOnDisk(Path p) throws IOException {
+        return ((Number) Files.getAttribute(p, "unix:mode", LinkOption.NOFOLLOW_LINKS)).intValue() & 07777;
+    }
+
+    @Test
+    void loneAtomicChangesTakeTheLightPathAndDoWhatTheySay() throws IOException {
+        start();
+        byte[] dir = nfs().mkdir(nfs().rootFh(), "d");
+        byte[] f = nfs().createFile(dir, "f", OLD);
+        nfs().createFile(dir, "victim", OLD);
+        nfs().createFile(dir, "src", NEW);
+        nfs().createFile(dir, "target", OLD);
+        Path local = server.exportDir().resolve("d");
+        double light = light();
+        double commits = commits();
+
+        txn(new CompoundBuilder().putfh(dir).remove("victim").getattr(FATTR4_SIZE)).orThrow();
+        txn(new CompoundBuilder().putfh(f).setattr(Attrs.builder().mode(0600).build()).getattr(FATTR4_MODE))
+                .orThrow();
+        txn(new CompoundBuilder().putfh(f).savefh().putfh(dir).link("f2").restorefh().getattr(FATTR4_SIZE))
+                .orThrow();
+        txn(openCreate(dir, "made", 0640)).orThrow();
+        txn(openExclusive(dir, "exclusive")).orThrow();
+
+        assertThat(light() - light).as("five light-path commits").isEqualTo(5);
+        assertThat(commits() - commits).isEqualTo(5);
+        assertThat(Files.getLastModifiedTime(local.resolve("exclusive")).toMillis()).as("the verifier")
+                .isEqualTo(2000);
+        assertThat(Files.exists(local.resolve("victim"))).isFalse();
+        assertThat(modeOnDisk(local.resolve("f"))).isEqualTo(0600);
+        assertThat(Files.getAttribute(local.resolve("f2"), "unix:ino")).isEqualTo(
+                Files.getAttribute(local.resolve("f"), "unix:ino"));
+        assertThat(modeOnDisk(local.resolve("made"))).isEqualTo(0640);
+        assertThat(TxnLeftovers.backupsLeft(server, 5_000)).as("kept victims and backups deleted").isEmpty();
+    }
+
+    @Test
+    void twoChangesAChangeFollowedByAnOperationThatMayFailOrARenameTakeTheFullPath() throws IOException {
+        start();
+        byte[] dir = nfs().mkdir(nfs().rootFh(), "d");
+        for (String name : new String[] {"a", "b", "c", "f", "src", "target"}) {
+            nfs().createFile(dir, name, OLD);
+        }
+        double light = light();
+        double commits = commits();
+
+        txn(new CompoundBuilder().putfh(dir).remove("a").remove("b")).orThrow();
+        txn(new CompoundBuilder().putfh(dir).remove("c").lookup("f")).orThrow();
+        txn(new CompoundBuilder().putfh(dir).mkdir("sub")).orThrow();
+        txn(new CompoundBuilder().putfh(dir).savefh().rename("src", "target")).orThrow();
+
+        assertThat(commits() - commits).isEqualTo(4);
+        assertThat(light() - light).as("none of them light").isZero();
+    }
+
+    @Test
+    void aLightCompoundWritesNoRecordWhereAFullOneDoes() throws IOException {
+        // the crash point right after a record became durable: the light compound never reaches it
+        start("-D" + CrashPoints.PROPERTY + "=after-record-durable");
+        byte[] dir = nfs().mkdir(nfs().rootFh(), "d");
+        nfs().createFile(dir, "a", OLD);
+        nfs().createFile(dir, "b", OLD);
+        nfs().createFile(dir, "c", OLD);
+
+        txn(new CompoundBuilder().putfh(dir).remove("a")).orThrow();
+        assertThat(server.isAlive()).as("a light REMOVE wrote no record").isTrue();
+        assertThat(light()).isEqualTo(1);
+
+        Thread sender = new Thread(() -> {
+            try {
+                txn(new CompoundBuilder().putfh(dir).remove("b").remove("c"));
+            } catch (IOException | RuntimeException e) {
+                // the server halts before it answers
+            }
+        });
+        sender.setDaemon(true);
+        sender.start();
+        assertThat(server.awaitExit(EXIT_TIMEOUT)).as("two REMOVEs write a record first").isEqualTo(
+                CrashPoints.EXIT_STATUS);
+        assertThat(TxnLeftovers.recordsLeft(server)).hasSize(1);
+        server.setJvmArgs();
+        server.relaunch();
+        Path local = server.exportDir().resolve("d");
+        assertThat(Files.exists(local.resolve("a"))).isFalse();
+        assertThat(Files.exists(local.resolve("b"))).as("nothing of the full compound happened").isTrue();
+        assertThat(Files.exists(local.resolve("c"))).isTrue();
+    }
+
+    /** What a crash inside one light compound must leave: the state before it or after it, and nothing to recover. */
+    private interface Scenario {
+        CompoundBuilder compound(byte[] dir);
+
+        void checkBefore(Path dir) throws IOException;
+
+        void checkAfter(Path dir) throws IOException;
+    }
+
+    private final Scenario remove = new Scenario() {
+        @Override
+        public CompoundBuilder compound(byte[] dir) {
+            return new CompoundBuilder().putfh(dir).remove("victim").getattr(FATTR4_SIZE);
+        }
+
+        @Override
+        public void checkBefore(Path dir) throws IOException {
+            assertThat(Files.readAllBytes(dir.resolve("victim"))).isEqualTo(OLD);
+        }
+
+        @Override
+        public void checkAfter(Path dir) {
+            assertThat(Files.exists(dir.resolve("victim"), LinkOption.NOFOLLOW_LINKS)).isFalse();
+        }
+    };
+
+    private final Scenario openCreate = new Scenario() {
+        @Override
+        public CompoundBuilder compound(byte[] dir) {
+            return openCreate(dir, "made", 0640);
+        }
+
+        @Override
+        public void checkBefore(Path dir) {
+            assertThat(Files.exists(dir.resolve("made"), LinkOption.NOFOLLOW_LINKS)).isFalse();
+        }
+
+        @Override
+        public void checkAfter(Path dir) throws IOException {
+            assertThat(modeOnDisk(dir.resolve("made"))).as("created with its final mode").isEqualTo(0640);
+        }
+    };
+
+    private final Scenario exclusiveCreate = new Scenario() {
+        @Override
+        public CompoundBuilder compound(byte[] dir) {
+            return openExclusive(dir, "made");
+        }
+
+        @Override
+        public void checkBefore(Path dir) {
+            assertThat(Files.exists(dir.resolve("made"), LinkOption.NOFOLLOW_LINKS)).isFalse();
+        }
+
+        @Override
+        public void checkAfter(Path dir) throws IOException {
+            assertThat(modeOnDisk(dir.resolve("made"))).as("created with its final mode").isEqualTo(0640);
+            assertThat(Files.getLastModifiedTime(dir.resolve("made")).toMillis()).as("and its verifier")
+                    .isEqualTo(2000);
+        }
+    };
+
+    private final Scenario chmod = new Scenario() {
+        @Override
+        public CompoundBuilder compound(byte[] dir) {
+            return new CompoundBuilder().putfh(dir).lookup("victim").setattr(Attrs.builder().mode(0604).build());
+        }
+
+        @Override
+        public void checkBefore(Path dir) throws IOException {
+            assertThat(modeOnDisk(dir.resolve("victim"))).isEqualTo(0644);
+        }
+
+        @Override
+        public void checkAfter(Path dir) throws IOException {
+            assertThat(modeOnDisk(dir.resolve("victim"))).isEqualTo(0604);
+        }
+    };
+
+    /**
+     * Runs {@code scenario}'s compound with the server armed to halt at {@code point}, starts it again, and checks
+     * that the export holds the state before ({@code after == false}) or after the compound, that the compound left
+     * no record to recover, and that recovery's orphan cleanup removed what the compound had kept aside.
+     */
+    private void crashAt(Scenario scenario, String point, boolean after) throws IOException {
+        start("-D" + CrashPoints.PROPERTY + "=" + point);
+        byte[] dir = nfs().mkdir(nfs().rootFh(), "d");
+        nfs().createFile(dir, "victim", OLD);
+        nfs().createFile(dir, "src", NEW);
+        nfs().createFile(dir, "target", OLD);
+        Thread sender = new Thread(() -> {
+            try {
+                txn(scenario.compound(dir));
+            } catch (IOException | RuntimeException e) {
+                // the server halts before it answers
+            }
+        });
+        sender.setDaemon(true);
+        sender.start();
+        assertThat(server.awaitExit(EXIT_TIMEOUT)).as("halted at %s", point).isEqualTo(CrashPoints.EXIT_STATUS);
+        assertThat(TxnLeftovers.recordsLeft(server)).as("a light compound writes no record").isEmpty();
+        server.setJvmArgs();
+        server.relaunch();
+        Path local = server.exportDir().resolve("d");
+        if (after) {
+            scenario.checkAfter(local);
+        } else {
+            scenario.checkBefore(local);
+        }
+        assertThat(TxnLeftovers.backupsLeft(server, 5_000)).as("orphan backups removed at the start").isEmpty();
+        it.close();
+        it = ItSession.open(server, "light-after");
+        byte[] again = nfs().lookup(nfs().rootFh(), "d");
+        assertThat(nfs().readdirNames(again)).as("the directory reads through the wire").isNotNull();
+    }
+
+    @Test
+    void aCrashRightAfterALightRemoveLeavesItDoneAndNothingToRecover() throws IOException {
+        crashAt(remove, "after-op-2", true);
+    }
+
+    @Test
+    void aCrashRightBeforeALightRemoveLeavesNothingOfIt() throws IOException {
+        crashAt(remove, "before-op-2", false);
+    }
+
+    @Test
+    void aCrashBeforeTheCommitOfALightOpenCreateLeavesTheFileWithItsFinalMode() throws IOException {
+        crashAt(openCreate, "before-commit", true);
+    }
+
+    @Test
+    void aCrashRightBeforeALightOpenCreateLeavesNoFile() throws IOException {
+        crashAt(openCreate, "before-op-2", false);
+    }
+
+    @Test
+    void aCrashRightAfterALightExclusiveCreateLeavesTheFileWithItsVerifierAndNothingToRecover() throws IOException {
+        crashAt(exclusiveCreate, "after-op-2", true);
+    }
+
+    @Test
+    void aCrashRightAfterALightChmodLeavesTheNewModeAndNothingToRecover() throws IOException {
+        crashAt(chmod, "after-op-3", true);
+    }
+
+    @Test
+    void anOpenThatTruncatesAnExistingFileIsOneCallAndTakesTheLightPath() throws IOException {
+        start();
+        byte[] dir = nfs().mkdir(nfs().rootFh(), "d");
+        nfs().createFile(dir, "taken", OLD);
+        double light = light();
+
+        CompoundResult r = txn(new CompoundBuilder().putfh(dir).openCreate(it.session().clientId(),
+                nfs().openOwner(), "taken", OPEN4args.OPEN4_SHARE_ACCESS_BOTH,
+                Attrs.builder().size(0).mode(0600).build()).getfh());
+        assertThat(r.status()).as("UNCHECKED4 of an existing file truncates it").isEqualTo(NfsStatus.OK);
+        assertThat(Files.size(server.exportDir().resolve("d/taken"))).isZero();
+        assertThat(light() - light).isEqualTo(1);
+    }
+}

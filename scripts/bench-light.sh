@@ -1,0 +1,99 @@
+#!/bin/bash
+# The light path of transactions (issue 16, docs/benchmarks.md "The light path under txn=always"): fuse-nfs over
+# libnfs 5.0.3 (NFSv4.0, one operation per compound, built as docs/benchmarks.md "The unmodified client" says)
+# against an OLD and a NEW server jar, each with a plain export and a txn=always export (four servers), ROUNDS
+# rounds, targets interleaved per round. Per round and target: mount, untar a small seeded tree (FILES files in
+# DIRS directories, 1-16 KiB; made once with python), chmod -R, ls -lR, rm -rf, unmount. Every server runs under
+# `strace -f -c -e trace=fsync,fdatasync` for the whole run, so OUTDIR/strace-TARGET.txt has its fsyncs (files
+# and directories) and fdatasyncs (LMDB commits), which do not depend on the machine's load.
+# Appends round,target,step,seconds,rc to OUTDIR/light.csv; prints the medians and the sync counts at the end.
+# usage: scripts/bench-light.sh OUTDIR ROUNDS NEW_SERVER_JAR OLD_SERVER_JAR   (env: FUSE_NFS, BENCH_DIR, FILES, DIRS)
+set -u
+OUT=$1; ROUNDS=$2; NEWJAR=$3; OLDJAR=$4
+BUILD=${BUILD:-/work/build}; FUSE=${FUSE_NFS:-$BUILD/fuse-nfs/fuse-nfs-bin}
+FILES=${FILES:-300}; DIRS=${DIRS:-30}
+mkdir -p $OUT; OUT=$(cd $OUT && pwd); W=$(mktemp -d ${BENCH_DIR:-/mnt/tcnfs-xfs}/light-bench-XXXX)
+python3 - $W/tree $FILES $DIRS <<'PY'
+import os, random, sys
+root, files, dirs = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]); random.seed(16)
+ds = [root]; os.makedirs(root)
+for i in range(dirs):
+    d = os.path.join(random.choice(ds), 'd%03d' % i); os.makedirs(d); ds.append(d)
+for i in range(files):
+    with open(os.path.join(random.choice(ds), 'f%04d.c' % i), 'wb') as f:
+        f.write(os.urandom(random.randint(1024, 16384)))
+PY
+tar -C $W -cf $W/tree.tar tree && rm -rf $W/tree
+PIDS=(); TRACES=()
+start_tcnfs() { # name jar options
+  mkdir -p $W/$1-data $W/$1-state
+  java -Xmx512m -jar $2 --port 0 --port-file $W/$1.port --data $W/$1-data --data-options $3 --state $W/$1-state \
+      --grace 0 --metrics-port 0 --metrics-port-file $W/$1.mport > $OUT/$1.log 2>&1 &
+  PIDS+=($!)
+}
+start_tcnfs new $NEWJAR rw,no_root_squash
+start_tcnfs new-always $NEWJAR rw,no_root_squash,txn=always
+start_tcnfs old $OLDJAR rw,no_root_squash
+start_tcnfs old-always $OLDJAR rw,no_root_squash,txn=always
+TARGETS="new new-always old old-always"
+for i in $(seq 1 300); do ok=1; for t in $TARGETS; do [ -s $W/$t.port ] || ok=0; done; [ $ok = 1 ] && break; sleep 0.2; done
+i=0
+for t in $TARGETS; do
+  strace -f -c -e trace=fsync,fdatasync -o $OUT/strace-$t.txt -p ${PIDS[$i]} 2>/dev/null &
+  TRACES+=($!); i=$((i+1))
+done
+sleep 2
+url() { echo "nfs://127.0.0.1/?version=4&nfsport=$(cat $W/$1.port)"; }
+step() { # round target step command...
+  local r=$1 t=$2 s=$3; shift 3
+  local t0=$(date +%s.%N); "$@" > /dev/null 2> $OUT/err-$t-$s-$r.txt; local rc=$?; local t1=$(date +%s.%N)
+  echo "$r,$t,$s,$(python3 -c "print(round($t1-$t0,2))"),rc=$rc" | tee -a $OUT/light.csv
+}
+echo "load: $(uptime)" | tee -a $OUT/load.txt
+for r in $(seq 1 $ROUNDS); do
+  for t in $TARGETS; do
+    M=$W/mnt-$t; mkdir -p $M
+    $FUSE -n "$(url $t)" -m $M > $OUT/fuse-$t.log 2>&1 &
+    FPID=$!
+    for k in $(seq 1 50); do mountpoint -q $M && break; sleep 0.1; done
+    mkdir -p $M/r$r
+    step $r $t untar tar --no-same-owner -xf $W/tree.tar -C $M/r$r
+    step $r $t chmod-R chmod -R go-w $M/r$r/tree
+    step $r $t ls-lR ls -lR $M/r$r
+    step $r $t rm-rf rm -rf $M/r$r
+    umount $M; wait $FPID 2>/dev/null
+  done
+  echo "load after round $r: $(uptime)" | tee -a $OUT/load.txt
+done
+for t in $TARGETS; do
+  echo "$t $(curl -s http://127.0.0.1:$(cat $W/$t.mport)/metrics | grep -E '^tcnfs_txn_(commits|light)_total' | tr '\n' ' ')" \
+      | tee -a $OUT/metrics.txt
+done
+kill -INT ${TRACES[@]} 2>/dev/null; sleep 2
+kill ${PIDS[@]}; sleep 3; kill -9 ${PIDS[@]} 2>/dev/null; wait 2>/dev/null
+rm -rf $W
+python3 - $OUT <<'PY'
+import csv, statistics, sys, collections, re
+out = sys.argv[1]; d = collections.defaultdict(list)
+for line in open(out + '/light.csv'):
+    r, t, s, sec, rc = line.strip().split(',')
+    d[(t, s)].append(float(sec))
+targets = ['new', 'new-always', 'old', 'old-always']
+print('| step | ' + ' | '.join(targets) + ' | new-always / new | old-always / old |')
+print('|---|' + '---:|' * len(targets) + '---:|---:|')
+for s in ['untar', 'chmod-R', 'ls-lR', 'rm-rf']:
+    med = {t: statistics.median(d[(t, s)]) for t in targets if d.get((t, s))}
+    cells = ['%.2f (%s)' % (med[t], ', '.join('%.2f' % x for x in d[(t, s)])) if t in med else '-' for t in targets]
+    rt = lambda a, b: '%.2fx' % (med[a] / med[b]) if a in med and b in med and med[b] > 0 else '-'
+    print('| %s | %s | %s | %s |' % (s, ' | '.join(cells), rt('new-always', 'new'), rt('old-always', 'old')))
+print()
+for t in targets:
+    counts = {}
+    try:
+        for line in open(out + '/strace-' + t + '.txt'):
+            m = re.match(r'\s*[\d.]+\s+[\d.]+\s+\d+\s+(\d+)\s+(?:\d+\s+)?(\w+)$', line)
+            if m: counts[m.group(2)] = int(m.group(1))
+    except FileNotFoundError:
+        pass
+    print('%s: fsync %s, fdatasync %s' % (t, counts.get('fsync', 0), counts.get('fdatasync', 0)))
+PY
