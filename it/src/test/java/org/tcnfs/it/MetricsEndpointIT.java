@@ -141,7 +141,9 @@ class MetricsEndpointIT {
                     .isEqualTo(rollbacks);
             assertThat(value(after, "tcnfs_txn_undo_failures_total")).isZero();
             assertThat(after).containsKeys("tcnfs_txn_lock_wait_seconds_total", "tcnfs_txn_recovered",
-                    "tcnfs_txn_backup_cloned_bytes_total", "tcnfs_txn_backup_copied_bytes_total");
+                    "tcnfs_txn_backup_cloned_bytes_total", "tcnfs_txn_backup_copied_bytes_total",
+                    "tcnfs_txn_lock_blocked_total{key=\"directory\",mode=\"write\"}",
+                    "tcnfs_txn_lock_blocked_seconds_total{key=\"object\",mode=\"read\"}");
             assertThat(value(after, "tcnfs_txn_backup_cloned_bytes_total")
                     + value(after, "tcnfs_txn_backup_copied_bytes_total")
                     - value(before, "tcnfs_txn_backup_cloned_bytes_total")

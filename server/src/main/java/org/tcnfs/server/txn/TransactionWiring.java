@@ -28,6 +28,7 @@ import org.tcnfs.txn.backup.BackupBudget;
 import org.tcnfs.txn.backup.BackupStore;
 import org.tcnfs.txn.handles.HandleTable;
 import org.tcnfs.txn.lock.LockManager;
+import org.tcnfs.txn.lock.LockMode;
 
 /**
  * Installs transactional compounds into an {@link NfsServer.Builder} (see the package documentation).
@@ -166,6 +167,20 @@ public final class TransactionWiring implements AutoCloseable {
         count(metrics, "tcnfs.txn.lock.wait.seconds", "Time compounds waited for their locks", locks,
                 l -> l.waitNanos() / 1e9);
         count(metrics, "tcnfs.txn.lock.timeouts", "Lock acquisitions that timed out", locks, LockManager::timeouts);
+        for (LockManager.KeyRole role : LockManager.KeyRole.values()) {
+            for (LockMode mode : LockMode.values()) {
+                String[] tags = {"key", role.name().toLowerCase(java.util.Locale.ROOT),
+                    "mode", mode.name().toLowerCase(java.util.Locale.ROOT)};
+                FunctionCounter.builder("tcnfs.txn.lock.blocked", locks, l -> l.blockedWaits(role, mode))
+                        .description("Times a compound waited for a key held by another, by what the key is to it "
+                                + "(export_root, directory, name, object) and the mode it wanted")
+                        .tags(tags).register(metrics.registry());
+                FunctionCounter.builder("tcnfs.txn.lock.blocked.seconds", locks,
+                                l -> l.blockedNanos(role, mode) / 1e9)
+                        .description("Time compounds waited for keys held by others, by key and mode")
+                        .tags(tags).register(metrics.registry());
+            }
+        }
         count(metrics, "tcnfs.txn.lock.waitdie", "Lock requests that died rather than wait for an older transaction "
                 + "that spans compounds", locks, LockManager::waitDies);
         count(metrics, "tcnfs.txn.lock.quiet.reads", "Plain read-only compounds run without locks while no compound "

@@ -62,7 +62,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Metrics.</b> {@link #acquisitions()}, {@link #waitNanos()}, {@link #timeouts()} and {@link #waitDies()}
  * are monotonic
- * counters, cheap to read at any time.
+ * counters, cheap to read at any time. {@link #blockedWaits} and {@link #blockedNanos} count only the time a
+ * set really waited for a key held by another, by the {@link KeyRole} of that key and the mode it wanted, so an
+ * operator sees which locks compounds queue on (a shared directory, the same files, a whole export).
  */
 public final class LockManager {
     private static final Logger LOG = LoggerFactory.getLogger(LockManager.class);
@@ -80,6 +82,34 @@ public final class LockManager {
     /** Where writers wait for the quiet reads in flight to end. */
     private final Object quietDrained = new Object();
     private final LongAdder quietReads = new LongAdder();
+    /** Per {@link KeyRole} and {@link LockMode} (ordinal {@code role * 2 + mode}): waits and their nanoseconds. */
+    private final LongAdder[] blockedWaits = adders(KeyRole.values().length * LockMode.values().length);
+    private final LongAdder[] blockedNanos = adders(KeyRole.values().length * LockMode.values().length);
+
+    /** What a key is to the set that waits for it, for the blocked-wait counters. */
+    public enum KeyRole {
+        /** The root of an export: a whole-export lock, or the ancestor of everything. */
+        EXPORT_ROOT,
+        /** A path key with another key of the same set beneath it: a directory the compound works in. */
+        DIRECTORY,
+        /** A path key with nothing of the same set beneath it: a file or a name. */
+        NAME,
+        /** An object key (a file by its handle). */
+        OBJECT;
+
+        /** The role of {@code order[i]} in a set sorted by {@link LockKey#compareTo}. */
+        static KeyRole of(LockKey[] order, int i) {
+            LockKey key = order[i];
+            if (key.isObject()) {
+                return OBJECT;
+            }
+            if (key.isRoot()) {
+                return EXPORT_ROOT;
+            }
+            // a key's descendants sort right after it, so a directory's next key lies beneath it
+            return i + 1 < order.length && key.isAncestorOf(order[i + 1]) ? DIRECTORY : NAME;
+        }
+    }
 
     /**
      * The lock of one key: a read-write lock owned by {@link LockOwner}s rather than threads (a transaction
@@ -185,11 +215,16 @@ public final class LockManager {
             return null;
         }
 
-        /** Grants or throws; waits at most until {@code deadline} (System.nanoTime()). */
-        synchronized boolean lock(LockOwner owner, LockMode mode, long deadline, LockKey key, boolean holdsNothing)
+        /**
+         * Grants or throws; waits at most until {@code deadline} (System.nanoTime()). Answers the nanoseconds it
+         * waited (0: granted at once), or -1 if not granted in time.
+         */
+        synchronized long lock(LockOwner owner, LockMode mode, long deadline, LockKey key, boolean holdsNothing)
                 throws InterruptedException, WaitDieException {
             long arrival = ++arrivals;
+            long waited = 0;
             if (!grantable(owner, mode, holdsNothing, arrival)) {
+                long start = System.nanoTime();
                 Thread me = Thread.currentThread();
                 waiting.add(me);
                 Waiter waiter = new Waiter(arrival, owner, mode);
@@ -202,7 +237,7 @@ public final class LockManager {
                         }
                         long left = deadline - System.nanoTime();
                         if (left <= 0) {
-                            return false;
+                            return -1;
                         }
                         TimeUnit.NANOSECONDS.timedWait(this, left);
                     }
@@ -211,6 +246,7 @@ public final class LockManager {
                     waiters.remove(waiter);
                     notifyAll(); // requests that gave way to this one look again
                 }
+                waited = Math.max(1, System.nanoTime() - start);
             }
             if (mode == LockMode.WRITE) {
                 writer = owner;
@@ -218,7 +254,7 @@ public final class LockManager {
             } else {
                 readers.merge(owner, 1, Integer::sum);
             }
-            return true;
+            return waited;
         }
 
         synchronized void unlock(LockOwner owner, LockMode mode) {
@@ -356,12 +392,19 @@ public final class LockManager {
                 LOG.debug("lock timeout after {} waiting for quiet reads to end before {}", timeout, first);
                 throw new LockTimeoutException(timeout, first, LockMode.WRITE);
             }
-            for (LockKey key : order) {
+            for (int i = 0; i < order.length; i++) {
+                LockKey key = order[i];
                 LockMode mode = keys.get(key);
                 KeyLock rw = pin(key);
                 boolean granted = false;
                 try {
-                    granted = rw.lock(owner, mode, deadline, key, count == 0);
+                    long waited = rw.lock(owner, mode, deadline, key, count == 0);
+                    granted = waited >= 0;
+                    if (waited > 0) {
+                        int slot = KeyRole.of(order, i).ordinal() * LockMode.values().length + mode.ordinal();
+                        blockedWaits[slot].increment();
+                        blockedNanos[slot].add(waited);
+                    }
                 } finally {
                     if (!granted) {
                         unpin(key);
@@ -463,6 +506,24 @@ public final class LockManager {
     /** The number of quiet reads in flight now. */
     public int quietReadsInFlight() {
         return quietReaders.get();
+    }
+
+    /** Number of times a set waited for a key of {@code role} that it wanted in {@code mode} (granted in the end). */
+    public long blockedWaits(KeyRole role, LockMode mode) {
+        return blockedWaits[role.ordinal() * LockMode.values().length + mode.ordinal()].sum();
+    }
+
+    /** Nanoseconds sets waited for keys of {@code role} wanted in {@code mode} (waits that ended in a grant). */
+    public long blockedNanos(KeyRole role, LockMode mode) {
+        return blockedNanos[role.ordinal() * LockMode.values().length + mode.ordinal()].sum();
+    }
+
+    private static LongAdder[] adders(int n) {
+        LongAdder[] result = new LongAdder[n];
+        for (int i = 0; i < n; i++) {
+            result[i] = new LongAdder();
+        }
+        return result;
     }
 
     /** Number of requests that died rather than wait for an older transaction (wait-die). */

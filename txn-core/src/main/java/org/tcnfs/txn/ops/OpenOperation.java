@@ -24,7 +24,8 @@ import org.tcnfs.txn.plan.Register;
 
 /**
  * OPEN (RFC 8881 section 18.16): READ locks on the directory and the file; when it may create, a WRITE lock on
- * the name and a {@link Mutation.Creation}; when it truncates (UNCHECKED4 with size 0), a WRITE lock on the file
+ * the name and a {@link Mutation.Creation}, and a WRITE lock on the directory unless it is UNCHECKED4 of a name
+ * that exists (then it changes no directory entry, and the name's existence is an assumption of the plan); when it truncates (UNCHECKED4 with size 0), a WRITE lock on the file
  * and a {@link Mutation.SizeChange}. Undone by removing what it created ({@link UndoStep.RemoveCreated}), by
  * putting the cut data, size and times back ({@link UndoStep.RestoreRanges}, {@link UndoStep.RestoreSize},
  * {@link UndoStep.RestoreAttributes}); the open state it creates or upgrades is put back from the compound's
@@ -114,7 +115,14 @@ public final class OpenOperation implements ObjectOperation {
         }
         ObjectRef file = mode == Mutation.Creation.How.OPEN_GUARDED ? ObjectRef.created(path)
                 : planning.atPath(path);
-        planning.writeKey(dir);
+        // UNCHECKED4 of a name that exists changes no directory entry: a READ key on the directory is enough
+        // (the name's existence is an assumption of the plan, checked again under the locks), so compounds
+        // that open existing files of one directory do not queue behind each other's directory lock.
+        if (mode == Mutation.Creation.How.OPEN_UNCHECKED && planning.existedBefore(file)) {
+            planning.readKey(dir);
+        } else {
+            planning.writeKey(dir);
+        }
         planning.writeKey(path);
         planning.mutation(new Mutation.Creation(i, file, FileType.REGULAR, mode));
         if (truncateTo == 0) {

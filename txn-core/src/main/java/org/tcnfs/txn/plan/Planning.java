@@ -70,6 +70,17 @@ public interface Planning {
      */
     void writeObject(ObjectRef object, Inode knownHandle) throws IOException;
 
+    /**
+     * Whether {@code object} is an object that existed before the compound and that no earlier operation of
+     * the compound removed or renamed away: its origin is present and the resolver identifies an object
+     * there. The answer is an assumption of the plan ({@link Assumption.PathIdentifies}), checked again under
+     * the locks, so an operation may lock less for an existing name (a READ key on its directory when it
+     * changes no directory entry) and the compound is planned again if the name came or went meanwhile.
+     *
+     * @throws IOException if the resolver cannot look the origin up
+     */
+    boolean existedBefore(ObjectRef object) throws IOException;
+
     /** A change the operation makes, in operation order. */
     void mutation(Mutation mutation);
 

@@ -296,17 +296,26 @@ final class Simulation implements Planning {
     public void writeObject(ObjectRef object, Inode knownHandle) throws IOException {
         Inode handle = knownHandle;
         if (handle == null && object.origin().isPresent()) {
-            ObjectPath origin = object.origin().get();
-            Optional<Inode> found = identified.get(origin);
-            if (found == null) {
-                found = Objects.requireNonNull(resolver.identify(origin), "resolver answered null");
-                identified.put(origin, found);
-            }
-            handle = found.orElse(null);
+            handle = identified(object.origin().get()).orElse(null);
         }
         if (handle != null) {
             objectKeys.put(new ObjectId(object.path().exportId(), handle), LockMode.WRITE);
         }
+    }
+
+    @Override
+    public boolean existedBefore(ObjectRef object) throws IOException {
+        return object.origin().isPresent() && identified(object.origin().get()).isPresent();
+    }
+
+    /** What the resolver identifies at {@code origin}, asked once per path and kept as an assumption. */
+    private Optional<Inode> identified(ObjectPath origin) throws IOException {
+        Optional<Inode> found = identified.get(origin);
+        if (found == null) {
+            found = Objects.requireNonNull(resolver.identify(origin), "resolver answered null");
+            identified.put(origin, found);
+        }
+        return found;
     }
 
     // ---- what operations that change objects see (Planning) ----

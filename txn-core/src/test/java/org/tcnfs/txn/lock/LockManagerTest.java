@@ -350,6 +350,40 @@ class LockManagerTest {
     }
 
     @Test
+    void blockedWaitsAreCountedByTheRoleOfTheKeyWaitedFor() throws Exception {
+        LockManager manager = new LockManager();
+        LockSet creator = holdOnOther(manager, write("shared"), write("shared/s1"));
+        Thread waiter = new Thread(() -> {
+            try {
+                manager.acquire(List.of(write("shared"), write("shared/s2")), LONG).close();
+            } catch (TxnException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        waiter.start();
+        while (!queuedOn(manager, path("shared"), waiter)) {
+            Thread.sleep(1);
+        }
+        Thread.sleep(20);
+        closeOnOther(creator);
+        waiter.join(10_000);
+
+        assertThat(manager.blockedWaits(LockManager.KeyRole.DIRECTORY, LockMode.WRITE)).isEqualTo(1);
+        assertThat(manager.blockedNanos(LockManager.KeyRole.DIRECTORY, LockMode.WRITE))
+                .isGreaterThanOrEqualTo(Duration.ofMillis(20).toNanos());
+        for (LockManager.KeyRole role : LockManager.KeyRole.values()) {
+            for (LockMode mode : LockMode.values()) {
+                if (role != LockManager.KeyRole.DIRECTORY || mode != LockMode.WRITE) {
+                    assertThat(manager.blockedWaits(role, mode)).as("%s %s", role, mode).isZero();
+                }
+            }
+        }
+        // a set granted at once waits for nothing
+        manager.acquire(List.of(write("shared/s3")), SHORT).close();
+        assertThat(manager.blockedWaits(LockManager.KeyRole.NAME, LockMode.WRITE)).isZero();
+    }
+
+    @Test
     void emptyRequestHoldsNothing() throws Exception {
         LockManager manager = new LockManager();
         try (LockSet set = manager.acquire(List.of(), SHORT)) {

@@ -222,6 +222,54 @@ class CompoundPlannerTest {
     }
 
     @Test
+    void openCreateOfAnExistingNameReadLocksItsDirectoryAndAssumesTheName() throws IOException {
+        Inode file = resolver.add(path("shared", "s1"));
+        TxnPlan plan = plan(sequence(), putrootfh(), lookup("shared"), openTruncate("s1"), write(0, 4096), close());
+
+        assertThat(plan.keys()).containsExactly(key(READ), key(READ, "shared"), key(WRITE, "shared", "s1"));
+        assertThat(plan.objectKeys()).extracting(ObjectKey::handle).containsExactly(file);
+        assertThat(plan.assumptions()).contains(new Assumption.PathIdentifies(path("shared", "s1"), Optional.of(file)));
+        assertThat(plan.creations()).singleElement()
+                .satisfies(c -> assertThat(c.how()).isEqualTo(Mutation.Creation.How.OPEN_UNCHECKED));
+    }
+
+    @Test
+    void openCreateOfAnExistingNameIsPlannedAgainOnceTheNameIsGone() throws IOException {
+        resolver.add(path("shared", "s1"));
+        TxnPlan plan = plan(putrootfh(), lookup("shared"), openCreate("s1"));
+        assertThat(plan.assumptionsHold(resolver)).isTrue();
+
+        resolver.remove(path("shared", "s1"));
+
+        assertThat(plan.assumptionsHold(resolver)).isFalse();
+        assertThat(plan(putrootfh(), lookup("shared"), openCreate("s1")).modeOf(path("shared"))).contains(WRITE);
+    }
+
+    @Test
+    void openCreateOfAMissingNameWriteLocksItsDirectory() throws IOException {
+        TxnPlan plan = plan(putrootfh(), lookup("shared"), openTruncate("s1"), write(0, 1));
+
+        assertThat(plan.keys()).containsExactly(key(READ), key(WRITE, "shared"), key(WRITE, "shared", "s1"));
+        assertThat(plan.assumptions()).contains(new Assumption.PathIdentifies(path("shared", "s1"), Optional.empty()));
+    }
+
+    @Test
+    void openCreateOfANameTheCompoundRemovedWriteLocksItsDirectory() throws IOException {
+        resolver.add(path("shared", "s1"));
+        TxnPlan plan = plan(putrootfh(), lookup("shared"), remove("s1"), openCreate("s1"));
+
+        assertThat(plan.modeOf(path("shared"))).contains(WRITE);
+    }
+
+    @Test
+    void openGuardedAndExclusiveOfAnExistingNameStillWriteLockItsDirectory() throws IOException {
+        resolver.add(path("shared", "s1"));
+
+        assertThat(plan(putrootfh(), lookup("shared"), openGuarded("s1")).modeOf(path("shared"))).contains(WRITE);
+        assertThat(plan(putrootfh(), lookup("shared"), openExclusive("s1")).modeOf(path("shared"))).contains(WRITE);
+    }
+
+    @Test
     void writeOfNoBytesOnlyReads() throws IOException {
         Inode file = resolver.add(path("f"));
         TxnPlan plan = plan(putfh(file), write(7, 0));

@@ -54,6 +54,14 @@ final class MapResolver implements PathResolver {
         handles.put(handle, path);
     }
 
+    /** The name {@code path} is gone (someone removed it); its handle no longer resolves. */
+    void remove(ObjectPath path) {
+        Inode handle = objects.remove(path);
+        if (handle != null) {
+            handles.remove(handle);
+        }
+    }
+
     /** A handle of a pseudo directory. */
     Inode addPseudo(List<String> components) {
         Inode handle = Inode.of(new byte[] {0x01, (byte) nextHandle++});
