@@ -74,7 +74,12 @@ public final class HandleTableResolver implements PathResolver {
                 if (at.isEmpty()) {
                     return Optional.empty();
                 }
-                at = snapshot.child(at.get(), name);
+                Nfh parent = at.get();
+                at = snapshot.child(parent, name);
+                // a plain REMOVE's row goes a moment after the name (HandleTable.unlinkAfterSync): gone already
+                if (at.isPresent() && handles.late().removes(parent, name, at.get())) {
+                    return Optional.empty();
+                }
             }
             return at.map(h -> Inode.of(h.toBytes()));
         } catch (HandleTableException e) {

@@ -74,4 +74,15 @@ class HandleTableResolverTest {
         assertThat(resolver.identify(ObjectPath.of("/", "a", "missing"))).isEmpty();
         assertThat(resolver.identify(ObjectPath.of("/", "missing", "b"))).isEmpty();
     }
+
+    @Test
+    void aNameWhoseRowRemovalIsStillQueuedIsNotIdentified() throws IOException {
+        HandleTableResolver resolver = new HandleTableResolver(table, "/");
+
+        assertThat(table.late().unlinkLater(dir, "b", file)).isTrue();
+        assertThat(resolver.identify(ObjectPath.of("/", "a", "b"))).as("queued, row still in the table").isEmpty();
+        table.late().flush();
+        assertThat(resolver.identify(ObjectPath.of("/", "a", "b"))).as("row removed").isEmpty();
+        assertThat(resolver.identify(ObjectPath.of("/", "a"))).contains(inode(dir));
+    }
 }

@@ -4,10 +4,12 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -55,6 +57,11 @@ public final class LateDurability implements AutoCloseable {
     private final Object flushing = new Object();
     private final Map<Object, TxnBuffer.PendingSync> syncs = new LinkedHashMap<>();
     private final ArrayDeque<Unlink> unlinks = new ArrayDeque<>();
+    /**
+     * The removals queued or being committed by a flush, until their commit: what {@link #removes} answers from.
+     * Guarded by {@code lock}.
+     */
+    private final Set<Unlink> notYetCommitted = new HashSet<>();
     /** When the oldest queued work was queued ({@link System#nanoTime()}), valid while some is queued. */
     private long oldest;
     private Thread thread;
@@ -102,10 +109,23 @@ public final class LateDurability implements AutoCloseable {
                 return false;
             }
             queued();
-            unlinks.add(new Unlink(Objects.requireNonNull(parent, "parent"), name,
-                    Objects.requireNonNull(handle, "handle")));
+            Unlink unlink = new Unlink(Objects.requireNonNull(parent, "parent"), name,
+                    Objects.requireNonNull(handle, "handle"));
+            unlinks.add(unlink);
+            notYetCommitted.add(unlink);
         }
         return true;
+    }
+
+    /**
+     * Whether the row {@code (parent, name)} naming {@code handle} is a removed object's whose removal is queued or
+     * being committed: the name is gone on disk though the table still has it. The planner asks, so that it never
+     * takes such a name for an existing one (an OPEN of an existing name only read-locks its directory).
+     */
+    public boolean removes(Nfh parent, String name, Nfh handle) {
+        synchronized (lock) {
+            return !notYetCommitted.isEmpty() && notYetCommitted.contains(new Unlink(parent, name, handle));
+        }
     }
 
     /** Directory syncs and row removals waiting (tests, metrics). */
@@ -151,7 +171,13 @@ public final class LateDurability implements AutoCloseable {
                 LOG.error("syncing directories of async name changes failed: {}; those changes may be lost in a "
                         + "power cut (check the export's file system)", e.toString());
             }
-            unlinkNow(table, rows);
+            try {
+                unlinkNow(table, rows);
+            } finally {
+                synchronized (lock) {
+                    rows.forEach(notYetCommitted::remove);
+                }
+            }
             if (table.hasUnsyncedCommits()) {
                 try {
                     table.sync();
