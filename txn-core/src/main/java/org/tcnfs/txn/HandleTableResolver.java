@@ -74,16 +74,34 @@ public final class HandleTableResolver implements PathResolver {
                 if (at.isEmpty()) {
                     return Optional.empty();
                 }
-                Nfh parent = at.get();
-                at = snapshot.child(parent, name);
-                // a plain REMOVE's row goes a moment after the name (HandleTable.unlinkAfterSync): gone already
-                if (at.isPresent() && handles.late().removes(parent, name, at.get())) {
-                    return Optional.empty();
-                }
+                at = snapshot.child(at.get(), name);
             }
             return at.map(h -> Inode.of(h.toBytes()));
         } catch (HandleTableException e) {
             throw new IOException("identifying " + path + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** A plain REMOVE's row goes a moment after the name ({@code HandleTable.unlinkAfterSync}). */
+    @Override
+    public boolean removalPending(ObjectPath path) throws IOException {
+        List<String> components = path.components();
+        if (components.isEmpty()) {
+            return false;
+        }
+        try (HandleSnapshot snapshot = handles.read()) {
+            Optional<Nfh> at = snapshot.root(exportId);
+            Nfh parent = null;
+            for (String name : components) {
+                if (at.isEmpty()) {
+                    return false;
+                }
+                parent = at.get();
+                at = snapshot.child(parent, name);
+            }
+            return at.isPresent() && handles.late().removes(parent, components.get(components.size() - 1), at.get());
+        } catch (HandleTableException e) {
+            throw new IOException("looking up " + path + ": " + e.getMessage(), e);
         }
     }
 }

@@ -78,4 +78,9 @@ final class PseudoPathResolver implements PathResolver {
     public Optional<Inode> identify(ObjectPath path) throws IOException {
         return inside.identify(path);
     }
+
+    @Override
+    public boolean removalPending(ObjectPath path) throws IOException {
+        return inside.removalPending(path);
+    }
 }

@@ -76,13 +76,15 @@ class HandleTableResolverTest {
     }
 
     @Test
-    void aNameWhoseRowRemovalIsStillQueuedIsNotIdentified() throws IOException {
+    void aNameWhoseRowRemovalIsStillQueuedIsPendingRemovalUntilTheFlush() throws IOException {
         HandleTableResolver resolver = new HandleTableResolver(table, "/");
+        assertThat(resolver.removalPending(ObjectPath.of("/", "a", "b"))).isFalse();
 
         assertThat(table.late().unlinkLater(dir, "b", file)).isTrue();
-        assertThat(resolver.identify(ObjectPath.of("/", "a", "b"))).as("queued, row still in the table").isEmpty();
+        assertThat(resolver.removalPending(ObjectPath.of("/", "a", "b"))).as("queued, row still in the table").isTrue();
+        assertThat(resolver.removalPending(ObjectPath.of("/", "a"))).isFalse();
         table.late().flush();
-        assertThat(resolver.identify(ObjectPath.of("/", "a", "b"))).as("row removed").isEmpty();
-        assertThat(resolver.identify(ObjectPath.of("/", "a"))).contains(inode(dir));
+        assertThat(resolver.removalPending(ObjectPath.of("/", "a", "b"))).as("row removed").isFalse();
+        assertThat(resolver.identify(ObjectPath.of("/", "a", "b"))).isEmpty();
     }
 }

@@ -82,4 +82,15 @@ public interface PathResolver {
     default Optional<Inode> identify(ObjectPath path) throws IOException {
         return Optional.empty();
     }
+
+    /**
+     * Whether the name at {@code path} is one a plain REMOVE removed a moment ago whose row the handle table has
+     * not dropped yet ({@link #identify} still finds it): the planner then does not take the name for an existing
+     * one. The default knows none.
+     *
+     * @throws IOException only if the lookup itself failed
+     */
+    default boolean removalPending(ObjectPath path) throws IOException {
+        return false;
+    }
 }

@@ -305,7 +305,8 @@ final class Simulation implements Planning {
 
     @Override
     public boolean existedBefore(ObjectRef object) throws IOException {
-        return object.origin().isPresent() && identified(object.origin().get()).isPresent();
+        return object.origin().isPresent() && identified(object.origin().get()).isPresent()
+                && !resolver.removalPending(object.origin().get());
     }
 
     /** What the resolver identifies at {@code origin}, asked once per path and kept as an assumption. */
