@@ -121,8 +121,8 @@ class GroupCommitIT extends SharedServerTest {
             }
         }
         Flushes before = Flushes.scrape(server);
-        // each round: a transaction that truncates the client's file (a backup in the backup area, the recovery
-        // record's durable commit, the file's fsync, the commit point's commit), one that writes it again
+        // each round: a transaction that truncates the client's file (light: a backup kept in memory, the file's
+        // fsync, the commit point's commit), one that writes it again (the record's commit too)
         inLockstep("gc-txn", (nfs, client, round) -> {
             CompoundResult r = nfs.session().executeTransaction(new CompoundBuilder().putfh(files[client])
                     .setattr(org.tcnfs.client.Attrs.builder().size(0).build()));
@@ -135,8 +135,9 @@ class GroupCommitIT extends SharedServerTest {
         System.out.println("GroupCommitIT transactions: " + used);
 
         int transactions = 2 * CLIENTS * ROUNDS;
-        assertThat(used.commitRequests()).as("the record's commit and the commit point's, per transaction")
-                .isGreaterThanOrEqualTo(2.0 * transactions);
+        // at least the commit point's commit per transaction (the truncation takes the light path: no record)
+        assertThat(used.commitRequests()).as("the commit point's commit, per transaction")
+                .isGreaterThanOrEqualTo(transactions);
         assertThat(used.commits()).as("durable LMDB commits for %s asked for", used.commitRequests())
                 .isLessThan(used.commitRequests());
         try (ItSession check = ItSession.open(server, "gc-txn-check")) {

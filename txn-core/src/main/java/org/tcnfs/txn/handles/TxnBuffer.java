@@ -204,15 +204,16 @@ public final class TxnBuffer {
      */
     public void syncPendingAlongside(FsyncPool.Sync commit) throws IOException {
         // taken out first: a failed commit discards the buffer while the syncs may still run
-        List<PendingSync> syncs = new ArrayList<>(pendingSyncs.values());
+        List<Map.Entry<Object, PendingSync>> syncs = new ArrayList<>(pendingSyncs.entrySet());
         pendingSyncs.clear();
         List<FsyncPool.Sync> all = new ArrayList<>(syncs.size() + 1);
         all.add(Objects.requireNonNull(commit, "commit"));
-        syncs.forEach(sync -> all.add(sync::sync));
+        SharedFsync shared = table.sharedFsync();
+        syncs.forEach(e -> all.add(() -> shared.sync(e.getKey(), e.getValue()::sync)));
         try {
             FsyncPool.runAll(all);
         } finally {
-            syncs.forEach(PendingSync::close);
+            syncs.forEach(e -> e.getValue().close());
         }
     }
 
