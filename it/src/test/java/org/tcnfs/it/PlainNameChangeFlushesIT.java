@@ -42,6 +42,7 @@ class PlainNameChangeFlushesIT {
     private static final String FILE = "tcnfs_fsyncs_total{of=\"file\"}";
     private static final String TABLE = "tcnfs_fsyncs_total{of=\"handle.table\"}";
     private static final String LATE = "tcnfs_late_pending";
+    private static final String HAND_OFFS = "tcnfs_fsync_pool_handoffs_total";
 
     private static ServerProcess sync;
     private static ServerProcess async;
@@ -163,5 +164,33 @@ class PlainNameChangeFlushesIT {
         // mkdir in the root, the OPEN-create and the REMOVE: each directory synced at least once, in the background
         assertThat(delta(start, end, DIRECTORY)).isBetween(2L, 3L);
         c.nfs().session().close();
+    }
+    /**
+     * The one-file compound of the workload driver's {@code degree k=1} row (OPEN-create, a stable WRITE, CLOSE): its
+     * directory's fsync runs right after its file's, on one pool thread, while the compound's own thread commits the
+     * handle row (docs/benchmarks.md, "One file per compound"); it used to hand each of the two fsyncs to a thread of
+     * its own.
+     */
+    @Test
+    void syncExportCreateWriteCloseCompoundHandsOneSyncToThePoolAndStillFlushesDirectoryFileAndRow() throws Exception {
+        NfsConnection connection = sync.connect();
+        Nfs41Session session = Nfs41Session.create(connection, "flushes-one-file");
+        NfsOps nfs = new NfsOps(session);
+        byte[] dir = nfs.mkdir(nfs.rootFh(), "one-file");
+        settle(sync);
+        for (int i = 0; i < 3; i++) {
+            String name = "f" + i;
+            Map<String, Double> before = scrape(sync);
+            nfs.runOk(new CompoundBuilder().putfh(dir)
+                    .openCreate(session.clientId(), nfs.openOwner(), name, OPEN4args.OPEN4_SHARE_ACCESS_BOTH,
+                            Attrs.builder().mode(0644).build())
+                    .write(CompoundBuilder.currentStateid(), 0, new byte[1024])
+                    .close(CompoundBuilder.currentStateid()));
+            Map<String, Double> after = scrape(sync);
+            assertThat(new Flushes(delta(before, after, DIRECTORY), delta(before, after, FILE),
+                    delta(before, after, TABLE), 0)).as("flushes of " + name).isEqualTo(new Flushes(1, 1, 2, 0));
+            assertThat(delta(before, after, HAND_OFFS)).as("syncs of " + name + " handed to the pool").isEqualTo(1);
+        }
+        session.close();
     }
 }

@@ -42,6 +42,7 @@ import org.tcnfs.recovery.RecoveryReport;
 import org.tcnfs.server.txn.StartupRecovery;
 import org.tcnfs.server.txn.TransactionWiring;
 import org.tcnfs.txn.backup.BackupStore;
+import org.tcnfs.txn.handles.FsyncPool;
 import org.tcnfs.txn.handles.HandleTable;
 
 /**
@@ -249,6 +250,9 @@ public final class TcnfsServer implements AutoCloseable {
         FunctionCounter.builder("tcnfs.shared.fsync.requests", table.sharedFsync(), f -> f.requests())
                 .description("fsyncs of files and directories asked for at compounds' ends (more than "
                         + "tcnfs_shared_fsyncs_total when concurrent compounds shared an fsync)").register(metrics.registry());
+        FunctionCounter.builder("tcnfs.fsync.pool.handoffs", FsyncPool.class, c -> FsyncPool.handOffs())
+                .description("Syncs a compound handed to the fsync pool's threads instead of running them itself "
+                        + "(each a thread hand-off and back)").register(metrics.registry());
     }
 
     /** Size of the handle table's LMDB data file, if it can be read. */

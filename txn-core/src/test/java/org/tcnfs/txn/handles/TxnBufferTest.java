@@ -567,4 +567,88 @@ class TxnBufferTest extends HandleTableTestBase {
         assertThatThrownBy(plain::syncPending).hasMessage("disk gone");
         assertThat(log).containsExactly("open b", "sync b", "close bad", "close b");
     }
+    /** A pending sync of a file or directory {@code name} that logs its sync with the thread it ran on. */
+    private static TxnBuffer.PendingSync onThread(List<String> log, String name, boolean directory) {
+        return new TxnBuffer.PendingSync() {
+            @Override
+            public void sync() {
+                log.add("sync " + name + " on " + Thread.currentThread().getName());
+            }
+
+            @Override
+            public boolean isDirectory() {
+                return directory;
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
+
+    @Test
+    void aDirectorysSyncRunsRightAfterAFilesSyncOnTheSameThread() throws Exception {
+        List<String> log = Collections.synchronizedList(new ArrayList<>());
+        TxnBuffer plain = table.plainBuffer();
+        try (HandleTable.Binding bound = table.bind(plain)) {
+            // an OPEN-create keeps its directory's sync first, the stable WRITE then its file's
+            table.syncAtCompoundEnd("dir", () -> onThread(log, "dir", true));
+            table.syncAtCompoundEnd("file", () -> onThread(log, "file", false));
+        }
+        long handOffs = FsyncPool.handOffs();
+        plain.syncPending();
+        String here = Thread.currentThread().getName();
+        assertThat(log).containsExactly("sync file on " + here, "sync dir on " + here);
+        assertThat(FsyncPool.handOffs() - handOffs).as("syncs handed to the pool").isZero();
+    }
+
+    @Test
+    void alongsideItsCommitACreateWithAStableWriteHandsOneSyncToThePool() throws Exception {
+        List<String> log = Collections.synchronizedList(new ArrayList<>());
+        TxnBuffer plain = table.plainBuffer();
+        try (HandleTable.Binding bound = table.bind(plain)) {
+            table.syncAtCompoundEnd("dir", () -> onThread(log, "dir", true));
+            table.syncAtCompoundEnd("file", () -> onThread(log, "file", false));
+        }
+        long handOffs = FsyncPool.handOffs();
+        plain.syncPendingAlongside(() -> log.add("commit on " + Thread.currentThread().getName()));
+        assertThat(FsyncPool.handOffs() - handOffs).as("syncs handed to the pool").isEqualTo(1);
+        assertThat(log).contains("commit on " + Thread.currentThread().getName());
+        List<String> syncs = log.stream().filter(l -> l.startsWith("sync")).toList();
+        assertThat(syncs).containsExactly("sync file on tcnfs-fsync", "sync dir on tcnfs-fsync");
+    }
+
+    @Test
+    void directorySyncsWithoutFileSyncsStillRunAtOnceAndFilesShareOutTheDirectories() throws Exception {
+        List<String> log = Collections.synchronizedList(new ArrayList<>());
+        TxnBuffer dirsOnly = table.plainBuffer();
+        try (HandleTable.Binding bound = table.bind(dirsOnly)) {
+            table.syncAtCompoundEnd("d1", () -> onThread(log, "d1", true));
+            table.syncAtCompoundEnd("d2", () -> onThread(log, "d2", true));
+        }
+        long handOffs = FsyncPool.handOffs();
+        dirsOnly.syncPending();
+        assertThat(FsyncPool.handOffs() - handOffs).as("a rename between two directories: one at once").isEqualTo(1);
+        assertThat(log).hasSize(2);
+
+        log.clear();
+        TxnBuffer mixed = table.plainBuffer();
+        try (HandleTable.Binding bound = table.bind(mixed)) {
+            for (String name : List.of("d1", "d2", "d3")) {
+                table.syncAtCompoundEnd(name, () -> onThread(log, name, true));
+            }
+            for (String name : List.of("f1", "f2")) {
+                table.syncAtCompoundEnd(name, () -> onThread(log, name, false));
+            }
+        }
+        handOffs = FsyncPool.handOffs();
+        mixed.syncPending();
+        assertThat(FsyncPool.handOffs() - handOffs).as("one task per file, the directories after them").isEqualTo(1);
+        assertThat(log).hasSize(5);
+        // each directory after the file of its thread: d1 and d3 after f1, d2 after f2
+        assertThat(log.indexOf(log.stream().filter(l -> l.startsWith("sync d1")).findFirst().orElseThrow()))
+                .isGreaterThan(log.indexOf(log.stream().filter(l -> l.startsWith("sync f1")).findFirst().orElseThrow()));
+        assertThat(log.indexOf(log.stream().filter(l -> l.startsWith("sync d2")).findFirst().orElseThrow()))
+                .isGreaterThan(log.indexOf(log.stream().filter(l -> l.startsWith("sync f2")).findFirst().orElseThrow()));
+    }
 }
