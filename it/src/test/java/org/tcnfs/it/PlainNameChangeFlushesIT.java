@@ -23,6 +23,7 @@ import org.tcnfs.nfs4.status.NfsStatus;
 import org.tcnfs.nfs4.xdr.OPEN4args;
 import org.tcnfs.nfs4.xdr.OPEN4resok;
 import org.tcnfs.nfs4.xdr.nfs4_attr;
+import org.tcnfs.nfs4.xdr.stable_how4;
 import org.tcnfs.nfs4.xdr.stateid4;
 
 /**
@@ -43,6 +44,7 @@ class PlainNameChangeFlushesIT {
     private static final String TABLE = "tcnfs_fsyncs_total{of=\"handle.table\"}";
     private static final String LATE = "tcnfs_late_pending";
     private static final String HAND_OFFS = "tcnfs_fsync_pool_handoffs_total";
+    private static final String COMMITS = "tcnfs_handle_table_commits_total";
 
     private static ServerProcess sync;
     private static ServerProcess async;
@@ -190,6 +192,65 @@ class PlainNameChangeFlushesIT {
             assertThat(new Flushes(delta(before, after, DIRECTORY), delta(before, after, FILE),
                     delta(before, after, TABLE), 0)).as("flushes of " + name).isEqualTo(new Flushes(1, 1, 2, 0));
             assertThat(delta(before, after, HAND_OFFS)).as("syncs of " + name + " handed to the pool").isEqualTo(1);
+        }
+        session.close();
+    }
+    /** What one single-operation compound cost: flushes of each kind, handle-table commits and pool hand-offs. */
+    private record OneOp(long directories, long files, long table, long commits, long handOffs) {
+    }
+
+    private OneOp oneOp(NfsOps nfs, CompoundBuilder compound, NfsStatus expected) throws Exception {
+        Map<String, Double> before = scrape(sync);
+        assertThat(nfs.run(compound).status()).isEqualTo(expected);
+        Map<String, Double> after = scrape(sync);
+        return new OneOp(delta(before, after, DIRECTORY), delta(before, after, FILE), delta(before, after, TABLE),
+                delta(before, after, COMMITS), delta(before, after, HAND_OFFS));
+    }
+
+    /**
+     * A file copied in by a client that sends one operation per compound (fuse-nfs over libnfs, the kernel client:
+     * the issue 16 untar and cp -R), each compound counted on its own: only the OPEN-create (its directory, its row:
+     * one pool hand-off beside the row's commit) and the COMMIT (the file, on the compound's own thread) flush;
+     * the LOOKUP of the missing name, the UNSTABLE WRITEs, CLOSE, SETATTR and GETATTR flush and commit nothing. A
+     * change that adds a flush, a handle-table commit or a hand-off to one of them fails here.
+     */
+    @Test
+    void syncExportOneOperationCompoundsOfAFileCopyFlushOnlyAtTheCreateAndTheCommit() throws Exception {
+        NfsConnection connection = sync.connect();
+        Nfs41Session session = Nfs41Session.create(connection, "flushes-one-op");
+        NfsOps nfs = new NfsOps(session);
+        byte[] dir = nfs.mkdir(nfs.rootFh(), "one-op");
+        settle(sync);
+        OneOp none = new OneOp(0, 0, 0, 0, 0);
+        for (int i = 0; i < 2; i++) {
+            String name = "copied" + i;
+            assertThat(oneOp(nfs, new CompoundBuilder().putfh(dir).lookup(name), NfsStatus.NOENT))
+                    .as("LOOKUP of the missing " + name).isEqualTo(none);
+            Map<String, Double> before = scrape(sync);
+            CompoundResult opened = nfs.runOk(new CompoundBuilder().putfh(dir)
+                    .openCreate(session.clientId(), nfs.openOwner(), name, OPEN4args.OPEN4_SHARE_ACCESS_BOTH,
+                            Attrs.builder().mode(0600).build())
+                    .getfh());
+            Map<String, Double> after = scrape(sync);
+            assertThat(new OneOp(delta(before, after, DIRECTORY), delta(before, after, FILE),
+                    delta(before, after, TABLE), delta(before, after, COMMITS), delta(before, after, HAND_OFFS)))
+                    .as("OPEN-create of " + name).isEqualTo(new OneOp(1, 0, 2, 1, 1));
+            byte[] file = opened.fileHandle();
+            stateid4 open = opened.body(OP_OPEN, OPEN4resok.class).stateid;
+            for (int w = 0; w < 2; w++) {
+                assertThat(oneOp(nfs, new CompoundBuilder().putfh(file)
+                        .write(open, w * 4096L, stable_how4.UNSTABLE4, new byte[4096]), NfsStatus.OK))
+                        .as("UNSTABLE WRITE " + w + " of " + name).isEqualTo(none);
+            }
+            assertThat(oneOp(nfs, new CompoundBuilder().putfh(file).commit(0, 0), NfsStatus.OK))
+                    .as("COMMIT of " + name).isEqualTo(new OneOp(0, 1, 0, 0, 0));
+            assertThat(oneOp(nfs, new CompoundBuilder().putfh(file).close(open), NfsStatus.OK))
+                    .as("CLOSE of " + name).isEqualTo(none);
+            assertThat(oneOp(nfs, new CompoundBuilder().putfh(file)
+                    .setattr(Attrs.builder().mode(0644).build()), NfsStatus.OK))
+                    .as("SETATTR mode of " + name).isEqualTo(none);
+            assertThat(oneOp(nfs, new CompoundBuilder().putfh(file).getattr(nfs4_attr.FATTR4_SIZE), NfsStatus.OK))
+                    .as("GETATTR of " + name).isEqualTo(none);
         }
         session.close();
     }
