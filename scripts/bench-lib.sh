@@ -1,4 +1,6 @@
-# Shared parts of the benchmark scripts (bench-atomic-untar.sh, bench-spanning-heap.sh, bench-transfer.sh):
+# Shared parts of the benchmark scripts (bench-atomic-untar.sh, bench-atomic-untar-big.sh, bench-bigfile.sh,
+# bench-fuse-nfs.sh, bench-fuse-ls.sh, bench-light.sh, bench-lock-waits.sh, bench-spanning-heap.sh,
+# bench-transfer.sh, count-flushes.sh):
 # the common options, the build step, the jar paths, a tcnfs server and an NFS-Ganesha server started on a work
 # directory and stopped on exit, and the source-tree archive. Sourced, not run:
 #
@@ -16,7 +18,9 @@
 #
 # Variables it sets or reads: BENCH_ROOT (the repository), JAVA (default java), DIR (work directories; each script
 # sets its default before sourcing or before parsing), BUILD (1; --no-build sets 0), SERVER_JAR, CLI_JAR,
-# CLIENT_JAR, TCNFS_PID/TCNFS_PORT/TCNFS_MPORT after bench_start_tcnfs, GANESHA_PID/GANESHA_PORT after
+# CLIENT_JAR, BENCH_JAR (jmh's, under target$TCNFS_BUILD_SUFFIX), BENCH_DATA_OPTIONS (the export options of
+# bench_start_tcnfs, default rw,no_root_squash), TCNFS_PID/TCNFS_PORT/TCNFS_MPORT after bench_start_tcnfs,
+# GANESHA_MINOR_VERSIONS (default 1; "0, 1" for NFSv4.0 clients) and GANESHA_PID/GANESHA_PORT after
 # bench_start_ganesha. Extra cleanup: put commands in BENCH_CLEANUP_HOOKS (an array), run first on exit.
 
 BENCH_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -25,6 +29,9 @@ BUILD=${BUILD:-1}
 SERVER_JAR=$BENCH_ROOT/server/target/tcnfs-server.jar
 CLI_JAR=$BENCH_ROOT/cli/target/tcnfs-cli.jar
 CLIENT_JAR=$BENCH_ROOT/client/target/tcnfs-client.jar
+BENCH_JAR=$BENCH_ROOT/jmh/target${TCNFS_BUILD_SUFFIX:-}/benchmarks.jar
+BENCH_DATA_OPTIONS=${BENCH_DATA_OPTIONS:-rw,no_root_squash}
+GANESHA_MINOR_VERSIONS=${GANESHA_MINOR_VERSIONS:-1}
 BENCH_PIDS=()
 BENCH_DIRS=()
 BENCH_CLEANUP_HOOKS=()
@@ -93,9 +100,10 @@ trap bench_cleanup EXIT
 trap 'exit 130' INT TERM
 
 # bench_start_tcnfs WORK LOG [JVM-OPTIONS...] [-- SERVER-OPTIONS...]: starts $SERVER_JAR on 127.0.0.1 with the
-# export WORK/data (no root squash) and the state WORK/state, any free port and a metrics port (unless the
-# server options turn it off), no grace period; waits until it serves and sets TCNFS_PID, TCNFS_PORT and
-# TCNFS_MPORT (empty when the endpoints are off).
+# export WORK/data (options $BENCH_DATA_OPTIONS: no root squash unless changed) and the state WORK/state, any free
+# port and a metrics port (unless the server options turn it off), no grace period; waits until it serves and
+# sets TCNFS_PID, TCNFS_PORT and TCNFS_MPORT (empty when the endpoints are off). Several servers: one WORK each,
+# and SERVER_JAR (or BENCH_DATA_OPTIONS) set before each call.
 bench_start_tcnfs() {
   local work=$1 log=$2; shift 2
   local jvm=() server=()
@@ -107,7 +115,7 @@ bench_start_tcnfs() {
   local metrics=(--metrics-port 0 --metrics-port-file "$work/mport")
   case " ${server[*]} " in *" --metrics-port "*) metrics=() ;; esac
   "$JAVA" "${jvm[@]}" -jar "$SERVER_JAR" --bind 127.0.0.1 --port 0 --port-file "$work/port" --data "$work/data" \
-    --state "$work/state" --grace 0 "${metrics[@]}" --data-options rw,no_root_squash "${server[@]}" >"$log" 2>&1 &
+    --state "$work/state" --grace 0 "${metrics[@]}" --data-options "$BENCH_DATA_OPTIONS" "${server[@]}" >"$log" 2>&1 &
   TCNFS_PID=$!
   BENCH_PIDS+=("$TCNFS_PID")
   for _ in $(seq 1 600); do
@@ -121,9 +129,9 @@ bench_start_tcnfs() {
   [ ${#metrics[@]} = 0 ] || TCNFS_MPORT=$(tr -d '[:space:]' <"$work/mport")
 }
 
-# bench_start_ganesha WORK LOG: starts NFS-Ganesha (the Debian package, as in bench-ab.sh: NFSv4.1, VFS FSAL)
-# exporting WORK/ganesha-export as /export on 127.0.0.1 and a free port; waits until it accepts connections
-# and sets GANESHA_PID and GANESHA_PORT. Needs root.
+# bench_start_ganesha WORK LOG: starts NFS-Ganesha (the Debian package, as in bench-ab.sh: NFSv4.1, or the minor
+# versions $GANESHA_MINOR_VERSIONS; VFS FSAL) exporting WORK/ganesha-export as /export on 127.0.0.1 and a free
+# port; waits until it accepts connections and sets GANESHA_PID and GANESHA_PORT. Needs root.
 bench_start_ganesha() {
   local work=$1 log=$2
   [ -x /usr/bin/ganesha.nfsd ] || { echo "$(basename "$0"): /usr/bin/ganesha.nfsd missing (apt-get install nfs-ganesha nfs-ganesha-vfs)" >&2; exit 1; }
@@ -131,7 +139,7 @@ bench_start_ganesha() {
   GANESHA_PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
   cat >"$work/ganesha.conf" <<CONF
 NFS_CORE_PARAM { NFS_Port = $GANESHA_PORT; Bind_addr = 127.0.0.1; Protocols = 4; Enable_NLM = false; Enable_RQUOTA = false; Enable_UDP = false; }
-NFSV4 { Graceless = true; Minor_Versions = 1; RecoveryBackend = fs; RecoveryRoot = $work/ganesha-recovery; }
+NFSV4 { Graceless = true; Minor_Versions = $GANESHA_MINOR_VERSIONS; RecoveryBackend = fs; RecoveryRoot = $work/ganesha-recovery; }
 NFS_KRB5 { Active_krb5 = false; }
 EXPORT { Export_Id = 77; Path = $work/ganesha-export; Pseudo = /export; Protocols = 4; Transports = TCP;
   Access_Type = RW; Squash = No_Root_Squash; SecType = sys; FSAL { Name = VFS; } }
