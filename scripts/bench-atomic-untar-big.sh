@@ -27,13 +27,7 @@ while [ $# -gt 0 ]; do
     *) bench_option "$@"; shift "$BENCH_SHIFT" ;;
   esac
 done
-SERVER_JAR=${TCNFS_SERVER_JAR:-$SERVER_JAR}
-CLIENT_JAR=${TCNFS_CLIENT_JAR:-$CLI_JAR}
-bench_build server,cli
-bench_require "$SERVER_JAR" "$CLIENT_JAR"
-mkdir -p "$OUT"
-OUT=$(cd "$OUT" && pwd)
-bench_workdir run
+bench_cli_setup
 
 echo "making an archive of $ENTRIES entries, about $SIZE MiB ..." >&2
 python3 - "$WORK/good.tar" "$WORK/sums.txt" "$ENTRIES" "$SIZE" <<'PY'

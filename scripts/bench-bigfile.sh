@@ -25,13 +25,7 @@ while [ $# -gt 0 ]; do
     *) bench_option "$@"; shift "$BENCH_SHIFT" ;;
   esac
 done
-SERVER_JAR=${TCNFS_SERVER_JAR:-$SERVER_JAR}
-CLIENT_JAR=${TCNFS_CLIENT_JAR:-$CLI_JAR}
-bench_build server,cli
-bench_require "$SERVER_JAR" "$CLIENT_JAR"
-mkdir -p "$OUT"
-OUT=$(cd "$OUT" && pwd)
-bench_workdir run
+bench_cli_setup
 mkdir -p "$WORK"/{data/big,local}
 bench_start_tcnfs "$WORK" "$OUT/server.log" -Xmx512m -- --metrics-port off
 URL=nfs://127.0.0.1:$TCNFS_PORT/big

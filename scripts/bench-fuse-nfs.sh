@@ -28,11 +28,7 @@ sleep 2
 url() { if [ $1 = ganesha ]; then echo "nfs://127.0.0.1/export?version=4&nfsport=$GP"; else echo "nfs://127.0.0.1/?version=4&nfsport=${PORT[$1]}"; fi; }
 TARGETS="ganesha new new-always"; [ "${TCNFS_ASYNC:-0}" = 1 ] && TARGETS="$TARGETS new-async"; [ -n "$OLDJAR" ] && TARGETS="$TARGETS old"
 TARGETS=${FUSE_TARGETS:-$TARGETS}   # e.g. FUSE_TARGETS="ganesha new new-async old" leaves new-always out
-step() { # round target step command...
-  local r=$1 t=$2 s=$3; shift 3
-  local t0=$(date +%s.%N); "$@" > /dev/null 2> $OUT/err-$t-$s-$r.txt; local rc=$?; local t1=$(date +%s.%N)
-  echo "$r,$t,$s,$(python3 -c "print(round($t1-$t0,2))"),rc=$rc" | tee -a $OUT/fuse.csv
-}
+step() { bench_step $OUT/fuse.csv "$@"; }   # round target step command...
 for r in $(seq 1 $ROUNDS); do
   for t in $TARGETS; do
     M=$W/mnt-$t; mkdir -p $M

@@ -69,6 +69,20 @@ bench_require() {
   done
 }
 
+# bench_cli_setup: for the scripts that time the CLI against one server (bench-bigfile.sh,
+# bench-atomic-untar-big.sh): SERVER_JAR and CLIENT_JAR from TCNFS_SERVER_JAR and TCNFS_CLIENT_JAR when set (else
+# the server's and the CLI's jars under */target), built unless --no-build, both checked; OUT made and absolute;
+# WORK a fresh run-XXXXXX under $DIR.
+bench_cli_setup() {
+  SERVER_JAR=${TCNFS_SERVER_JAR:-$SERVER_JAR}
+  CLIENT_JAR=${TCNFS_CLIENT_JAR:-$CLI_JAR}
+  bench_build server,cli
+  bench_require "$SERVER_JAR" "$CLIENT_JAR"
+  mkdir -p "$OUT"
+  OUT=$(cd "$OUT" && pwd)
+  bench_workdir run
+}
+
 # bench_workdir NAME: sets WORK to a fresh directory NAME-XXXXXX under $DIR, removed on exit.
 bench_workdir() {
   mkdir -p "$DIR"
@@ -156,6 +170,15 @@ CONF
   done
   echo "$(basename "$0"): ganesha did not start (see $log)" >&2
   exit 1
+}
+
+# bench_step CSV ROUND TARGET STEP COMMAND...: runs COMMAND (standard output dropped, standard error to
+# $OUT/err-TARGET-STEP-ROUND.txt) and appends ROUND,TARGET,STEP,SECONDS,rc=STATUS to CSV (and prints it).
+bench_step() {
+  local csv=$1 r=$2 t=$3 s=$4; shift 4
+  local t0 t1 rc
+  t0=$(date +%s.%N); "$@" > /dev/null 2> "$OUT/err-$t-$s-$r.txt"; rc=$?; t1=$(date +%s.%N)
+  echo "$r,$t,$s,$(python3 -c "print(round($t1-$t0,2))"),rc=$rc" | tee -a "$csv"
 }
 
 # bench_make_archive WORK FILES: WORK/archive.tar of a source-like tree: FILES files of 1-6 KiB of random bytes

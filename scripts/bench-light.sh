@@ -43,11 +43,7 @@ start_tcnfs old-always $OLDJAR rw,no_root_squash,txn=always
 TARGETS="new new-always old old-always"
 sleep 2
 url() { echo "nfs://127.0.0.1/?version=4&nfsport=${PORT[$1]}"; }
-step() { # round target step command...
-  local r=$1 t=$2 s=$3; shift 3
-  local t0=$(date +%s.%N); "$@" > /dev/null 2> $OUT/err-$t-$s-$r.txt; local rc=$?; local t1=$(date +%s.%N)
-  echo "$r,$t,$s,$(python3 -c "print(round($t1-$t0,2))"),rc=$rc" | tee -a $OUT/light.csv
-}
+step() { bench_step $OUT/light.csv "$@"; }   # round target step command...
 echo "load: $(uptime)" | tee -a $OUT/load.txt
 for r in $(seq 1 $ROUNDS); do
   for t in $TARGETS; do
