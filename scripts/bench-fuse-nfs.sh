@@ -12,7 +12,7 @@ GANESHA_MINOR_VERSIONS="0, 1"   # fuse-nfs speaks NFSv4.0
 . "$(dirname "$0")/bench-lib.sh"   # servers stopped and the work directory removed on exit
 mkdir -p $OUT; bench_workdir fuse-bench; W=$WORK
 # fuse mounts left by a failure or Ctrl-C are unmounted before the servers stop
-BENCH_CLEANUP_HOOKS+=('for m in "$W"/mnt-*; do mountpoint -q "$m" && umount "$m"; done')
+BENCH_CLEANUP_HOOKS+=('for m in "$W"/mnt-*; do mountpoint -q "$m" && { umount "$m" 2>/dev/null || umount -l "$m"; }; done')
 declare -A PORT
 start_tcnfs() { # name jar options
   SERVER_JAR=$2 BENCH_DATA_OPTIONS=$3 bench_start_tcnfs $W/$1 $OUT/$1.log -Xmx512m

@@ -16,7 +16,7 @@ DIR=${BENCH_DIR:-/mnt/tcnfs-xfs}
 . "$(dirname "$0")/bench-lib.sh"   # servers and traces stopped, the work directory removed on exit
 mkdir -p $OUT; OUT=$(cd $OUT && pwd); bench_workdir light-bench; W=$WORK
 # fuse mounts left by a failure or Ctrl-C are unmounted before the servers stop
-BENCH_CLEANUP_HOOKS+=('for m in "$W"/mnt-*; do mountpoint -q "$m" && umount "$m"; done')
+BENCH_CLEANUP_HOOKS+=('for m in "$W"/mnt-*; do mountpoint -q "$m" && { umount "$m" 2>/dev/null || umount -l "$m"; }; done')
 python3 - $W/tree $FILES $DIRS <<'PY'
 import os, random, sys
 root, files, dirs = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]); random.seed(16)

@@ -38,7 +38,8 @@ import org.tcnfs.client.rpc.NfsConnection;
  * {@code ../server/target/tcnfs-server.jar}.
  */
 public final class ServerProcess implements AutoCloseable {
-    private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+    // generous: a server starts in 1-2 s, but a test machine shared with builds can stretch that tenfold
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
 
     private final Path base;
@@ -141,34 +142,41 @@ public final class ServerProcess implements AutoCloseable {
     private static Path cdsArchive;
     private static boolean cdsTried;
 
-    /** The class-data archive of the server jar, made by a first start and clean stop of a server; null if none. */
+    /**
+     * The class-data archive of the server jar, made by a first start and clean stop of a server (or by a test JVM
+     * running beside this one); null if there is none.
+     */
     private static synchronized Path classDataArchive() {
         if (cdsTried) {
             return cdsArchive;
         }
         cdsTried = true;
         Path jar = serverJar();
+        Path archive = null;
         try {
             Path dir = defaultWorkDirectory().toAbsolutePath().resolve("cds");
             Files.createDirectories(dir);
-            Path archive = dir.resolve("tcnfs-server-" + Files.size(jar) + "-"
-                    + Files.getLastModifiedTime(jar).toMillis() + ".jsa");
+            archive = dir.resolve("tcnfs-server-" + Files.size(jar) + "-" + Files.getLastModifiedTime(jar).toMillis()
+                    + ".jsa");
             if (!Files.isRegularFile(archive)) {
-                // written at the JVM's exit; a parallel test JVM may do the same, hence a name of its own and a move
+                // written at the JVM's clean exit; a parallel test JVM may do the same, hence a name of its own and a
+                // move; a maker that does not stop cleanly leaves no archive to use
                 Path fresh = dir.resolve(archive.getFileName() + "." + ProcessHandle.current().pid() + ".tmp");
                 ServerProcess maker = startIn(dir, List.of("-XX:ArchiveClassesAtExit=" + fresh, "-Xlog:cds=off",
                         "-Xlog:cds+dynamic=off"));
                 maker.close();
-                if (!Files.isRegularFile(fresh)) {
-                    System.err.println("ServerProcess: no class-data archive was written; servers start without one");
-                    return null;
+                if (Files.isRegularFile(fresh)) {
+                    Files.move(fresh, archive, java.nio.file.StandardCopyOption.ATOMIC_MOVE,
+                            java.nio.file.StandardCopyOption.REPLACE_EXISTING);
                 }
-                Files.move(fresh, archive, java.nio.file.StandardCopyOption.ATOMIC_MOVE,
-                        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
             }
-            cdsArchive = archive;
         } catch (IOException | RuntimeException e) {
-            System.err.println("ServerProcess: servers start without a class-data archive: " + e);
+            System.err.println("ServerProcess: making the class-data archive failed: " + e);
+        }
+        if (archive != null && Files.isRegularFile(archive)) {
+            cdsArchive = archive;
+        } else {
+            System.err.println("ServerProcess: no class-data archive; servers start without one");
         }
         return cdsArchive;
     }
