@@ -12,41 +12,22 @@
 # Environment: JAVA (default java); TCNFS_CLIENT_JAR, TCNFS_SERVER_JAR (default the jars under */target).
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
 DIR=/tmp/tcnfs-bench-atomic-untar
-OUT=$ROOT/target/bench-atomic-untar
 ENTRIES=50000
 SIZE=1024
 HEAP=96m
-BUILD=1
-JAVA=${JAVA:-java}
+. "$(dirname "$0")/bench-lib.sh"   # --dir, --no-build, --help; the server stopped and WORK removed on exit
+OUT=$BENCH_ROOT/target/bench-atomic-untar
 while [ $# -gt 0 ]; do
   case "$1" in
-    --dir) DIR=$2; shift 2 ;;
     --out) OUT=$2; shift 2 ;;
     --entries) ENTRIES=$2; shift 2 ;;
     --size) SIZE=$2; shift 2 ;;
     --heap) HEAP=$2; shift 2 ;;
-    --no-build) BUILD=0; shift ;;
-    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
-    *) echo "bench-atomic-untar-big.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
+    *) bench_option "$@"; shift "$BENCH_SHIFT" ;;
   esac
 done
-SERVER_JAR=${TCNFS_SERVER_JAR:-$ROOT/server/target/tcnfs-server.jar}
-CLIENT_JAR=${TCNFS_CLIENT_JAR:-$ROOT/cli/target/tcnfs-cli.jar}
-if [ "$BUILD" = 1 ]; then
-  (cd "$ROOT" && mvn -B -q -o package -DskipTests -pl server,cli -am)
-fi
-mkdir -p "$DIR" "$OUT"
-OUT=$(cd "$OUT" && pwd)
-WORK=$(mktemp -d "$DIR/run-XXXXXX")
-mkdir -p "$WORK"/{data,state}
-SERVER_PID=
-cleanup() {
-  if [ -n "$SERVER_PID" ]; then kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; fi
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
+bench_cli_setup
 
 echo "making an archive of $ENTRIES entries, about $SIZE MiB ..." >&2
 python3 - "$WORK/good.tar" "$WORK/sums.txt" "$ENTRIES" "$SIZE" <<'PY'
@@ -81,14 +62,9 @@ with tarfile.open(sys.argv[1], "a") as tar:
     tar.addfile(info)
 PY
 
-"$JAVA" -Xmx512m -jar "$SERVER_JAR" --bind 127.0.0.1 --port 0 --port-file "$WORK/port" --data "$WORK/data" \
-  --state "$WORK/state" --grace 0 --metrics-port 0 --metrics-port-file "$WORK/metrics-port" \
-  --data-options rw,no_root_squash >"$OUT/server.log" 2>&1 &
-SERVER_PID=$!
-for _ in $(seq 1 300); do [ -s "$WORK/port" ] && [ -s "$WORK/metrics-port" ] && break; sleep 0.1; done
-[ -s "$WORK/port" ] || { echo "bench-atomic-untar-big.sh: the server did not start (see $OUT/server.log)" >&2; exit 1; }
-URL=nfs://127.0.0.1:$(tr -d '[:space:]' <"$WORK/port")
-METRICS=http://127.0.0.1:$(tr -d '[:space:]' <"$WORK/metrics-port")/metrics
+bench_start_tcnfs "$WORK" "$OUT/server.log" -Xmx512m
+URL=nfs://127.0.0.1:$TCNFS_PORT
+METRICS=http://127.0.0.1:$TCNFS_MPORT/metrics
 metric() { curl -s "$METRICS" | awk -v m="$1" '$1 == m {print $2}' | head -1; }
 
 # sample NAME ARCHIVE TARGET: one timed untar --atomic with a GC log; prints a table row, sets STATUS

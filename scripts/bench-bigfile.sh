@@ -12,45 +12,23 @@
 # Environment: JAVA (default java); TCNFS_CLIENT_JAR, TCNFS_SERVER_JAR (default the jars under */target).
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
 DIR=/tmp/tcnfs-bench-bigfile
-OUT=$ROOT/target/bench-bigfile
 SIZE=10240
 HEAP=96m
-BUILD=1
-JAVA=${JAVA:-java}
+. "$(dirname "$0")/bench-lib.sh"   # --dir, --no-build, --help; the server stopped and WORK removed on exit
+OUT=$BENCH_ROOT/target/bench-bigfile
 while [ $# -gt 0 ]; do
   case "$1" in
-    --dir) DIR=$2; shift 2 ;;
     --out) OUT=$2; shift 2 ;;
     --size) SIZE=$2; shift 2 ;;
     --heap) HEAP=$2; shift 2 ;;
-    --no-build) BUILD=0; shift ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
-    *) echo "bench-bigfile.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
+    *) bench_option "$@"; shift "$BENCH_SHIFT" ;;
   esac
 done
-SERVER_JAR=${TCNFS_SERVER_JAR:-$ROOT/server/target/tcnfs-server.jar}
-CLIENT_JAR=${TCNFS_CLIENT_JAR:-$ROOT/cli/target/tcnfs-cli.jar}
-if [ "$BUILD" = 1 ]; then
-  (cd "$ROOT" && mvn -B -q -o package -DskipTests -pl server,cli -am)
-fi
-mkdir -p "$DIR" "$OUT"
-OUT=$(cd "$OUT" && pwd)
-WORK=$(mktemp -d "$DIR/run-XXXXXX")
-mkdir -p "$WORK"/{data/big,state,local}
-SERVER_PID=
-cleanup() {
-  if [ -n "$SERVER_PID" ]; then kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; fi
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
-"$JAVA" -Xmx512m -jar "$SERVER_JAR" --bind 127.0.0.1 --port 0 --port-file "$WORK/port" --data "$WORK/data" \
-  --state "$WORK/state" --grace 0 --data-options rw,no_root_squash >"$OUT/server.log" 2>&1 &
-SERVER_PID=$!
-for _ in $(seq 1 300); do [ -s "$WORK/port" ] && break; sleep 0.1; done
-[ -s "$WORK/port" ] || { echo "bench-bigfile.sh: the server did not start (see $OUT/server.log)" >&2; exit 1; }
-URL=nfs://127.0.0.1:$(tr -d '[:space:]' <"$WORK/port")/big
+bench_cli_setup
+mkdir -p "$WORK"/{data/big,local}
+bench_start_tcnfs "$WORK" "$OUT/server.log" -Xmx512m -- --metrics-port off
+URL=nfs://127.0.0.1:$TCNFS_PORT/big
 
 echo "making $SIZE MiB of random bytes ..." >&2
 head -c $((SIZE * 1024 * 1024)) /dev/urandom >"$WORK/local/src.bin"

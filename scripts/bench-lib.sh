@@ -1,4 +1,6 @@
-# Shared parts of the benchmark scripts (bench-atomic-untar.sh, bench-spanning-heap.sh, bench-transfer.sh):
+# Shared parts of the benchmark scripts (bench-atomic-untar.sh, bench-atomic-untar-big.sh, bench-bigfile.sh,
+# bench-fuse-nfs.sh, bench-fuse-ls.sh, bench-light.sh, bench-lock-waits.sh, bench-spanning-heap.sh,
+# bench-transfer.sh, count-flushes.sh):
 # the common options, the build step, the jar paths, a tcnfs server and an NFS-Ganesha server started on a work
 # directory and stopped on exit, and the source-tree archive. Sourced, not run:
 #
@@ -16,7 +18,9 @@
 #
 # Variables it sets or reads: BENCH_ROOT (the repository), JAVA (default java), DIR (work directories; each script
 # sets its default before sourcing or before parsing), BUILD (1; --no-build sets 0), SERVER_JAR, CLI_JAR,
-# CLIENT_JAR, TCNFS_PID/TCNFS_PORT/TCNFS_MPORT after bench_start_tcnfs, GANESHA_PID/GANESHA_PORT after
+# CLIENT_JAR, BENCH_JAR (jmh's, under target$TCNFS_BUILD_SUFFIX), BENCH_DATA_OPTIONS (the export options of
+# bench_start_tcnfs, default rw,no_root_squash), TCNFS_PID/TCNFS_PORT/TCNFS_MPORT after bench_start_tcnfs,
+# GANESHA_MINOR_VERSIONS (default 1; "0, 1" for NFSv4.0 clients) and GANESHA_PID/GANESHA_PORT after
 # bench_start_ganesha. Extra cleanup: put commands in BENCH_CLEANUP_HOOKS (an array), run first on exit.
 
 BENCH_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -25,6 +29,9 @@ BUILD=${BUILD:-1}
 SERVER_JAR=$BENCH_ROOT/server/target/tcnfs-server.jar
 CLI_JAR=$BENCH_ROOT/cli/target/tcnfs-cli.jar
 CLIENT_JAR=$BENCH_ROOT/client/target/tcnfs-client.jar
+BENCH_JAR=$BENCH_ROOT/jmh/target${TCNFS_BUILD_SUFFIX:-}/benchmarks.jar
+BENCH_DATA_OPTIONS=${BENCH_DATA_OPTIONS:-rw,no_root_squash}
+GANESHA_MINOR_VERSIONS=${GANESHA_MINOR_VERSIONS:-1}
 BENCH_PIDS=()
 BENCH_DIRS=()
 BENCH_CLEANUP_HOOKS=()
@@ -62,6 +69,20 @@ bench_require() {
   done
 }
 
+# bench_cli_setup: for the scripts that time the CLI against one server (bench-bigfile.sh,
+# bench-atomic-untar-big.sh): SERVER_JAR and CLIENT_JAR from TCNFS_SERVER_JAR and TCNFS_CLIENT_JAR when set (else
+# the server's and the CLI's jars under */target), built unless --no-build, both checked; OUT made and absolute;
+# WORK a fresh run-XXXXXX under $DIR.
+bench_cli_setup() {
+  SERVER_JAR=${TCNFS_SERVER_JAR:-$SERVER_JAR}
+  CLIENT_JAR=${TCNFS_CLIENT_JAR:-$CLI_JAR}
+  bench_build server,cli
+  bench_require "$SERVER_JAR" "$CLIENT_JAR"
+  mkdir -p "$OUT"
+  OUT=$(cd "$OUT" && pwd)
+  bench_workdir run
+}
+
 # bench_workdir NAME: sets WORK to a fresh directory NAME-XXXXXX under $DIR, removed on exit.
 bench_workdir() {
   mkdir -p "$DIR"
@@ -93,9 +114,10 @@ trap bench_cleanup EXIT
 trap 'exit 130' INT TERM
 
 # bench_start_tcnfs WORK LOG [JVM-OPTIONS...] [-- SERVER-OPTIONS...]: starts $SERVER_JAR on 127.0.0.1 with the
-# export WORK/data (no root squash) and the state WORK/state, any free port and a metrics port (unless the
-# server options turn it off), no grace period; waits until it serves and sets TCNFS_PID, TCNFS_PORT and
-# TCNFS_MPORT (empty when the endpoints are off).
+# export WORK/data (options $BENCH_DATA_OPTIONS: no root squash unless changed) and the state WORK/state, any free
+# port and a metrics port (unless the server options turn it off), no grace period; waits until it serves and
+# sets TCNFS_PID, TCNFS_PORT and TCNFS_MPORT (empty when the endpoints are off). Several servers: one WORK each,
+# and SERVER_JAR (or BENCH_DATA_OPTIONS) set before each call.
 bench_start_tcnfs() {
   local work=$1 log=$2; shift 2
   local jvm=() server=()
@@ -107,7 +129,7 @@ bench_start_tcnfs() {
   local metrics=(--metrics-port 0 --metrics-port-file "$work/mport")
   case " ${server[*]} " in *" --metrics-port "*) metrics=() ;; esac
   "$JAVA" "${jvm[@]}" -jar "$SERVER_JAR" --bind 127.0.0.1 --port 0 --port-file "$work/port" --data "$work/data" \
-    --state "$work/state" --grace 0 "${metrics[@]}" --data-options rw,no_root_squash "${server[@]}" >"$log" 2>&1 &
+    --state "$work/state" --grace 0 "${metrics[@]}" --data-options "$BENCH_DATA_OPTIONS" "${server[@]}" >"$log" 2>&1 &
   TCNFS_PID=$!
   BENCH_PIDS+=("$TCNFS_PID")
   for _ in $(seq 1 600); do
@@ -121,9 +143,9 @@ bench_start_tcnfs() {
   [ ${#metrics[@]} = 0 ] || TCNFS_MPORT=$(tr -d '[:space:]' <"$work/mport")
 }
 
-# bench_start_ganesha WORK LOG: starts NFS-Ganesha (the Debian package, as in bench-ab.sh: NFSv4.1, VFS FSAL)
-# exporting WORK/ganesha-export as /export on 127.0.0.1 and a free port; waits until it accepts connections
-# and sets GANESHA_PID and GANESHA_PORT. Needs root.
+# bench_start_ganesha WORK LOG: starts NFS-Ganesha (the Debian package, as in bench-ab.sh: NFSv4.1, or the minor
+# versions $GANESHA_MINOR_VERSIONS; VFS FSAL) exporting WORK/ganesha-export as /export on 127.0.0.1 and a free
+# port; waits until it accepts connections and sets GANESHA_PID and GANESHA_PORT. Needs root.
 bench_start_ganesha() {
   local work=$1 log=$2
   [ -x /usr/bin/ganesha.nfsd ] || { echo "$(basename "$0"): /usr/bin/ganesha.nfsd missing (apt-get install nfs-ganesha nfs-ganesha-vfs)" >&2; exit 1; }
@@ -131,7 +153,7 @@ bench_start_ganesha() {
   GANESHA_PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
   cat >"$work/ganesha.conf" <<CONF
 NFS_CORE_PARAM { NFS_Port = $GANESHA_PORT; Bind_addr = 127.0.0.1; Protocols = 4; Enable_NLM = false; Enable_RQUOTA = false; Enable_UDP = false; }
-NFSV4 { Graceless = true; Minor_Versions = 1; RecoveryBackend = fs; RecoveryRoot = $work/ganesha-recovery; }
+NFSV4 { Graceless = true; Minor_Versions = $GANESHA_MINOR_VERSIONS; RecoveryBackend = fs; RecoveryRoot = $work/ganesha-recovery; }
 NFS_KRB5 { Active_krb5 = false; }
 EXPORT { Export_Id = 77; Path = $work/ganesha-export; Pseudo = /export; Protocols = 4; Transports = TCP;
   Access_Type = RW; Squash = No_Root_Squash; SecType = sys; FSAL { Name = VFS; } }
@@ -148,6 +170,15 @@ CONF
   done
   echo "$(basename "$0"): ganesha did not start (see $log)" >&2
   exit 1
+}
+
+# bench_step CSV ROUND TARGET STEP COMMAND...: runs COMMAND (standard output dropped, standard error to
+# $OUT/err-TARGET-STEP-ROUND.txt) and appends ROUND,TARGET,STEP,SECONDS,rc=STATUS to CSV (and prints it).
+bench_step() {
+  local csv=$1 r=$2 t=$3 s=$4; shift 4
+  local t0 t1 rc
+  t0=$(date +%s.%N); "$@" > /dev/null 2> "$OUT/err-$t-$s-$r.txt"; rc=$?; t1=$(date +%s.%N)
+  echo "$r,$t,$s,$(python3 -c "print(round($t1-$t0,2))"),rc=$rc" | tee -a "$csv"
 }
 
 # bench_make_archive WORK FILES: WORK/archive.tar of a source-like tree: FILES files of 1-6 KiB of random bytes

@@ -10,9 +10,13 @@
 # usage: scripts/bench-light.sh OUTDIR ROUNDS NEW_SERVER_JAR OLD_SERVER_JAR   (env: FUSE_NFS, BENCH_DIR, FILES, DIRS)
 set -u
 OUT=$1; ROUNDS=$2; NEWJAR=$3; OLDJAR=$4
-BUILD=${BUILD:-/work/build}; FUSE=${FUSE_NFS:-$BUILD/fuse-nfs/fuse-nfs-bin}
+BUILD_DIR=${BUILD:-/work/build}; FUSE=${FUSE_NFS:-$BUILD_DIR/fuse-nfs/fuse-nfs-bin}
 FILES=${FILES:-300}; DIRS=${DIRS:-30}
-mkdir -p $OUT; OUT=$(cd $OUT && pwd); W=$(mktemp -d ${BENCH_DIR:-/mnt/tcnfs-xfs}/light-bench-XXXX)
+DIR=${BENCH_DIR:-/mnt/tcnfs-xfs}
+. "$(dirname "$0")/bench-lib.sh"   # servers and traces stopped, the work directory removed on exit
+mkdir -p $OUT; OUT=$(cd $OUT && pwd); bench_workdir light-bench; W=$WORK
+# fuse mounts left by a failure or Ctrl-C are unmounted before the servers stop
+BENCH_CLEANUP_HOOKS+=('for m in "$W"/mnt-*; do mountpoint -q "$m" && { umount "$m" 2>/dev/null || umount -l "$m"; }; done')
 python3 - $W/tree $FILES $DIRS <<'PY'
 import os, random, sys
 root, files, dirs = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]); random.seed(16)
@@ -24,31 +28,22 @@ for i in range(files):
         f.write(os.urandom(random.randint(1024, 16384)))
 PY
 tar -C $W -cf $W/tree.tar tree && rm -rf $W/tree
-PIDS=(); TRACES=()
+TRACES=()
+declare -A PORT MPORT
 start_tcnfs() { # name jar options
-  mkdir -p $W/$1-data $W/$1-state
-  java -Xmx512m -jar $2 --port 0 --port-file $W/$1.port --data $W/$1-data --data-options $3 --state $W/$1-state \
-      --grace 0 --metrics-port 0 --metrics-port-file $W/$1.mport > $OUT/$1.log 2>&1 &
-  PIDS+=($!)
+  SERVER_JAR=$2 BENCH_DATA_OPTIONS=$3 bench_start_tcnfs $W/$1 $OUT/$1.log -Xmx512m
+  PORT[$1]=$TCNFS_PORT; MPORT[$1]=$TCNFS_MPORT
+  strace -f -c -e trace=fsync,fdatasync -o $OUT/strace-$1.txt -p $TCNFS_PID 2>/dev/null &
+  TRACES+=($!)
 }
 start_tcnfs new $NEWJAR rw,no_root_squash
 start_tcnfs new-always $NEWJAR rw,no_root_squash,txn=always
 start_tcnfs old $OLDJAR rw,no_root_squash
 start_tcnfs old-always $OLDJAR rw,no_root_squash,txn=always
 TARGETS="new new-always old old-always"
-for i in $(seq 1 300); do ok=1; for t in $TARGETS; do [ -s $W/$t.port ] || ok=0; done; [ $ok = 1 ] && break; sleep 0.2; done
-i=0
-for t in $TARGETS; do
-  strace -f -c -e trace=fsync,fdatasync -o $OUT/strace-$t.txt -p ${PIDS[$i]} 2>/dev/null &
-  TRACES+=($!); i=$((i+1))
-done
 sleep 2
-url() { echo "nfs://127.0.0.1/?version=4&nfsport=$(cat $W/$1.port)"; }
-step() { # round target step command...
-  local r=$1 t=$2 s=$3; shift 3
-  local t0=$(date +%s.%N); "$@" > /dev/null 2> $OUT/err-$t-$s-$r.txt; local rc=$?; local t1=$(date +%s.%N)
-  echo "$r,$t,$s,$(python3 -c "print(round($t1-$t0,2))"),rc=$rc" | tee -a $OUT/light.csv
-}
+url() { echo "nfs://127.0.0.1/?version=4&nfsport=${PORT[$1]}"; }
+step() { bench_step $OUT/light.csv "$@"; }   # round target step command...
 echo "load: $(uptime)" | tee -a $OUT/load.txt
 for r in $(seq 1 $ROUNDS); do
   for t in $TARGETS; do
@@ -66,12 +61,10 @@ for r in $(seq 1 $ROUNDS); do
   echo "load after round $r: $(uptime)" | tee -a $OUT/load.txt
 done
 for t in $TARGETS; do
-  echo "$t $(curl -s http://127.0.0.1:$(cat $W/$t.mport)/metrics | grep -E '^tcnfs_txn_(commits|light)_total' | tr '\n' ' ')" \
+  echo "$t $(curl -s http://127.0.0.1:${MPORT[$t]}/metrics | grep -E '^tcnfs_txn_(commits|light)_total' | tr '\n' ' ')" \
       | tee -a $OUT/metrics.txt
 done
 kill -INT ${TRACES[@]} 2>/dev/null; sleep 2
-kill ${PIDS[@]}; sleep 3; kill -9 ${PIDS[@]} 2>/dev/null; wait 2>/dev/null
-rm -rf $W
 python3 - $OUT <<'PY'
 import csv, statistics, sys, collections, re
 out = sys.argv[1]; d = collections.defaultdict(list)

@@ -9,31 +9,16 @@
 #        --shared-percents 20 --warmup-rounds 0
 set -euo pipefail
 JAR=$1; OUT=$2; shift 2
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-BENCH_JAR=$ROOT/jmh/target${TCNFS_BUILD_SUFFIX:-}/benchmarks.jar
 DIR=${BENCH_DIR:-/mnt/tcnfs-xfs/bench}
-mkdir -p "$DIR" "$OUT"
-W=$(mktemp -d "$DIR/lw-XXXXXX")
-mkdir -p "$W"/{data,state}
-PID=
-stop() {
-  set +e
-  if [ -n "$PID" ]; then
-    kill "$PID" 2>/dev/null
-    for _ in $(seq 1 100); do kill -0 "$PID" 2>/dev/null || break; sleep 0.2; done
-    kill -9 "$PID" 2>/dev/null
-  fi
-  rm -rf "$W"
-}
-trap stop EXIT
-java ${SERVER_JAVA_OPTS:-} -Xmx512m -jar "$JAR" --port 0 --port-file "$W/port" --metrics-port 0 --metrics-port-file "$W/mport" \
-  --data "$W/data" --data-options rw,no_root_squash --state "$W/state" --grace 0 --max-ops 8192 \
-  --max-request 17MiB --max-cached-reply 17MiB --reply-cache-memory 200MiB >"$OUT/server.log" 2>&1 &
-PID=$!
-for _ in $(seq 1 300); do [ -s "$W/port" ] && break; sleep 0.2; done
-P=$(cat "$W/port"); M=$(cat "$W/mport")
-java -cp "$BENCH_JAR" org.tcnfs.jmh.workload.Workloads --no-progress \
-  --target "tcnfs-txn=nfs://127.0.0.1:$P/?txn" --target "tcnfs=nfs://127.0.0.1:$P/" \
+. "$(dirname "$0")/bench-lib.sh"
+SERVER_JAR=$JAR
+mkdir -p "$OUT"
+bench_workdir lw
+# shellcheck disable=SC2086 # SERVER_JAVA_OPTS holds several options
+bench_start_tcnfs "$WORK" "$OUT/server.log" ${SERVER_JAVA_OPTS:-} -Xmx512m -- --max-ops 8192 --max-request 17MiB \
+  --max-cached-reply 17MiB --reply-cache-memory 200MiB
+"$JAVA" -cp "$BENCH_JAR" org.tcnfs.jmh.workload.Workloads --no-progress \
+  --target "tcnfs-txn=nfs://127.0.0.1:$TCNFS_PORT/?txn" --target "tcnfs=nfs://127.0.0.1:$TCNFS_PORT/" \
   --out "$OUT" "$@"
-curl -s "http://127.0.0.1:$M/metrics" >"$OUT/metrics.txt"
+curl -s "http://127.0.0.1:$TCNFS_MPORT/metrics" >"$OUT/metrics.txt"
 grep -E '^tcnfs_txn_lock_(wait_seconds|blocked)' "$OUT/metrics.txt" | grep -v ' 0.0$' | tee "$OUT/lock-waits.txt"

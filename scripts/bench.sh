@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
 # One command for the workload comparison of issue 6 (docs/benchmarks.md): builds the server fat jar and
-# jmh/target/benchmarks.jar, starts one tcnfs server (its default export "/" runs a compound as a transaction
-# when the client sets the flag, so "tcnfs-txn" and "tcnfs" are the same server) and NFS-Ganesha (NFSv4.1 only,
-# VFS export, graceless, on a free loopback port), puts both exports and the "disk" target's directory on the
-# same file system, runs every workload against tcnfs-txn, tcnfs, ganesha and disk in one run, writes the
+# jmh/target/benchmarks.jar, starts one tcnfs server with two exports and NFS-Ganesha (NFSv4.1 only, VFS export,
+# graceless, on a free loopback port), puts every export and the "disk" target's directory on the same file
+# system, runs every workload against tcnfs-txn, tcnfs, tcnfs-async, ganesha and disk in one run, writes the
 # results, and stops both servers (also on failure or Ctrl-C). Not part of the test command.
+#
+# Targets: "tcnfs-txn" and "tcnfs" are the same export (sync, the default: a plain name change is durable before
+# its reply; a compound runs as a transaction when the client sets the flag, as tcnfs-txn does); "tcnfs-async" is
+# a second export of the same server with the async option (docs/durability.md: plain name changes reply before
+# their directory fsyncs, as Ganesha's VFS back end does). So results.md has both comparisons with Ganesha:
+# "tcnfs-async / ganesha" like for like in durability, and "tcnfs / ganesha" with tcnfs's default.
 #
 # The tcnfs server runs with a bounded heap (--server-heap) and its metrics endpoint on a free port; the driver
 # samples its heap from there during the bigtxn runs (heap.csv, and a table in results.md) and checks the
@@ -36,7 +41,7 @@ while [ $# -gt 0 ]; do
     --server-heap) HEAP=$2; shift 2 ;;
     --no-build) BUILD=0; shift ;;
     --) shift; EXTRA=("$@"); break ;;
-    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
+    -h|--help) awk 'NR == 1 { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "$0"; exit 0 ;;
     *) echo "bench.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -55,7 +60,12 @@ GANESHA=/usr/bin/ganesha.nfsd
 [ -x "$GANESHA" ] || { echo "bench.sh: $GANESHA missing (scripts/install-test-deps.sh)" >&2; exit 1; }
 mkdir -p "$DIR" "$OUT"
 WORK=$(mktemp -d "$DIR/run-XXXXXX")
-mkdir -p "$WORK"/{tcnfs-data,tcnfs-state,ganesha-export,ganesha-recovery,disk}
+mkdir -p "$WORK"/{tcnfs-data,tcnfs-async,tcnfs-state,ganesha-export,ganesha-recovery,disk}
+# the exports sit at their own paths under tcnfs's pseudo root
+cat >"$WORK/tcnfs.exports" <<EXPORTS
+$WORK/tcnfs-data  *(rw,no_root_squash)
+$WORK/tcnfs-async *(rw,no_root_squash,async)
+EXPORTS
 
 TCNFS_PID=
 GANESHA_PID=
@@ -86,7 +96,7 @@ wait_port() { # port pid name
 }
 
 "$JAVA" -Xmx"$HEAP" -Xlog:gc:file="$OUT/tcnfs-gc.log" -jar "$SERVER_JAR" --port 0 --port-file "$WORK/tcnfs.port" \
-  --data "$WORK/tcnfs-data" --data-options rw,no_root_squash --state "$WORK/tcnfs-state" --grace 0 \
+  --exports "$WORK/tcnfs.exports" --state "$WORK/tcnfs-state" --grace 0 \
   --max-ops 8192 --max-request 17MiB \
   --metrics-port 0 --metrics-port-file "$WORK/tcnfs.metrics-port" >"$OUT/tcnfs.log" 2>&1 &
 TCNFS_PID=$!
@@ -113,14 +123,15 @@ echo "tcnfs on 127.0.0.1:$TCNFS_PORT (pid $TCNFS_PID, -Xmx$HEAP, metrics :$TCNFS
 { echo "date: $(date -u +%FT%TZ)"; echo "nproc: $(nproc)"; free -h | sed -n 2p | awk '{print "memory: "$2}';
   echo "file system: $(df -hT "$DIR" | tail -1)"; echo "java: $("$JAVA" -version 2>&1 | head -1)";
   echo "ganesha: $(dpkg-query -W -f='${Version}' nfs-ganesha 2>/dev/null || echo unknown)";
-  echo "tcnfs server: -Xmx$HEAP --max-ops 8192 --max-request 17MiB"; } >"$OUT/machine.txt"
+  echo "tcnfs server: -Xmx$HEAP --max-ops 8192 --max-request 17MiB; exports:"; sed 's/^/  /' "$WORK/tcnfs.exports"; } >"$OUT/machine.txt"
 set +e
 "$JAVA" -cp "$BENCH_JAR" org.tcnfs.jmh.workload.Workloads \
-  --target "tcnfs-txn=nfs://127.0.0.1:$TCNFS_PORT/?txn" \
-  --target "tcnfs=nfs://127.0.0.1:$TCNFS_PORT/" \
+  --target "tcnfs-txn=nfs://127.0.0.1:$TCNFS_PORT$WORK/tcnfs-data?txn" \
+  --target "tcnfs=nfs://127.0.0.1:$TCNFS_PORT$WORK/tcnfs-data" \
+  --target "tcnfs-async=nfs://127.0.0.1:$TCNFS_PORT$WORK/tcnfs-async" \
   --target "ganesha=nfs://127.0.0.1:$GANESHA_PORT/export" \
   --target "disk=disk:$WORK/disk" \
-  --server-metrics "http://127.0.0.1:$TCNFS_METRICS_PORT/metrics" --metrics-targets tcnfs-txn,tcnfs \
+  --server-metrics "http://127.0.0.1:$TCNFS_METRICS_PORT/metrics" --metrics-targets tcnfs-txn,tcnfs,tcnfs-async \
   --out "$OUT" "${EXTRA[@]}"
 STATUS=$?
 set -e

@@ -12,25 +12,19 @@ set -euo pipefail
 JAR=$1; OUT=$2; shift 2
 QUERY=""
 if [ "${1:-}" = "--txn" ]; then QUERY="?txn"; shift; fi
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-BENCH_JAR=$ROOT/jmh/target${TCNFS_BUILD_SUFFIX:-}/benchmarks.jar
 DIR=${BENCH_DIR:-/mnt/tcnfs-xfs/bench}
-mkdir -p "$DIR" "$OUT"
-W=$(mktemp -d "$DIR/flushes-XXXXXX")
-mkdir -p "$W"/{data,state}
-java -Xmx512m -jar "$JAR" --port 0 --port-file "$W/port" --data "$W/data" --data-options rw,no_root_squash \
-  --state "$W/state" --grace 0 --max-ops 8192 --max-request 17MiB --metrics-port 0 --metrics-port-file "$W/mport" \
-  >"$OUT/server.log" 2>&1 &
-SP=$!
-trap 'kill $SP 2>/dev/null; wait $SP 2>/dev/null || true; rm -rf "$W"' EXIT
-for _ in $(seq 1 300); do [ -s "$W/port" ] && [ -s "$W/mport" ] && break; sleep 0.2; done
-strace -q -f -c -e trace=fsync,fdatasync -o "$OUT/strace.txt" -p $SP &
+. "$(dirname "$0")/bench-lib.sh"
+SERVER_JAR=$JAR
+mkdir -p "$OUT"
+bench_workdir flushes
+bench_start_tcnfs "$WORK" "$OUT/server.log" -Xmx512m -- --max-ops 8192 --max-request 17MiB
+strace -q -f -c -e trace=fsync,fdatasync -o "$OUT/strace.txt" -p "$TCNFS_PID" &
 ST=$!
 sleep 1
-java -cp "$BENCH_JAR" org.tcnfs.jmh.workload.Workloads --no-progress --target "tcnfs=nfs://127.0.0.1:$(cat "$W/port")/$QUERY" \
+"$JAVA" -cp "$BENCH_JAR" org.tcnfs.jmh.workload.Workloads --no-progress --target "tcnfs=nfs://127.0.0.1:$TCNFS_PORT/$QUERY" \
   --baseline tcnfs --reference tcnfs --out "$OUT" "$@" >"$OUT/driver.txt" 2>&1
 kill -INT $ST; wait $ST || true
 echo "load: $(uptime)"
 cat "$OUT/strace.txt"
 grep -h "tcnfs" "$OUT/results.csv" || true
-curl -s "http://127.0.0.1:$(cat "$W/mport")/metrics" | grep -E "^tcnfs_compounds_total|^tcnfs_(fsync|shared_fsync|lmdb)|^tcnfs_txn_lock_wait" || true
+curl -s "http://127.0.0.1:$TCNFS_MPORT/metrics" | grep -E "^tcnfs_compounds_total|^tcnfs_(fsync|shared_fsync|lmdb)|^tcnfs_txn_lock_wait" || true

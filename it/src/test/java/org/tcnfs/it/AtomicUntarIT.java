@@ -6,25 +6,16 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
 import org.apache.commons.compress.compressors.gzip.GzipCompressorOutputStream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
 /**
  * {@code tcnfs untar --atomic} of archives larger than the client's heap (issue 15 items 3 and 4, scaled down: 5,000
@@ -34,39 +25,12 @@ import org.junit.jupiter.api.TestInstance;
  * to a name that does not exist, refused by the server in the last compound) leaves nothing behind. The server
  * runs with its defaults (16 MiB compounds, transactions on request).
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class AtomicUntarIT {
-    private static final String HEAP = "-Xmx32m";
+class AtomicUntarIT extends ScratchServerTest {
+    private static final String HEAP = "32m";
     private static final int BIG_MEMBER = 8 * 1024 * 1024 + 4321;
 
-    private ServerProcess server;
-    private Path tmp;
-    private String url;
     /** Relative path to SHA-256 of every file of the archive made by {@link #archive}. */
     private final Map<String, String> expected = new TreeMap<>();
-
-    @BeforeAll
-    void start() throws IOException {
-        server = ServerProcess.startIn(ServerProcess.defaultWorkDirectory(), List.of());
-        tmp = Files.createTempDirectory(ServerProcess.defaultWorkDirectory(), "atomic-untar-");
-        url = "nfs://127.0.0.1:" + server.port() + "/";
-    }
-
-    @AfterAll
-    void stop() throws IOException {
-        if (server != null) {
-            server.close();
-        }
-        ServerProcess.deleteTree(tmp);
-    }
-
-    private static String sha256(byte[] data) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(data));
-        } catch (NoSuchAlgorithmException e) {
-            throw new AssertionError(e);
-        }
-    }
 
     /**
      * An archive of {@code entries} entries: 100 directory entries, one member of {@code big} random bytes, the
@@ -97,7 +61,7 @@ class AtomicUntarIT {
                 tar.putArchiveEntry(e);
                 tar.write(data);
                 tar.closeArchiveEntry();
-                expected.put(file, sha256(data));
+                expected.put(file, TestData.sha256(data));
             }
             if (badLastEntry) {
                 TarArchiveEntry link = new TarArchiveEntry("tree/last-link", TarArchiveEntry.LF_LINK);
@@ -110,30 +74,19 @@ class AtomicUntarIT {
     }
 
     /** The command line's fat jar in a JVM with a {@value #HEAP} heap; standard input from {@code stdin} if given. */
-    private Process cli(Path stdin, Path output, String... args) throws IOException {
-        List<String> command = new ArrayList<>(List.of(Paths.get(System.getProperty("java.home"), "bin", "java")
-                .toString(), HEAP, "-XX:+UseSerialGC", "-jar", CliRunner.clientJar().toString()));
-        command.addAll(List.of(args));
-        ProcessBuilder b = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile());
-        if (stdin != null) {
-            b.redirectInput(stdin.toFile());
-        }
-        return b.start();
+    private static Process cli(Path stdin, Path output, String... args) throws IOException {
+        return CliRunner.start(HEAP, stdin, output, args);
     }
 
     private static int await(Process p, Path output) throws Exception {
-        if (!p.waitFor(180, TimeUnit.SECONDS)) {
-            p.destroyForcibly().waitFor();
-            throw new AssertionError("tcnfs untar did not finish in 180 s: " + Files.readString(output));
-        }
-        return p.exitValue();
+        return CliRunner.await(p, output, 180);
     }
 
     private Map<String, String> extracted(Path root) throws IOException {
         Map<String, String> found = new TreeMap<>();
         try (Stream<Path> s = Files.walk(root)) {
             for (Path f : s.filter(Files::isRegularFile).toList()) {
-                found.put(root.getParent().relativize(f).toString(), sha256(Files.readAllBytes(f)));
+                found.put(root.getParent().relativize(f).toString(), TestData.sha256(Files.readAllBytes(f)));
             }
         }
         return found;

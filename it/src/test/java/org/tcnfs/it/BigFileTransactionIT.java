@@ -5,26 +5,14 @@ import static org.tcnfs.it.CliRunner.tcnfs;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.List;
-import java.util.Random;
-import java.util.concurrent.TimeUnit;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.tcnfs.client.vector.Mode;
 import org.tcnfs.client.vector.Outcome;
 import org.tcnfs.client.vector.TxnItem;
@@ -38,41 +26,20 @@ import org.tcnfs.it.CliRunner.Run;
  * that spans compounds, so the whole file is written or nothing. The server here takes requests of at most 256 KiB,
  * so files of a few MiB need many compounds.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class BigFileTransactionIT {
+class BigFileTransactionIT extends ScratchServerTest {
     private static final int BIG = 3 * 1024 * 1024 + 12345;
 
-    private ServerProcess server;
-    private Path tmp;
-    private String url;
-
-    @BeforeAll
-    void start() throws IOException {
-        server = ServerProcess.startIn(ServerProcess.defaultWorkDirectory(), List.of(), "--max-request", "256KiB");
-        tmp = Files.createTempDirectory(ServerProcess.defaultWorkDirectory(), "big-txn-");
-        url = "nfs://127.0.0.1:" + server.port() + "/";
-    }
-
-    @AfterAll
-    void stop() throws IOException {
-        if (server != null) {
-            server.close();
-        }
-        ServerProcess.deleteTree(tmp);
+    @Override
+    String[] serverOptions() {
+        return new String[] {"--max-request", "256KiB"};
     }
 
     private static byte[] random(int size, long seed) {
-        byte[] data = new byte[size];
-        new Random(seed).nextBytes(data);
-        return data;
+        return TestData.randomBytes(size, seed);
     }
 
     private static String sha256(byte[] data) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(data));
-        } catch (NoSuchAlgorithmException e) {
-            throw new AssertionError(e);
-        }
+        return TestData.sha256(data);
     }
 
     @Test
@@ -93,51 +60,15 @@ class BigFileTransactionIT {
     @Test
     void putTxnOfAFileLargerThanTheClientHeapCommitsWithTheRightChecksum() throws Exception {
         Path local = tmp.resolve("heap.bin");
-        Random random = new Random(6);
-        byte[] block = new byte[64 * 1024];
-        MessageDigest digest = MessageDigest.getInstance("SHA-256");
-        try (FileChannel ch = FileChannel.open(local, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            for (int mib = 0; mib < 80; mib++) { // 80 MiB: 64 KiB of random bytes at the start of each MiB
-                random.nextBytes(block);
-                ch.write(ByteBuffer.wrap(block), mib * 1024L * 1024);
-            }
-            ch.truncate(80L * 1024 * 1024);
-            if (ch.size() < 80L * 1024 * 1024) {
-                ch.write(ByteBuffer.wrap(new byte[1]), 80L * 1024 * 1024 - 1);
-            }
-        }
-        try (FileChannel ch = FileChannel.open(local)) {
-            ByteBuffer buf = ByteBuffer.allocate(1 << 20);
-            while (ch.read(buf) > 0) {
-                buf.flip();
-                digest.update(buf);
-                buf.clear();
-            }
-        }
-        String expected = HexFormat.of().formatHex(digest.digest());
+        TestData.mostlyHoles(local, 80L * 1024 * 1024, 6); // 80 MiB, over the client's 48 MiB heap
+        String expected = TestData.sha256(local);
         Files.createDirectories(server.exportDir().resolve("heap"));
 
-        List<String> command = List.of(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx48m", "-XX:+UseSerialGC", "-jar", CliRunner.clientJar().toString(), "put", "--no-progress", "--txn",
-                local.toString(), url + "heap/heap.bin");
-        Path output = tmp.resolve("heap-cli.txt");
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
-        if (!p.waitFor(120, TimeUnit.SECONDS)) {
-            p.destroyForcibly().waitFor();
-            throw new AssertionError("tcnfs put --txn did not finish in 120 s");
-        }
+        Run r = CliRunner.child("48m", tmp, 120, "put", "--no-progress", "--txn", local.toString(),
+                url + "heap/heap.bin");
 
-        assertThat(p.exitValue()).as(Files.readString(output)).isZero();
-        MessageDigest remote = MessageDigest.getInstance("SHA-256");
-        try (FileChannel ch = FileChannel.open(server.exportDir().resolve("heap/heap.bin"))) {
-            ByteBuffer buf = ByteBuffer.allocate(1 << 20);
-            while (ch.read(buf) > 0) {
-                buf.flip();
-                remote.update(buf);
-                buf.clear();
-            }
-        }
-        assertThat(HexFormat.of().formatHex(remote.digest())).isEqualTo(expected);
+        assertThat(r.status()).as(r.out()).isZero();
+        assertThat(TestData.sha256(server.exportDir().resolve("heap/heap.bin"))).isEqualTo(expected);
     }
 
     @Test

@@ -62,6 +62,43 @@ final class CliRunner {
         return Paths.get(System.getProperty("tcnfs.cli.jar", "../cli/target/tcnfs-cli.jar")).toAbsolutePath();
     }
 
+    /**
+     * Starts {@code java -Xmx<heap> -XX:+UseSerialGC -jar tcnfs-cli.jar ARGS}: standard output and error go to
+     * {@code output}, standard input comes from {@code stdin} (from /dev/null if it is null).
+     */
+    static Process start(String heap, Path stdin, Path output, String... args) throws IOException {
+        List<String> command = new ArrayList<>(List.of(Paths.get(System.getProperty("java.home"), "bin", "java")
+                .toString(), "-Xmx" + heap, "-XX:+UseSerialGC", "-jar", clientJar().toString()));
+        command.addAll(Arrays.asList(args));
+        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile())
+                .redirectInput(stdin == null ? new java.io.File("/dev/null") : stdin.toFile()).start();
+    }
+
+    /**
+     * Waits for a process {@link #start} started; kills it and fails, with its output, when it runs longer than
+     * {@code seconds}.
+     *
+     * @return its exit status
+     */
+    static int await(Process p, Path output, int seconds) throws IOException, InterruptedException {
+        if (!p.waitFor(seconds, TimeUnit.SECONDS)) {
+            p.destroyForcibly().waitFor();
+            throw new AssertionError("tcnfs did not finish in " + seconds + " s: " + Files.readString(output,
+                    StandardCharsets.ISO_8859_1));
+        }
+        return p.exitValue();
+    }
+
+    /**
+     * Runs the fat jar with a {@code heap} heap ({@link #start}), output to a new file in {@code dir}, and waits
+     * for it (at most {@code seconds}): its exit status and its output (standard error included) as {@link Run#out}.
+     */
+    static Run child(String heap, Path dir, int seconds, String... args) throws IOException, InterruptedException {
+        Path output = Files.createTempFile(dir, "cli-", ".txt");
+        int status = await(start(heap, null, output, args), output, seconds);
+        return new Run(status, Files.readString(output, StandardCharsets.ISO_8859_1), "");
+    }
+
     /** Runs {@code java -jar tcnfs-cli.jar ARGS} in {@code dir} and waits for it. */
     static Run jar(Path dir, String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(

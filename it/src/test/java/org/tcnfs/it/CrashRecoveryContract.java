@@ -156,32 +156,12 @@ abstract class CrashRecoveryContract {
 
     @BeforeAll
     void startServer() throws IOException {
-        Path archive = ServerProcess.defaultWorkDirectory().toAbsolutePath().resolve(cdsName());
-        Files.createDirectories(archive.getParent());
-        List<String> base = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto");
-        Path work = workDirectory();
-        if (Files.isRegularFile(archive)) {
-            fastJvm = concat(base, "-XX:SharedArchiveFile=" + archive);
-            server = ServerProcess.startIn(work, fastJvm);
-        } else {
-            // a class-data archive of the server's classes, written at the clean stop: later starts are faster
-            server = ServerProcess.startIn(work, concat(base, "-XX:ArchiveClassesAtExit=" + archive));
-            server.stop();
-            fastJvm = Files.isRegularFile(archive) ? concat(base, "-XX:SharedArchiveFile=" + archive) : base;
-            server.setJvmArgs(fastJvm.toArray(String[]::new));
-            server.relaunch();
-        }
+        // C1 only and the serial collector: the many short-lived server JVMs start faster (ServerProcess adds its
+        // class-data archive of the server's classes)
+        fastJvm = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
+        server = ServerProcess.startIn(workDirectory(), fastJvm);
         armed = null;
         System.out.println(getClass().getSimpleName() + ": seed " + SEED + " (-Dtcnfs.it.seed=" + SEED + ")");
-    }
-
-    private static String cdsName() {
-        Path jar = ServerProcess.serverJar();
-        try {
-            return "crash-cds-" + Files.size(jar) + "-" + Files.getLastModifiedTime(jar).toMillis() + ".jsa";
-        } catch (IOException e) {
-            return "crash-cds.jsa";
-        }
     }
 
     private static List<String> concat(List<String> a, String b) {

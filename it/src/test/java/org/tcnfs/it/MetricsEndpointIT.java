@@ -17,8 +17,6 @@ import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.tcnfs.client.Attrs;
 import org.tcnfs.client.CompoundBuilder;
@@ -33,7 +31,7 @@ import org.tcnfs.nfs4.xdr.nfs4_attr;
  * counters move while a workload runs, and count exactly what the workload did; the transaction counters
  * count commits, rollbacks and backed-up bytes; /health and /status.
  */
-class MetricsEndpointIT {
+class MetricsEndpointIT extends SharedServerTest {
     private static final int FILE_SIZE = 4096;
     private static final String COMPOUNDS_OK = "tcnfs_compounds_total{status=\"NFS4_OK\"}";
     private static final String WRITES_OK = "tcnfs_ops_total{op=\"WRITE\",status=\"NFS4_OK\"}";
@@ -42,20 +40,7 @@ class MetricsEndpointIT {
     private static final String READ_BYTES = "tcnfs_io_bytes_total{op=\"READ\"}";
     private static final String COMPOUND_LATENCIES = "tcnfs_compound_seconds_count";
 
-    private static ServerProcess server;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
-
-    @BeforeAll
-    static void startServer() throws IOException {
-        server = ServerProcess.start();
-    }
-
-    @AfterAll
-    static void stopServer() throws IOException {
-        if (server != null) {
-            server.close();
-        }
-    }
 
     private HttpResponse<String> get(String path) throws IOException, InterruptedException {
         HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.metricsPort() + path))
@@ -91,7 +76,7 @@ class MetricsEndpointIT {
     /**
      * Writes, reads back and looks up missing names until told to stop: one session, one directory.
      */
-    private static Done workload(Done done, AtomicBoolean stop) throws IOException {
+    private Done workload(Done done, AtomicBoolean stop) throws IOException {
         try (NfsConnection connection = server.connect();
                 Nfs41Session session = Nfs41Session.create(connection, "metrics")) {
             NfsOps nfs = new NfsOps(session);

@@ -13,9 +13,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.Random;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
@@ -42,26 +40,12 @@ import org.tcnfs.nfs4.xdr.stateid4;
  * operations, and what a restart does to NFSv4.0 client ids and stateids. Each test works in a directory
  * of its own under the export root.
  */
-class Nfs40ProtocolIT {
+class Nfs40ProtocolIT extends SharedServerTest {
     private static final int IO_SIZE = 1024 * 1024;
-
-    private static ServerProcess server;
 
     private NfsConnection connection;
     private Nfs40Client client;
     private byte[] dir;
-
-    @BeforeAll
-    static void startServer() throws IOException {
-        server = ServerProcess.start();
-    }
-
-    @AfterAll
-    static void stopServer() throws IOException {
-        if (server != null) {
-            server.close();
-        }
-    }
 
     @BeforeEach
     void clientAndTestDirectory(TestInfo test) throws IOException {

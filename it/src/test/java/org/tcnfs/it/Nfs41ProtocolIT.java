@@ -27,8 +27,6 @@ import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -59,24 +57,10 @@ import org.tcnfs.nfs4.xdr.stateid4;
  * input (RFC 8881; DESIGN.md "Handles" and "Reliability targets"). Each test works in a directory of
  * its own under the export root; one server serves the class, except where a test restarts it.
  */
-class Nfs41ProtocolIT {
-    private static ServerProcess server;
-
+class Nfs41ProtocolIT extends SharedServerTest {
     private ItSession itSession;
     private NfsOps nfs;
     private byte[] dir;
-
-    @BeforeAll
-    static void startServer() throws IOException {
-        server = ServerProcess.start();
-    }
-
-    @AfterAll
-    static void stopServer() throws IOException {
-        if (server != null) {
-            server.close();
-        }
-    }
 
     @BeforeEach
     void openSessionAndTestDirectory(TestInfo test) throws IOException {

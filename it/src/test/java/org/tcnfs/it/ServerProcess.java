@@ -38,7 +38,8 @@ import org.tcnfs.client.rpc.NfsConnection;
  * {@code ../server/target/tcnfs-server.jar}.
  */
 public final class ServerProcess implements AutoCloseable {
-    private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+    // generous: a server starts in 1-2 s, but a test machine shared with builds can stretch that tenfold
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
 
     private final Path base;
@@ -122,6 +123,64 @@ public final class ServerProcess implements AutoCloseable {
         return server;
     }
 
+    /**
+     * The JVM options that let a server JVM map the class-data archive of the server jar's classes (made once per
+     * jar and kept under {@link #defaultWorkDirectory()}; a start then takes about half the time and CPU), or none:
+     * with {@code -Dtcnfs.it.cds=false}, where {@code jvmArgs} already names an archive, or where making one failed.
+     * The JVM checks that the archive fits the jar and runs without it otherwise, silently.
+     */
+    static List<String> classDataSharing(List<String> jvmArgs) {
+        if (!Boolean.parseBoolean(System.getProperty("tcnfs.it.cds", "true"))
+                || jvmArgs.stream().anyMatch(a -> a.contains("SharedArchiveFile") || a.contains("ArchiveClassesAtExit"))) {
+            return List.of();
+        }
+        Path archive = classDataArchive();
+        return archive == null ? List.of()
+                : List.of("-Xshare:auto", "-XX:SharedArchiveFile=" + archive, "-Xlog:cds=off", "-Xlog:cds+dynamic=off");
+    }
+
+    private static Path cdsArchive;
+    private static boolean cdsTried;
+
+    /**
+     * The class-data archive of the server jar, made by a first start and clean stop of a server (or by a test JVM
+     * running beside this one); null if there is none.
+     */
+    private static synchronized Path classDataArchive() {
+        if (cdsTried) {
+            return cdsArchive;
+        }
+        cdsTried = true;
+        Path jar = serverJar();
+        Path archive = null;
+        try {
+            Path dir = defaultWorkDirectory().toAbsolutePath().resolve("cds");
+            Files.createDirectories(dir);
+            archive = dir.resolve("tcnfs-server-" + Files.size(jar) + "-" + Files.getLastModifiedTime(jar).toMillis()
+                    + ".jsa");
+            if (!Files.isRegularFile(archive)) {
+                // written at the JVM's clean exit; a parallel test JVM may do the same, hence a name of its own and a
+                // move; a maker that does not stop cleanly leaves no archive to use
+                Path fresh = dir.resolve(archive.getFileName() + "." + ProcessHandle.current().pid() + ".tmp");
+                ServerProcess maker = startIn(dir, List.of("-XX:ArchiveClassesAtExit=" + fresh, "-Xlog:cds=off",
+                        "-Xlog:cds+dynamic=off"));
+                maker.close();
+                if (Files.isRegularFile(fresh)) {
+                    Files.move(fresh, archive, java.nio.file.StandardCopyOption.ATOMIC_MOVE,
+                            java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            System.err.println("ServerProcess: making the class-data archive failed: " + e);
+        }
+        if (archive != null && Files.isRegularFile(archive)) {
+            cdsArchive = archive;
+        } else {
+            System.err.println("ServerProcess: no class-data archive; servers start without one");
+        }
+        return cdsArchive;
+    }
+
     /** The server jar these tests run. */
     public static Path serverJar() {
         return Paths.get(System.getProperty("tcnfs.server.jar", "../server/target/tcnfs-server.jar"))
@@ -139,6 +198,7 @@ public final class ServerProcess implements AutoCloseable {
         List<String> command = new ArrayList<>();
         command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xmx1g");
+        command.addAll(classDataSharing(jvmArgs));
         command.addAll(jvmArgs);
         command.add("-jar");
         command.add(jar.toString());
@@ -368,6 +428,7 @@ public final class ServerProcess implements AutoCloseable {
         List<String> command = new ArrayList<>();
         command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xmx256m");
+        command.addAll(classDataSharing(jvmArgs));
         command.addAll(jvmArgs);
         command.add("-jar");
         command.add(serverJar().toString());

@@ -25,9 +25,14 @@ abstract class SharedServerTest {
         return ServerProcess.defaultWorkDirectory();
     }
 
+    /** Options for the server's command line beyond {@link ServerProcess}'s own; none unless overridden. */
+    String[] serverOptions() {
+        return new String[0];
+    }
+
     @BeforeAll
     void startServer() throws IOException {
-        server = ServerProcess.startIn(workDirectory(), List.of());
+        server = ServerProcess.startIn(workDirectory(), List.of(), serverOptions());
     }
 
     @AfterAll

@@ -211,28 +211,12 @@ class SpanningTransactionCrashIT {
     }
 
     /**
-     * The server with a JVM that starts fast (C1 only, serial GC, a class-data archive written at the first
-     * clean stop), as the other crash tests start it.
+     * The server with a JVM that starts fast (C1 only, serial GC, and the class-data archive ServerProcess adds),
+     * as the other crash tests start it.
      */
     private static ServerProcess startFast() throws IOException {
-        Path archive = ServerProcess.defaultWorkDirectory().toAbsolutePath().resolve("tcnfs-spanning-crash.jsa");
-        List<String> base = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto");
-        if (Files.isRegularFile(archive)) {
-            List<String> fast = new ArrayList<>(base);
-            fast.add("-XX:SharedArchiveFile=" + archive);
-            return ServerProcess.startIn(ServerProcess.defaultWorkDirectory(), fast);
-        }
-        List<String> dump = new ArrayList<>(base);
-        dump.add("-XX:ArchiveClassesAtExit=" + archive);
-        ServerProcess server = ServerProcess.startIn(ServerProcess.defaultWorkDirectory(), dump);
-        server.stop();
-        List<String> fast = new ArrayList<>(base);
-        if (Files.isRegularFile(archive)) {
-            fast.add("-XX:SharedArchiveFile=" + archive);
-        }
-        server.setJvmArgs(fast.toArray(String[]::new));
-        server.relaunch();
-        return server;
+        return ServerProcess.startIn(ServerProcess.defaultWorkDirectory(),
+                List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"));
     }
 
     private static Set<String> localNames(ServerProcess server, String dir) throws IOException {

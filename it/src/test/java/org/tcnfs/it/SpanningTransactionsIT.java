@@ -14,6 +14,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.tcnfs.client.Attrs;
@@ -29,8 +30,10 @@ import org.tcnfs.nfs4.xdr.OPEN4args;
 /**
  * Transactions that span compounds through the wire (issue 15 item 2; docs/protocol.md "Transactions that span
  * compounds"): TXN_BEGIN, any number of TXN_COMPOUNDs, TXN_COMMIT or TXN_ABORT, against the real server with a
- * short {@code txn-idle-timeout} and a small {@code txn-max-bytes}. Each test works in a fresh directory.
+ * short {@code txn-idle-timeout} and a small {@code txn-max-bytes}. Each test works in a fresh directory. It runs
+ * alone ({@link ForkTurns}): the idle timeout and the DELAY answer are timed.
  */
+@Tag(ForkTurns.ALONE)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SpanningTransactionsIT {
     private static final int MAX_BYTES = 3 << 20;

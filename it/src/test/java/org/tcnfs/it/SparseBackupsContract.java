@@ -45,8 +45,10 @@ import org.tcnfs.txn.backup.Reflink;
  * backup byte budgets (settings {@code backup-budget-per-txn}, {@code backup-budget-total}) refuse a
  * transaction with NFS4ERR_NOSPC before it changes anything. Each test prints what it measured (time, bytes
  * the server wrote per {@code /proc/<pid>/io}, {@code st_blocks} before and after). Subclasses choose the
- * file system.
+ * file system. It runs alone ({@link ForkTurns}): it times transactions and compares the shared test file
+ * system's free space before and after.
  */
+@Tag(ForkTurns.ALONE)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class SparseBackupsContract {
     private static final long KIB = 1L << 10;

@@ -14,7 +14,6 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -24,11 +23,9 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
@@ -70,17 +67,7 @@ class StreamingTransfersIT extends PerTestDirectoryTest {
 
     /** The CLI in a child JVM with {@code -Xmx<heap>}: exit status and output (standard error included). */
     private Run child(String heap, String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of(Paths.get(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-Xmx" + heap, "-XX:+UseSerialGC", "-jar", CliRunner.clientJar().toString()));
-        command.addAll(List.of(args));
-        Path output = tmp.resolve("child-" + System.nanoTime() + ".txt");
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile())
-                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
-        if (!p.waitFor(120, TimeUnit.SECONDS)) {
-            p.destroyForcibly().waitFor();
-            throw new AssertionError("tcnfs " + String.join(" ", args) + " did not finish in 120 s");
-        }
-        return new Run(p.exitValue(), Files.readString(output, StandardCharsets.ISO_8859_1), "");
+        return CliRunner.child(heap, tmp, 120, args);
     }
 
     /**

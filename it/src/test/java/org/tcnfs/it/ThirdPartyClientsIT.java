@@ -11,8 +11,6 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,25 +22,11 @@ import org.junit.jupiter.api.Test;
  * them with {@code scripts/install-test-deps.sh}. nfs4fs and nfs-rs expose no byte-range locks, so locks
  * are tested from Java ({@link Nfs41ProtocolIT}).
  */
-class ThirdPartyClientsIT {
+class ThirdPartyClientsIT extends SharedServerTest {
     private static final long PYTEST_TIMEOUT_MINUTES = 15;
 
     /** The pytest option that makes the nfs-rs tests speak NFSv4.0 (RFC 7530) instead of 4.1. */
     private static final String[] NFS_RS_OVER_NFS40 = {"--nfs-rs-version", "4.0"};
-
-    private static ServerProcess server;
-
-    @BeforeAll
-    static void startServer() throws IOException {
-        server = ServerProcess.start();
-    }
-
-    @AfterAll
-    static void stopServer() throws IOException {
-        if (server != null) {
-            server.close();
-        }
-    }
 
     private static String python() {
         String configured = System.getenv("TCNFS_PYTHON");
@@ -71,7 +55,7 @@ class ThirdPartyClientsIT {
      * Runs pytest on {@code file} (tests whose names match {@code selection}, a -k expression), with
      * {@code options} added to the command line (such as {@link #NFS_RS_OVER_NFS40}).
      */
-    private static void pytest(String module, String file, String selection, String... options)
+    private void pytest(String module, String file, String selection, String... options)
             throws IOException, InterruptedException {
         assumePythonHas(module);
         List<String> command = new ArrayList<>(List.of(python(), "-m", "pytest", "-q", "-p", "no:cacheprovider",

@@ -42,52 +42,6 @@ record TarPlan(List<String> directories, List<TxnItem> items, int skipped, long 
     }
 
     /**
-     * Reads {@code archive} (gzip detected by its magic bytes) for extraction under {@code target}.
-     *
-     * @throws IOException with a message for people: "not a tar archive", "truncated archive", an unsafe
-     *     name, or an entry that cannot be reproduced (a device or FIFO) by name
-     */
-    static TarPlan read(InputStream archive, String target) throws IOException {
-        Set<String> dirs = new LinkedHashSet<>();
-        List<TxnItem> items = new ArrayList<>();
-        int skipped = 0;
-        long bytes = 0;
-        String last = null;
-        try (TarArchiveInputStream tar = open(archive)) {
-            TarArchiveEntry e;
-            while ((e = nextEntry(tar, last)) != null) {
-                last = e.getName();
-                String name = safeName(e.getName());
-                if (name.isEmpty()) {
-                    continue;
-                }
-                String remote = RemotePath.join(target, name);
-                addParents(dirs, RemotePath.parent(remote));
-                int mode = e.getMode() & 07777;
-                if (e.isDirectory()) {
-                    dirs.add(remote);
-                } else if (e.isSymbolicLink()) {
-                    items.add(new VSymlink(remote, e.getLinkName()));
-                } else if (e.isLink()) {
-                    items.add(new VLink(RemotePath.join(target, safeName(e.getLinkName())), remote));
-                } else if (unreproducible(e)) {
-                    refuse(e);
-                } else if (e.isFile()) {
-                    byte[] data = readData(tar, e.getName());
-                    bytes += data.length;
-                    items.add(VWrite.create(remote, data).withMode(mode == 0 ? VWrite.DEFAULT_MODE : mode));
-                } else {
-                    skipped++;
-                }
-            }
-        }
-        List<String> ordered = new ArrayList<>(dirs);
-        ordered.sort((a, b) -> RemotePath.depth(a) != RemotePath.depth(b)
-                ? Integer.compare(RemotePath.depth(a), RemotePath.depth(b)) : a.compareTo(b));
-        return new TarPlan(ordered, items, skipped, bytes);
-    }
-
-    /**
      * Plans the extraction of the local archive {@code archive} under {@code target} from its headers, without
      * keeping (or, uncompressed, even reading) its data: each file becomes a {@link VWriteFrom} of its bytes in
      * {@code members}, read as they are sent. An uncompressed archive is read header by header, seeking past the
@@ -95,7 +49,8 @@ record TarPlan(List<String> directories, List<TxnItem> items, int skipped, long 
      * gzip-compressed one is decompressed once through, its data skipped. Sparse members are refused (their
      * bytes in the archive are not the file's).
      *
-     * @throws IOException with the messages of {@link #read}
+     * @throws IOException with a message for people: "not a tar archive", "truncated archive", an unsafe
+     *     name, or an entry that cannot be reproduced (a device or FIFO) by name
      */
     static TarPlan index(Path archive, String target, LocalData members) throws IOException {
         return scan(archive, target, members, true);
@@ -105,7 +60,7 @@ record TarPlan(List<String> directories, List<TxnItem> items, int skipped, long 
      * Checks the local archive {@code archive} before a plain extraction, as {@link #index} reads it (headers only
      * when it is not compressed): a damaged or cut archive, an unsafe name or a device node changes nothing.
      *
-     * @throws IOException with the messages of {@link #read}
+     * @throws IOException with the messages of {@link #index}
      */
     static void check(Path archive) throws IOException {
         scan(archive, "", (position, length) -> {
@@ -200,31 +155,6 @@ record TarPlan(List<String> directories, List<TxnItem> items, int skipped, long 
             items.add(new VWriteFrom(remote, members, at, e.getSize(), mode == 0 ? VWrite.DEFAULT_MODE : mode));
         } else {
             skipped[0]++;
-        }
-    }
-
-    /**
-     * Reads {@code archive} through once without keeping its data, with the checks and messages of
-     * {@link #read}: a plain (streaming) extraction of a local archive calls this first so that a damaged
-     * archive, an unsafe name or a device node changes nothing.
-     *
-     * @throws IOException with a message for people, as {@link #read}
-     */
-    static void check(InputStream archive) throws IOException {
-        String last = null;
-        try (TarArchiveInputStream tar = open(archive)) {
-            TarArchiveEntry e;
-            while ((e = nextEntry(tar, last)) != null) {
-                last = e.getName();
-                safeName(e.getName());
-                if (e.isLink()) {
-                    safeName(e.getLinkName());
-                } else if (unreproducible(e)) {
-                    refuse(e);
-                } else if (e.isFile()) {
-                    skipData(tar, e.getName(), e.getSize());
-                }
-            }
         }
     }
 
@@ -331,14 +261,6 @@ record TarPlan(List<String> directories, List<TxnItem> items, int skipped, long 
     }
 
     /** The data of the current entry {@code name}; a cut one as "truncated archive". */
-    private static byte[] readData(TarArchiveInputStream tar, String name) throws IOException {
-        try {
-            return tar.readAllBytes();
-        } catch (IOException e) {
-            throw dataFailure(e, name);
-        }
-    }
-
     /** {@code dir} and every directory above it (the target's own parents included). */
     private static void addParents(Set<String> dirs, String dir) {
         String acc = "";

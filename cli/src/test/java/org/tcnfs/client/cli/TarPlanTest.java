@@ -3,19 +3,43 @@ package org.tcnfs.client.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
 import org.apache.commons.compress.compressors.gzip.GzipCompressorOutputStream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.tcnfs.client.vector.LocalData;
 import org.tcnfs.client.vector.VLink;
 import org.tcnfs.client.vector.VSymlink;
-import org.tcnfs.client.vector.VWrite;
+import org.tcnfs.client.vector.VWriteFrom;
 
+/** {@link TarPlan#index} and {@link TarPlan#check(Path)} on archive files, as {@code untar} calls them. */
 class TarPlanTest {
+    /** Planning reads headers only: the members' data is never asked for. */
+    private static final LocalData UNREAD = (position, length) -> {
+        throw new IOException("no member is read while planning");
+    };
+
+    @TempDir
+    Path dir;
+
+    /** Plans {@code archive}, written to a file, for extraction under {@code target}. */
+    private TarPlan index(byte[] archive, String target) throws IOException {
+        return TarPlan.index(file(archive), target, UNREAD);
+    }
+
+    private void check(byte[] archive) throws IOException {
+        TarPlan.check(file(archive));
+    }
+
+    private Path file(byte[] archive) throws IOException {
+        return Files.write(Files.createTempFile(dir, "archive", ".tar"), archive);
+    }
 
     private static byte[] tar(boolean gzip, String... fileNames) throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
@@ -43,14 +67,15 @@ class TarPlanTest {
 
     @Test
     void gzipIsDetectedAndParentsAreListedParentsFirst() throws IOException {
-        TarPlan plan = TarPlan.read(new ByteArrayInputStream(tar(true, "a/b/c/f", "a/g")), "into/here");
+        TarPlan plan = index(tar(true, "a/b/c/f", "a/g"), "into/here");
 
         assertThat(plan.directories()).containsExactly("into", "into/here", "into/here/a", "into/here/a/b",
                 "into/here/a/b/c");
         assertThat(plan.items()).hasSize(4);
-        VWrite f = (VWrite) plan.items().get(0);
+        VWriteFrom f = (VWriteFrom) plan.items().get(0);
         assertThat(f.path()).isEqualTo("into/here/a/b/c/f");
         assertThat(f.mode()).isEqualTo(0600);
+        assertThat(f.length()).isEqualTo(1);
         assertThat(plan.items().get(2)).isEqualTo(new VSymlink("into/here/a/link", "f"));
         assertThat(plan.items().get(3)).isEqualTo(new VLink("into/here/a/b/c/f", "into/here/a/hard"));
         assertThat(plan.bytes()).isEqualTo(2);
@@ -58,13 +83,14 @@ class TarPlanTest {
 
     @Test
     void plainTarReadsToo() throws IOException {
-        assertThat(TarPlan.read(new ByteArrayInputStream(tar(false, "f")), "").items()).hasSize(3);
+        assertThat(index(tar(false, "f"), "").items()).hasSize(3);
     }
 
     @Test
-    void namesLeavingTheTargetAreRefused() {
-        assertThatThrownBy(() -> TarPlan.read(new ByteArrayInputStream(tar(false, "../evil")), "t"))
-                .isInstanceOf(IOException.class).hasMessageContaining("unsafe name");
+    void namesLeavingTheTargetAreRefused() throws IOException {
+        byte[] evil = tar(false, "../evil");
+        assertThatThrownBy(() -> index(evil, "t")).isInstanceOf(IOException.class).hasMessageContaining("unsafe name");
+        assertThatThrownBy(() -> check(evil)).isInstanceOf(IOException.class).hasMessageContaining("unsafe name");
     }
 
     @Test
@@ -73,9 +99,9 @@ class TarPlanTest {
         byte[] block = new byte[2048];
         new java.util.Random(7).nextBytes(block);
 
-        assertThatThrownBy(() -> TarPlan.read(new ByteArrayInputStream(text), "t"))
+        assertThatThrownBy(() -> index(text, "t"))
                 .isInstanceOf(IOException.class).hasMessage("not a tar archive");
-        assertThatThrownBy(() -> TarPlan.read(new ByteArrayInputStream(block), "t"))
+        assertThatThrownBy(() -> index(block, "t"))
                 .isInstanceOf(IOException.class).hasMessage("not a tar archive");
     }
 
@@ -85,9 +111,9 @@ class TarPlanTest {
         byte[] gz = java.util.Arrays.copyOf(whole, whole.length / 2);
         byte[] plain = java.util.Arrays.copyOf(tar(false, "a/f", "a/g"), 700);
 
-        assertThatThrownBy(() -> TarPlan.read(new ByteArrayInputStream(gz), "t"))
+        assertThatThrownBy(() -> index(gz, "t"))
                 .isInstanceOf(IOException.class).hasMessageStartingWith("truncated archive");
-        assertThatThrownBy(() -> TarPlan.read(new ByteArrayInputStream(plain), "t"))
+        assertThatThrownBy(() -> index(plain, "t"))
                 .isInstanceOf(IOException.class).hasMessageStartingWith("truncated archive");
     }
 
@@ -102,14 +128,14 @@ class TarPlanTest {
             String what = kind == TarArchiveEntry.LF_FIFO ? "FIFO"
                     : kind == TarArchiveEntry.LF_BLK ? "block device" : "character device";
 
-            assertThatThrownBy(() -> TarPlan.read(new ByteArrayInputStream(bytes.toByteArray()), "t"))
+            assertThatThrownBy(() -> index(bytes.toByteArray(), "t"))
                     .isInstanceOf(IOException.class)
                     .hasMessage("dev/node is a " + what + ", which untar cannot create (only files, directories and links)");
         }
     }
 
     @Test
-    void checkPassesAWholeArchiveAndRefusesWhatReadRefusesWithTheSameMessages() throws IOException {
+    void checkPassesAWholeArchiveAndRefusesWhatIndexRefusesWithTheSameMessages() throws IOException {
         byte[] big = new byte[10_000];
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (TarArchiveOutputStream t = new TarArchiveOutputStream(bytes)) {
@@ -122,13 +148,13 @@ class TarPlanTest {
         byte[] cut = java.util.Arrays.copyOf(bytes.toByteArray(), 3000);
         byte[] text = "hello, this is not a tar archive\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
 
-        TarPlan.check(new ByteArrayInputStream(tar(true, "a/f", "a/g")));
-        TarPlan.check(new ByteArrayInputStream(bytes.toByteArray()));
-        assertThatThrownBy(() -> TarPlan.check(new ByteArrayInputStream(cut)))
+        check(tar(true, "a/f", "a/g"));
+        check(bytes.toByteArray());
+        assertThatThrownBy(() -> check(cut))
                 .isInstanceOf(IOException.class).hasMessage("truncated archive (in big)");
-        assertThatThrownBy(() -> TarPlan.check(new ByteArrayInputStream(text)))
+        assertThatThrownBy(() -> check(text))
                 .isInstanceOf(IOException.class).hasMessage("not a tar archive");
-        assertThatThrownBy(() -> TarPlan.check(new ByteArrayInputStream(tar(false, "../evil"))))
+        assertThatThrownBy(() -> check(tar(false, "../evil")))
                 .isInstanceOf(IOException.class).hasMessageContaining("unsafe name");
     }
 }

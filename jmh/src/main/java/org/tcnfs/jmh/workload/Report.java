@@ -93,6 +93,24 @@ final class Report {
         return b.toString();
     }
 
+    /** The target name scripts/bench.sh gives tcnfs's second export, which has the {@code async} option. */
+    static final String ASYNC_TARGET = "tcnfs-async";
+
+    /**
+     * What the ratios to {@code reference} compare when the targets hold both {@value #ASYNC_TARGET} and
+     * {@code baseline} (tcnfs's default, {@code sync}) next to {@code reference}; empty otherwise.
+     */
+    static String durabilityNote(List<String> targets, String baseline, String reference) {
+        if (!targets.contains(ASYNC_TARGET) || !targets.contains(baseline) || !targets.contains(reference)) {
+            return "";
+        }
+        return ASYNC_TARGET + " / " + reference + " compares like with like in durability: " + ASYNC_TARGET
+                + " is an export of the same tcnfs server with the async option, whose plain name changes reply "
+                + "before their directory fsyncs, as " + reference + "'s VFS back end does (docs/durability.md). "
+                + baseline + " / " + reference + " compares tcnfs's default (sync: every plain name change durable "
+                + "before its reply).";
+    }
+
     /** {@code a}'s throughput over {@code b}'s, two decimals, "-" when either is missing or failed. */
     static String ratio(Result a, Result b) {
         if (a == null || b == null || !a.ok() || !b.ok()) {

@@ -24,7 +24,9 @@ import picocli.CommandLine.Option;
 /**
  * The workload driver's command line: {@code java -cp jmh/target/benchmarks.jar org.tcnfs.jmh.workload.Workloads
  * --target tcnfs-txn=nfs://127.0.0.1:2049/?txn --target tcnfs=nfs://127.0.0.1:2049/ --target
- * ganesha=nfs://127.0.0.1:2050/export --target disk=disk:/mnt/tcnfs-xfs/bench/disk}. Writes {@code results.csv},
+ * tcnfs-async=nfs://127.0.0.1:2049/async --target ganesha=nfs://127.0.0.1:2050/export --target
+ * disk=disk:/mnt/tcnfs-xfs/bench/disk} (tcnfs-async: an export with the {@code async} option, see
+ * {@code scripts/bench.sh}). Writes {@code results.csv},
  * {@code results.md} and one PNG per workload into {@code --out}; exit status 0 when every run succeeded, 1 when
  * some failed (their rows say why), 2 for bad arguments.
  */
@@ -91,8 +93,8 @@ public final class Workloads implements Callable<Integer> {
                     + "http://127.0.0.1:PORT/metrics): its heap is sampled during runs, bigtxn's operations checked")
     private URI serverMetrics;
     @Option(names = "--metrics-targets", split = ",", paramLabel = "NAME",
-            description = "targets served by the --server-metrics server (default: tcnfs-txn,tcnfs)")
-    private List<String> metricsTargets = new ArrayList<>(List.of("tcnfs-txn", "tcnfs"));
+            description = "targets served by the --server-metrics server (default: tcnfs-txn,tcnfs,tcnfs-async)")
+    private List<String> metricsTargets = new ArrayList<>(List.of("tcnfs-txn", "tcnfs", Report.ASYNC_TARGET));
     @Option(names = "--heap-workloads", split = ",", paramLabel = "W",
             description = "workloads whose runs sample the server's heap, or all (default: bigtxn; sampling costs "
                     + "the server CPU)")
@@ -219,6 +221,10 @@ public final class Workloads implements Callable<Integer> {
         md.append("Settings: ").append(settings).append("\n\n");
         md.append("Throughput in items per second (files written or read, entries listed, paths removed); ratios ")
                 .append("divide throughputs, so above 1 is faster.\n\n");
+        String note = Report.durabilityNote(names, baseline, reference);
+        if (!note.isEmpty()) {
+            md.append(note).append("\n\n");
+        }
         md.append(Report.markdown(copy, names, baseline, reference));
         if (sampler != null) {
             List<HeapSampler.Peak> peaks = sampler.peaks();

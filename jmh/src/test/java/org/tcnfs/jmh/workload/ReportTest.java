@@ -42,6 +42,25 @@ class ReportTest {
     }
 
     @Test
+    void anAsyncTargetGetsItsRatioToTheReferenceNextToTheDefaultsAndANoteOnDurability() {
+        List<Result> results = List.of(
+                new Result("writefiles", "size=4K", "tcnfs", 100, 409600, 1.0, ""),
+                new Result("writefiles", "size=4K", "tcnfs-async", 100, 409600, 0.25, ""),
+                new Result("writefiles", "size=4K", "ganesha", 100, 409600, 0.5, ""));
+        List<String> targets = List.of("tcnfs", "tcnfs-async", "ganesha");
+
+        String[] lines = Report.markdown(results, targets, "tcnfs", "ganesha").split("\n");
+
+        assertThat(lines[0]).isEqualTo("| workload | parameter | tcnfs ops/s | tcnfs-async ops/s | ganesha ops/s "
+                + "| tcnfs-async / tcnfs | ganesha / tcnfs | tcnfs / ganesha | tcnfs-async / ganesha |");
+        assertThat(lines[2]).isEqualTo("| writefiles | size=4K | 100 | 400 | 200 | 4.00 | 2.00 | 0.50 | 2.00 |");
+        assertThat(Report.durabilityNote(targets, "tcnfs", "ganesha"))
+                .startsWith("tcnfs-async / ganesha compares like with like in durability")
+                .contains("tcnfs / ganesha compares tcnfs's default");
+        assertThat(Report.durabilityNote(List.of("tcnfs", "ganesha"), "tcnfs", "ganesha")).isEmpty();
+    }
+
+    @Test
     void sizesRoundTrip() {
         assertThat(Sizes.parse("4K")).isEqualTo(4096);
         assertThat(Sizes.parse("128KiB")).isEqualTo(131072);
