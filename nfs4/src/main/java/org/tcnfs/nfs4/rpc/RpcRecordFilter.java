@@ -167,17 +167,31 @@ final class RpcRecordFilter extends BaseFilter {
         }
     }
 
-    /** Closes connections whose partly received record has not progressed for the idle timeout. */
+    /**
+     * Closes connections whose partly received record has not progressed for the idle timeout. A connection
+     * the server itself stopped reading (its record over the budget) is not idle while whole records are in
+     * service, whose answers give their bytes back; only when the budget is all partial records, which cannot
+     * move while they are not read, do paused connections count as idle too (else none would ever move again).
+     */
     void closeIdle() {
         long now = System.nanoTime();
+        long partial = 0;
+        for (Peer peer : peers.values()) {
+            synchronized (peer) {
+                partial += peer.held;
+            }
+        }
+        boolean inService = budget.held() > partial;
         for (Peer peer : peers.values()) {
             long held;
             boolean parked;
+            boolean waits;
             synchronized (peer) {
                 held = peer.held;
                 parked = peer.parked;
+                waits = peer.paused && inService;
             }
-            if (held > 0 && !parked && now - peer.lastProgressNanos > idleTimeoutNanos) {
+            if (held > 0 && !parked && !waits && now - peer.lastProgressNanos > idleTimeoutNanos) {
                 IDLE.warn("closing connection from {}: {} bytes of an RPC record, then nothing for {} s",
                         peer.connection.getPeerAddress(), held, Duration.ofNanos(idleTimeoutNanos).toSeconds());
                 peer.connection.closeSilently();
