@@ -2,13 +2,18 @@ package org.tcnfs.it.hostile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.tcnfs.client.Attrs;
@@ -90,7 +95,47 @@ class PausedConnectionIT {
         assertThat(server.output()).doesNotContain("then nothing for");
     }
 
-    private VnfsClient connect() throws java.io.IOException {
+    /**
+     * A part of a record that fills the budget while its sender trickles a byte now and then (never idle), and
+     * a client whose request then does not fit: that request is still read whole and served (one connection
+     * at a time may finish its record past the budget). It was held back with nothing in service and closed as
+     * idle; eight 16 MiB compounds arriving together against 64 MiB had the same fate, with no trickler needed.
+     */
+    @Test
+    void aRequestIsReadWholeAndServedWhileThePartOfAnotherRecordFillsTheBudget() throws Exception {
+        server = ServerProcess.start("--max-request", "2MiB", "--rpc-buffer-budget", "2MiB",
+                "--rpc-idle-timeout", "1s");
+        try (VnfsClient setup = connect()) {
+            assertThat(setup.vmkdir(List.of("b"), Mode.PLAIN, Parents.CREATE).isOk()).isTrue();
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(1);
+        AtomicBoolean stop = new AtomicBoolean();
+        try (Attacks.SlowRecords part = Attacks.SlowRecords.push(server, 1, (2 << 20) - 8192, 1900 << 10,
+                Duration.ofSeconds(5)); VnfsClient b = connect()) {
+            SocketChannel trickler = part.channels.get(0);
+            Thread trickle = new Thread(() -> {
+                while (!stop.get()) {
+                    try {
+                        trickler.write(ByteBuffer.allocate(1));
+                    } catch (IOException e) {
+                        return;
+                    }
+                    Hostile.sleep(200);
+                }
+            });
+            trickle.start();
+            Future<VResult<Void>> call = pool.submit(() -> b.vwrite(files("b", 1, 400 << 10), Mode.PLAIN));
+            VResult<Void> r = call.get(2, TimeUnit.MINUTES);
+            assertThat(r.isOk()).as("%s", r).isTrue();
+            stop.set(true);
+            trickle.join();
+        } finally {
+            stop.set(true);
+            pool.shutdownNow();
+        }
+    }
+
+    private VnfsClient connect() throws IOException {
         return VnfsClient.builder().host(server.host()).port(server.port()).plainCompoundBytes(Integer.MAX_VALUE)
                 .connect();
     }

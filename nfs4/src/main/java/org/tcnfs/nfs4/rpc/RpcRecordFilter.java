@@ -105,11 +105,12 @@ final class RpcRecordFilter extends BaseFilter {
         peer.scanned = at - start;
         if (!whole) {
             setHeld(peer, buffer.remaining());
-            if (budget.exceeded()) {
+            if (budget.exceeded() && !budget.mayFinish(peer)) {
                 budget.pause(peer);
             }
             return ctx.getStopAction(buffer);
         }
+        budget.finished(peer);
         int recordEnd = at;
         Buffer record = assemble(buffer, start, recordEnd, ctx);
         buffer.position(recordEnd);
@@ -170,8 +171,8 @@ final class RpcRecordFilter extends BaseFilter {
     /**
      * Closes connections whose partly received record has not progressed for the idle timeout. A connection
      * the server itself stopped reading (its record over the budget) is not idle while whole records are in
-     * service, whose answers give their bytes back; only when the budget is all partial records, which cannot
-     * move while they are not read, do paused connections count as idle too (else none would ever move again).
+     * service, whose answers give their bytes back, or while another connection finishes its record past the
+     * budget ({@link RecordBudget#mayFinish}); only when neither moves do paused connections count as idle too.
      */
     void closeIdle() {
         long now = System.nanoTime();
@@ -181,7 +182,7 @@ final class RpcRecordFilter extends BaseFilter {
                 partial += peer.held;
             }
         }
-        boolean inService = budget.held() > partial;
+        boolean inService = budget.held() > partial || budget.finishing();
         for (Peer peer : peers.values()) {
             long held;
             boolean parked;
