@@ -4,18 +4,25 @@ import java.io.IOException;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.glassfish.grizzly.Connection;
 import org.glassfish.grizzly.IOEvent;
 
 /**
  * The bytes of RPC records held in memory, across all connections: records still arriving, and whole ones
  * until their request is answered. Past {@code limit} a connection that would hold more stops being read
- * (its client is held back by TCP) until enough is released.
+ * (its client is held back by TCP) until enough is released. One connection at a time, the first that meets the
+ * budget exceeded, goes on being read until its record is whole ({@link #mayFinish}): else records that all
+ * arrive at once (eight 16 MiB compounds against 64 MiB) could fill the budget with parts, none whole, none
+ * served, and nothing would move until the idle timeout closed a connection. So the bytes held stay within
+ * {@code limit} plus one record.
  */
 final class RecordBudget {
     private final long limit;
     private final AtomicLong held = new AtomicLong();
     private final Set<RpcRecordFilter.Peer> paused = ConcurrentHashMap.newKeySet();
+    /** The connection read past the limit until its record is whole, or null. */
+    private final AtomicReference<RpcRecordFilter.Peer> finisher = new AtomicReference<>();
 
     RecordBudget(long limit) {
         if (limit < 1) {
@@ -62,6 +69,33 @@ final class RecordBudget {
     /** Forgets a closed connection. */
     void forget(RpcRecordFilter.Peer peer) {
         paused.remove(peer);
+        finished(peer);
+    }
+
+    /**
+     * Whether {@code peer}, whose record is not whole while the budget is exceeded, may still be read to finish
+     * it: yes for the one connection doing so (the first to ask while none is, or the one before it closed).
+     */
+    boolean mayFinish(RpcRecordFilter.Peer peer) {
+        RpcRecordFilter.Peer current = finisher.get();
+        if (current == peer) {
+            return true;
+        }
+        if (current != null && current.connection.isOpen()) {
+            return false;
+        }
+        return finisher.compareAndSet(current, peer);
+    }
+
+    /** {@code peer}'s record is whole (or its connection closed): another connection may finish its record. */
+    void finished(RpcRecordFilter.Peer peer) {
+        finisher.compareAndSet(peer, null);
+    }
+
+    /** Whether some connection is being read past the limit to finish its record. */
+    boolean finishing() {
+        RpcRecordFilter.Peer current = finisher.get();
+        return current != null && current.connection.isOpen();
     }
 
     int pausedCount() {

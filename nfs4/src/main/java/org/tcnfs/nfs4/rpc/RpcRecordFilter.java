@@ -105,11 +105,12 @@ final class RpcRecordFilter extends BaseFilter {
         peer.scanned = at - start;
         if (!whole) {
             setHeld(peer, buffer.remaining());
-            if (budget.exceeded()) {
+            if (budget.exceeded() && !budget.mayFinish(peer)) {
                 budget.pause(peer);
             }
             return ctx.getStopAction(buffer);
         }
+        budget.finished(peer);
         int recordEnd = at;
         Buffer record = assemble(buffer, start, recordEnd, ctx);
         buffer.position(recordEnd);
@@ -167,17 +168,31 @@ final class RpcRecordFilter extends BaseFilter {
         }
     }
 
-    /** Closes connections whose partly received record has not progressed for the idle timeout. */
+    /**
+     * Closes connections whose partly received record has not progressed for the idle timeout. A connection
+     * the server itself stopped reading (its record over the budget) is not idle while whole records are in
+     * service, whose answers give their bytes back, or while another connection finishes its record past the
+     * budget ({@link RecordBudget#mayFinish}); only when neither moves do paused connections count as idle too.
+     */
     void closeIdle() {
         long now = System.nanoTime();
+        long partial = 0;
+        for (Peer peer : peers.values()) {
+            synchronized (peer) {
+                partial += peer.held;
+            }
+        }
+        boolean inService = budget.held() > partial || budget.finishing();
         for (Peer peer : peers.values()) {
             long held;
             boolean parked;
+            boolean waits;
             synchronized (peer) {
                 held = peer.held;
                 parked = peer.parked;
+                waits = peer.paused && inService;
             }
-            if (held > 0 && !parked && now - peer.lastProgressNanos > idleTimeoutNanos) {
+            if (held > 0 && !parked && !waits && now - peer.lastProgressNanos > idleTimeoutNanos) {
                 IDLE.warn("closing connection from {}: {} bytes of an RPC record, then nothing for {} s",
                         peer.connection.getPeerAddress(), held, Duration.ofNanos(idleTimeoutNanos).toSeconds());
                 peer.connection.closeSilently();

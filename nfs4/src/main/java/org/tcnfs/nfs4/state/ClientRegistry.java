@@ -736,11 +736,13 @@ final class ClientRegistry {
      * @return whether there is room now (always, for an unknown source)
      */
     private boolean makeRoomForAddressLocked(InetAddress source, List<NfsClient> dropped) {
-        sources.keySet().retainAll(clients.keySet());
         if (source == null) {
+            sources.keySet().retainAll(clients.keySet());
             return true;
         }
+        boolean lapsedTried = false;
         while (true) {
+            sources.keySet().retainAll(clients.keySet());
             int count = 0;
             NfsClient oldest = null;
             for (Map.Entry<Long, InetAddress> e : sources.entrySet()) {
@@ -756,6 +758,19 @@ final class ClientRegistry {
             }
             if (count < sessionLimits.maxClientsPerAddress()) {
                 return true;
+            }
+            if (oldest == null && !lapsedTried) {
+                // confirmed clients of the address whose lease lapsed (no state kept them) go first, as they
+                // do for the whole table (makeRoomLocked)
+                lapsedTried = true;
+                long now = clock.millis();
+                for (Map.Entry<Long, InetAddress> e : List.copyOf(sources.entrySet())) {
+                    NfsClient c = clients.get(e.getKey());
+                    if (c != null && source.equals(e.getValue())) {
+                        tryExpireLocked(c, now, dropped);
+                    }
+                }
+                continue;
             }
             if (oldest == null) {
                 addressFull.warn(clock.millis(), "client records from " + source + " refused: it holds " + count

@@ -17,7 +17,11 @@ import org.slf4j.LoggerFactory;
  * <ol>
  *   <li>no session reserves more than a quarter of the budget, nor what the guaranteed shares of the
  *       sessions that {@link SessionLimits#maxSessions()} still allows need;</li>
- *   <li>within that, the session gets fewer slots ({@code ca_maxrequests}) than asked;</li>
+ *   <li>within that, the session gets fewer slots ({@code ca_maxrequests}) than asked; slots past the first
+ *       are granted only while all reservations stay within a quarter of the budget, so that a few sessions
+ *       asking for many large slots do not leave the sessions after them one small slot (with the defaults,
+ *       nine clients of the vectorized client, each asking eight slots of max-cached-reply, all get a slot
+ *       of that size);</li>
  *   <li>and when not even one slot of the asked size fits, one slot with a smaller
  *       {@code ca_maxresponsesize_cached} (at least the guaranteed share).</li>
  * </ol>
@@ -58,7 +62,10 @@ final class ReplyCacheBudget {
         int asked = Math.min(fore.maxResponseSizeCached(), limits.maxCachedReplyBytes());
         int cached = asked;
         int slotBytes = Math.max(cached, SessionLimits.MIN_SLOT_BYTES);
-        int slots = (int) Math.min(fore.maxRequests(), available / slotBytes);
+        // Slots past the first come only from the first quarter of the budget: a session that asks for many large
+        // slots may not leave the sessions after it without one slot of the size they ask.
+        long extraRoom = Math.min(available, Math.max(slotBytes, budget / 4 - reserved));
+        int slots = (int) Math.min(fore.maxRequests(), extraRoom / slotBytes);
         if (slots < 1) {
             slots = 1;
             slotBytes = (int) available;

@@ -83,6 +83,30 @@ class ClientLimitsTest {
         }
     }
 
+    /**
+     * pynfs's NFSv4.0 run makes a client per test from one address: once 256 were confirmed, every SETCLIENTID
+     * got NFS4ERR_RESOURCE, though the leases of most had lapsed long before (CID1 to CID5 failed).
+     */
+    @Test
+    void confirmedClientsWhoseLeaseLapsedMakeRoomForNewOnesOfTheirAddress() throws Exception {
+        SessionLimits limits = new SessionLimits(8, 8, 64 * 1024, 1024 * 1024, 16, 3, 3);
+        java.net.InetAddress a = java.net.InetAddress.getByName("127.0.0.1");
+        MutableClock clock = new MutableClock();
+        try (StateHandler s = StateHandler.builder(NfsLimits.DEFAULTS, clock).sessionLimits(limits)
+                .reaperInterval(Duration.ofHours(1)).build()) {
+            ClientCallback callback = new ClientCallback(0, "tcp", "127.0.0.1.0.0", 0);
+            for (int i = 0; i < 3; i++) {
+                SetClientIdResult.Accepted r = (SetClientIdResult.Accepted) s.setClientId(owner(), callback, 0, a);
+                s.confirmClientId(r.clientId(), r.confirmVerifier(), 0);
+            }
+            assertThatThrownBy(() -> s.setClientId(owner(), callback, 0, a)).isInstanceOf(ResourceException.class);
+
+            clock.advance(NfsLimits.DEFAULTS.lease().plusSeconds(1));
+
+            assertThat(s.setClientId(owner(), callback, 0, a)).isInstanceOf(SetClientIdResult.Accepted.class);
+        }
+    }
+
     @Test
     void unconfirmedRecordsAreForgottenAfterFifteenSecondsAndConfirmedOnesKeepTheirLease() throws Exception {
         MutableClock clock = new MutableClock();

@@ -58,4 +58,29 @@ class ReplyCacheBudgetTest {
         budget.release(g.reservedBytes());
         assertThat(budget.reservedBytes()).isZero();
     }
+
+    /**
+     * Eight clients of the vectorized client at once, each asking eight slots of 64 MiB cached replies: with the
+     * default limits every one gets a slot of max-cached-reply (the first ones took three each, and the sixth
+     * to eighth got one 16 KiB slot, so their 1,024-file calls went out as 40 compounds).
+     */
+    @Test
+    void eightSessionsAskingManyLargeSlotsEachGetOneOfTheFullSize() {
+        SessionLimits limits = SessionLimits.DEFAULTS;
+        ReplyCacheBudget budget = new ReplyCacheBudget(limits);
+        for (int i = 0; i < 9; i++) {
+            ReplyCacheBudget.Grant g = budget.reserve(asked(64 * MIB, 8), i);
+            assertThat(g.foreChannel().maxResponseSizeCached()).as("session %d", i)
+                    .isEqualTo(limits.maxCachedReplyBytes());
+            assertThat(g.foreChannel().maxRequests()).as("session %d", i).isPositive();
+        }
+        assertThat(budget.reservedBytes()).isLessThanOrEqualTo(limits.replyCacheBytes());
+    }
+
+    @Test
+    void aLoneSessionStillGetsSeveralLargeSlots() {
+        ReplyCacheBudget budget = new ReplyCacheBudget(SessionLimits.DEFAULTS);
+        ReplyCacheBudget.Grant g = budget.reserve(asked(64 * MIB, 8), 0);
+        assertThat(g.foreChannel().maxRequests()).isEqualTo(3);
+    }
 }

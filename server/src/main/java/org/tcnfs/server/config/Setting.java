@@ -65,7 +65,8 @@ public enum Setting {
             + "endpoints serve."),
     RPC_BUFFER_BUDGET("rpc-buffer-budget", "64MiB", "Most bytes of RPC requests held in memory at once over all "
             + "connections (partly received or waiting to be answered); past it the server stops reading the "
-            + "connections that would hold more. At least max-request."),
+            + "connections that would hold more, all but one, which finishes its request (so at most this plus "
+            + "one request). At least max-request."),
     MAX_OPEN_TXNS("max-open-txns", "64", "Most transactions that span compounds (TXN_BEGIN, docs/protocol.md) open "
             + "at once; TXN_BEGIN past it gets NFS4ERR_DELAY. 0 refuses them all."),
     MAX_OPEN_TXNS_PER_ADDRESS("max-open-txns-per-address", "16", "Most of the max-open-txns that the connections "
