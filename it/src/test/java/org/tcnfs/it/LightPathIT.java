@@ -27,7 +27,7 @@ import org.tcnfs.txn.CrashPoints;
 /**
  * The light path of transactions (docs/durability.md, "The light path"; issue 16): a transactional compound whose
  * one change is atomic by itself (REMOVE, LINK, SETATTR of one call's attributes,
- * OPEN-create where the file system creates atomically) and is followed only by operations that cannot fail for
+ * OPEN-create where the file system creates atomically, WRITE within one page) and is followed only by operations that cannot fail for
  * the client's arguments commits without a recovery record or durable backups, and still leaves all or nothing of
  * itself when the server dies at any point: through the wire, against the real server process, with its crash
  * points ({@code -Dtcnfs.crash-point}) and its metrics ({@code tcnfs_txn_light_total}).
@@ -122,6 +122,57 @@ class LightPathIT {
                 Files.getAttribute(local.resolve("f"), "unix:ino"));
         assertThat(modeOnDisk(local.resolve("made"))).isEqualTo(0640);
         assertThat(TxnLeftovers.backupsLeft(server, 5_000)).as("kept victims and backups deleted").isEmpty();
+    }
+
+    private double durableCommitRequests() throws IOException {
+        return server.metric("tcnfs_lmdb_durable_commit_requests_total");
+    }
+
+    /** {@code length} bytes of {@code fill}. */
+    private static byte[] bytes(int length, char fill) {
+        byte[] b = new byte[length];
+        java.util.Arrays.fill(b, (byte) fill);
+        return b;
+    }
+
+    /**
+     * What an unmodified client sends for each 4 KiB of a file (fuse-nfs over libnfs: PUTFH, WRITE): a WRITE within
+     * one page is one copy the kernel does not cut short, so it commits on the light path with the file's fsync
+     * alone (no record, no LMDB commit at all); a WRITE across a page boundary keeps its record.
+     */
+    @Test
+    void aWriteWithinOnePageTakesTheLightPathWithoutAnyLmdbCommitAndOneAcrossPagesDoesNot() throws IOException {
+        start();
+        byte[] dir = nfs().mkdir(nfs().rootFh(), "d");
+        byte[] f = nfs().createFile(dir, "f", bytes(4096, 'a'));
+        Path local = server.exportDir().resolve("d/f");
+        double light = light();
+        double commits = commits();
+        double lmdb = durableCommitRequests();
+
+        txn(new CompoundBuilder().putfh(f).write(CompoundBuilder.anonymousStateid(), 4000, bytes(200, 'd')))
+                .orThrow();
+        assertThat(light() - light).as("a WRITE across a page boundary takes the full path").isZero();
+        assertThat(commits() - commits).isEqualTo(1);
+        assertThat(durableCommitRequests() - lmdb).as("its record's commit and the commit point's")
+                .isGreaterThanOrEqualTo(2);
+
+        // (the first transaction after the start also made the transaction id floor durable)
+        lmdb = durableCommitRequests();
+        txn(new CompoundBuilder().putfh(f).write(CompoundBuilder.anonymousStateid(), 4096, bytes(4096, 'b'))
+                .getattr(FATTR4_SIZE)).orThrow();
+        txn(new CompoundBuilder().putfh(f).write(CompoundBuilder.anonymousStateid(), 10, bytes(5, 'c'))).orThrow();
+
+        assertThat(light() - light).as("an appended page and an overwrite within a page: light").isEqualTo(2);
+        assertThat(commits() - commits).isEqualTo(3);
+        assertThat(durableCommitRequests() - lmdb).as("no record, no handle change: no LMDB commit").isZero();
+        byte[] expected = new byte[8192];
+        java.util.Arrays.fill(expected, 0, 4000, (byte) 'a');
+        java.util.Arrays.fill(expected, 4000, 4096, (byte) 'd');
+        java.util.Arrays.fill(expected, 4096, 8192, (byte) 'b');
+        java.util.Arrays.fill(expected, 10, 15, (byte) 'c');
+        assertThat(Files.readAllBytes(local)).isEqualTo(expected);
+        assertThat(TxnLeftovers.backupsLeft(server, 5_000)).as("the overwrites' backups deleted").isEmpty();
     }
 
     @Test
@@ -255,6 +306,26 @@ class LightPathIT {
         }
     };
 
+    private final Scenario writeInPage = new Scenario() {
+        @Override
+        public CompoundBuilder compound(byte[] dir) {
+            return new CompoundBuilder().putfh(dir).lookup("victim").write(CompoundBuilder.anonymousStateid(), 4,
+                    NEW).getattr(FATTR4_SIZE);
+        }
+
+        @Override
+        public void checkBefore(Path dir) throws IOException {
+            assertThat(Files.readAllBytes(dir.resolve("victim"))).isEqualTo(OLD);
+        }
+
+        @Override
+        public void checkAfter(Path dir) throws IOException {
+            byte[] expected = java.util.Arrays.copyOf(OLD, 4 + NEW.length);
+            System.arraycopy(NEW, 0, expected, 4, NEW.length);
+            assertThat(Files.readAllBytes(dir.resolve("victim"))).as("overwritten and extended").isEqualTo(expected);
+        }
+    };
+
     /**
      * Runs {@code scenario}'s compound with the server armed to halt at {@code point}, starts it again, and checks
      * that the export holds the state before ({@code after == false}) or after the compound, that the compound left
@@ -320,6 +391,16 @@ class LightPathIT {
     @Test
     void aCrashRightAfterALightChmodLeavesTheNewModeAndNothingToRecover() throws IOException {
         crashAt(chmod, "after-op-3", true);
+    }
+
+    @Test
+    void aCrashRightBeforeALightWriteLeavesTheOldBytes() throws IOException {
+        crashAt(writeInPage, "before-op-3", false);
+    }
+
+    @Test
+    void aCrashRightAfterALightWriteLeavesTheNewBytesAndNothingToRecover() throws IOException {
+        crashAt(writeInPage, "after-op-3", true);
     }
 
     @Test

@@ -9,6 +9,7 @@ import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_REMOVE;
 import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_RESTOREFH;
 import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_SAVEFH;
 import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_SETATTR;
+import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_WRITE;
 
 import java.util.List;
 import java.util.Optional;
@@ -74,6 +75,13 @@ final class LightPath {
     private static final int FATTR4_OWNER_GROUP = 37;
     private static final int FATTR4_TIME_ACCESS_SET = 48;
     private static final int FATTR4_TIME_MODIFY_SET = 54;
+
+    /**
+     * The page a light WRITE stays within: the smallest page size of the platforms tcnfs runs on (x86-64, arm64 with
+     * 4 KiB or larger pages; an aligned range within 4 KiB lies within one page, or one naturally aligned folio, of
+     * any of them).
+     */
+    static final long PAGE = 4096;
 
     /** Attribute groups one system call sets (truncate, chmod, lchown, utimensat). */
     private static final List<Set<Integer>> ONE_CALL_GROUPS = List.of(Set.of(FATTR4_SIZE), Set.of(FATTR4_MODE),
@@ -155,6 +163,17 @@ final class LightPath {
             }
             case OP_OPEN:
                 return whyNotOneCallOpen(op, mutations, createsAtomically);
+            case OP_WRITE:
+                for (Mutation m : mutations) {
+                    if (!(m instanceof Mutation.Write w)) {
+                        return Optional.of("WRITE changes more than its range");
+                    }
+                    if (w.offset() / PAGE != (w.end() - 1) / PAGE) {
+                        return Optional.of("WRITE of " + w.length() + " bytes at " + w.offset()
+                                + " spans pages (a kill -9 may cut it at a page boundary)");
+                    }
+                }
+                return Optional.empty();
             default:
                 return Optional.of(org.tcnfs.nfs4.xdr.nfs_opnum4.name(op.argop) + " is not one call");
         }

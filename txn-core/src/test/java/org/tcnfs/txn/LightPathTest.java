@@ -163,9 +163,27 @@ class LightPathTest {
     }
 
     @Test
-    void aWriteTakesTheFullPath() throws IOException {
-        assertThat(whyNot(putrootfh(), lookup("f"), write(0, 10))).hasValueSatisfying(
-                w -> assertThat(w).contains("WRITE"));
+    void aWriteWithinOnePageTakesTheLightPath() throws IOException {
+        assertThat(whyNot(putrootfh(), lookup("f"), write(0, 10))).isEmpty();
+        assertThat(whyNot(putrootfh(), lookup("f"), write(8192, 4096), getattr())).as("a whole aligned page")
+                .isEmpty();
+        assertThat(whyNot(putrootfh(), lookup("f"), write(4095, 1))).as("the last byte of a page").isEmpty();
+    }
+
+    @Test
+    void aWriteAcrossAPageBoundaryTakesTheFullPath() throws IOException {
+        assertThat(whyNot(putrootfh(), lookup("f"), write(4095, 2))).hasValueSatisfying(
+                w -> assertThat(w).contains("WRITE").contains("spans pages"));
+        assertThat(whyNot(putrootfh(), lookup("f"), write(0, 4097))).isPresent();
+        assertThat(whyNot(putrootfh(), lookup("f"), write(100, 4096))).as("one page long, not aligned").isPresent();
+    }
+
+    @Test
+    void aWriteFollowedByACloseOrASecondWriteTakesTheFullPath() throws IOException {
+        assertThat(whyNot(putrootfh(), lookup("f"), write(0, 10), write(10, 10))).hasValueSatisfying(
+                w -> assertThat(w).contains("more than one operation"));
+        assertThat(whyNot(putrootfh(), lookup("f"), write(0, 10), lookup("x"))).hasValueSatisfying(
+                w -> assertThat(w).contains("may fail"));
     }
 
     @Test
