@@ -175,6 +175,45 @@ class LightPathIT {
         assertThat(TxnLeftovers.backupsLeft(server, 5_000)).as("the overwrites' backups deleted").isEmpty();
     }
 
+    private double fsyncRequests() throws IOException {
+        return server.metric("tcnfs_shared_fsync_requests_total");
+    }
+
+    /**
+     * fuse-nfs (libnfs) sends its 4 KiB WRITEs as UNSTABLE4 and a COMMIT at close: a light WRITE the client sent so
+     * answers UNSTABLE4 and fsyncs nothing, as a plain one (the COMMIT makes it durable); one sent FILE_SYNC4 is
+     * durable before its reply.
+     */
+    @Test
+    void aLightUnstableWriteAnswersUnstableAndLeavesItsFsyncToTheCommit() throws IOException {
+        start();
+        byte[] dir = nfs().mkdir(nfs().rootFh(), "d");
+        byte[] f = nfs().createFile(dir, "f", bytes(100, 'a'));
+        double light = light();
+        double fsyncs = fsyncRequests();
+
+        CompoundResult unstable = txn(new CompoundBuilder().putfh(f).write(CompoundBuilder.anonymousStateid(), 100,
+                org.tcnfs.nfs4.xdr.stable_how4.UNSTABLE4, bytes(3996, 'u')));
+
+        assertThat(unstable.status()).isEqualTo(NfsStatus.OK);
+        assertThat(unstable.body(org.tcnfs.nfs4.xdr.nfs_opnum4.OP_WRITE, org.tcnfs.nfs4.xdr.WRITE4resok.class)
+                .committed).as("committed").isEqualTo(org.tcnfs.nfs4.xdr.stable_how4.UNSTABLE4);
+        assertThat(light() - light).isEqualTo(1);
+        assertThat(fsyncRequests() - fsyncs).as("no fsync before the reply").isZero();
+        assertThat(Files.size(server.exportDir().resolve("d/f"))).isEqualTo(4096);
+
+        nfs().run(new CompoundBuilder().putfh(f).commit(0, 0)).orThrow();
+        assertThat(fsyncRequests() - fsyncs).as("the COMMIT's fsync").isEqualTo(1);
+
+        CompoundResult stable = txn(new CompoundBuilder().putfh(f).write(CompoundBuilder.anonymousStateid(), 4096,
+                bytes(10, 's')));
+        assertThat(stable.body(org.tcnfs.nfs4.xdr.nfs_opnum4.OP_WRITE, org.tcnfs.nfs4.xdr.WRITE4resok.class)
+                .committed).isEqualTo(org.tcnfs.nfs4.xdr.stable_how4.FILE_SYNC4);
+        assertThat(light() - light).isEqualTo(2);
+        assertThat(fsyncRequests() - fsyncs).as("a FILE_SYNC4 light WRITE fsyncs the file before its reply")
+                .isEqualTo(2);
+    }
+
     @Test
     void twoChangesAChangeFollowedByAnOperationThatMayFailOrARenameTakeTheFullPath() throws IOException {
         start();

@@ -349,10 +349,10 @@ class PowerLossIT {
     }
 
     /**
-     * Light WRITEs (one page each: an overwrite, an append, one past the end that leaves a hole), each cut at every
-     * fsync inside it and right after its reply: the file holds the bytes before the WRITE or after it, an
-     * acknowledged one is there (the commit's fsync of the file is its only durability: no record, no LMDB commit),
-     * and no record is left for recovery.
+     * Light WRITEs (one page each: an overwrite, an append, one past the end that leaves a hole, and two UNSTABLE4
+     * ones, each followed by a COMMIT), each cut at every fsync inside it and right after its reply: the file holds
+     * the bytes before the WRITE or after it, an acknowledged one is there (the commit's fsync of the file, or the
+     * COMMIT's, is its only durability: no record, no LMDB commit), and no record is left for recovery.
      */
     @Test
     void everyPowerCutInALightWriteLeavesTheOldOrTheNewBytes() throws Exception {
@@ -361,6 +361,8 @@ class PowerLossIT {
             w.lightWrite("d0/f0", 0, "overwritten within the first page".getBytes(StandardCharsets.UTF_8));
             w.lightWrite("d0/f0", 24 * 1024 + 4096, new byte[4096]);
             w.lightWrite("d0/f0", 40 * 1024 + 100, "past the end".getBytes(StandardCharsets.UTF_8));
+            w.lightUnstableWriteThenCommit("d0/f0", 8192, new byte[] {1, 2, 3});
+            w.lightUnstableWriteThenCommit("d0/f0", 48 * 1024, "appended, unstable".getBytes(StandardCharsets.UTF_8));
         });
         List<Step> writes = r.steps().stream().filter(step -> step.what().startsWith("light txn write")).toList();
         TreeSet<Long> cuts = new TreeSet<>();
@@ -373,7 +375,7 @@ class PowerLossIT {
             }
         }
         System.out.printf("PowerLossIT: %d light WRITEs, %d cuts in them%n", writes.size(), cuts.size());
-        assertThat(writes).hasSize(3);
+        assertThat(writes).hasSize(5);
         assertThat(checkCuts(r, new ArrayList<>(cuts), FaultLayer.RenameModel.JOURNALED)).isEmpty();
     }
 
@@ -911,7 +913,11 @@ class PowerLossIT {
             } else {
                 int page = random.nextInt(tree.files().get(path).length / 4096 + 2);
                 int within = random.nextInt(4096);
-                lightWrite(path, page * 4096 + within, data(4096 - within));
+                if (random.nextBoolean()) {
+                    lightWrite(path, page * 4096 + within, data(4096 - within));
+                } else {
+                    lightUnstableWriteThenCommit(path, page * 4096 + within, data(4096 - within));
+                }
                 return;
             }
             long sent = layer.position();
@@ -929,6 +935,21 @@ class PowerLossIT {
             long sent = layer.position();
             session.executeTransaction(c).orThrow();
             done("light txn write of " + path + " at " + offset + " (" + data.length + " bytes)", sent, next);
+        }
+
+        /**
+         * A light transaction of one UNSTABLE4 WRITE within one page (it fsyncs nothing), then a plain COMMIT of the
+         * file: one step, acknowledged by the COMMIT's reply; in flight, the file holds all of the WRITE or none.
+         */
+        void lightUnstableWriteThenCommit(String path, int offset, byte[] data) throws IOException {
+            Tree next = tree.copy();
+            byte[] fh = HexFormat.of().parseHex(tree.handles().get(path));
+            next.files().put(path, patched(tree.files().get(path), offset, data));
+            long sent = layer.position();
+            session.executeTransaction(new CompoundBuilder().putfh(fh)
+                    .write(CompoundBuilder.anonymousStateid(), offset, stable_how4.UNSTABLE4, data)).orThrow();
+            session.execute(new CompoundBuilder().putfh(fh).commit(0, 0)).orThrow();
+            done("light txn write (UNSTABLE) of " + path + " at " + offset + " + COMMIT", sent, next);
         }
 
         void plainRemove(String path) throws IOException {

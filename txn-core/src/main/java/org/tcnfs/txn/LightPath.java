@@ -19,11 +19,13 @@ import org.tcnfs.nfs4.attr.Bitmaps;
 import org.tcnfs.nfs4.vfs.FileType;
 import org.tcnfs.nfs4.xdr.COMPOUND4args;
 import org.tcnfs.nfs4.xdr.OPEN4args;
+import org.tcnfs.nfs4.xdr.WRITE4args;
 import org.tcnfs.nfs4.xdr.createhow4;
 import org.tcnfs.nfs4.xdr.createmode4;
 import org.tcnfs.nfs4.xdr.fattr4;
 import org.tcnfs.nfs4.xdr.nfs_argop4;
 import org.tcnfs.nfs4.xdr.opentype4;
+import org.tcnfs.nfs4.xdr.stable_how4;
 import org.tcnfs.proto.ObjectKind;
 import org.tcnfs.proto.UndoStep;
 import org.tcnfs.txn.plan.Mutation;
@@ -137,6 +139,24 @@ final class LightPath {
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * Whether the one change of a light compound is a WRITE the client sent as UNSTABLE4: like a plain unstable
+     * WRITE it answers UNSTABLE4 and becomes durable with the file's next COMMIT (or any later fsync of the file),
+     * so its commit needs no fsync; being one page, a power cut keeps all of it or none of it.
+     *
+     * @param plan the plan of a compound {@link #whyNot} let take the light path
+     * @param args the compound
+     */
+    static boolean isUnstableWrite(TxnPlan plan, COMPOUND4args args) {
+        List<Mutation> mutations = plan.mutations();
+        if (mutations.isEmpty() || args.argarray == null) {
+            return false;
+        }
+        int index = mutations.get(0).opIndex();
+        return index < args.argarray.length && args.argarray[index].argop == OP_WRITE
+                && args.argarray[index].args instanceof WRITE4args w && w.stable == stable_how4.UNSTABLE4;
     }
 
     /** Why the one changing operation is not one system call, or empty if it is. */

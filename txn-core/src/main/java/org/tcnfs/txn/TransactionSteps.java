@@ -77,6 +77,11 @@ final class TransactionSteps implements Transaction.Steps {
      * backups are not made durable and no record is written unless it rolls back.
      */
     private boolean light;
+    /**
+     * Whether the light compound's one change is a WRITE the client sent as UNSTABLE4 ({@link LightPath#isUnstableWrite}):
+     * its commit then fsyncs nothing; the file's next COMMIT makes it durable, as for a plain unstable WRITE.
+     */
+    private boolean unstableWrite;
     private final COMPOUND4args args;
     private final List<UndoStep> steps = new ArrayList<>();
     private OpenStateTable opens;
@@ -178,6 +183,7 @@ final class TransactionSteps implements Transaction.Steps {
         if (sharedBuffer == null) {
             Optional<String> whyNot = LightPath.whyNot(plan, args, () -> export.fs().createsAtomically());
             light = whyNot.isEmpty();
+            unstableWrite = light && LightPath.isUnstableWrite(plan, args);
             if (LOG.isTraceEnabled()) {
                 LOG.trace("txn {} (tag {}): {}", id, tag, whyNot.map(w -> "full path: " + w).orElse("light path"));
             }
@@ -367,10 +373,15 @@ final class TransactionSteps implements Transaction.Steps {
         }
     }
 
-    /** Makes the data durable, then one LMDB commit applies the buffer and deletes the record. */
+    /**
+     * Makes the data durable, then one LMDB commit applies the buffer and deletes the record. A light compound whose
+     * one change is an UNSTABLE4 WRITE syncs nothing: its reply says UNSTABLE4, and the file's COMMIT makes it durable.
+     */
     @Override
     public void commit() throws IOException {
-        syncTouched();
+        if (!(light && unstableWrite)) {
+            syncTouched();
+        }
         services.crashPoints.reach("before-commit");
         if (!buffer.isEmpty() || recorded) {
             buffer.commit(batch -> {

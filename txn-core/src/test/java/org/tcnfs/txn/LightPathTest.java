@@ -171,6 +171,21 @@ class LightPathTest {
     }
 
     @Test
+    void onlyAnUnstableWriteIsDurableWithItsCommitInsteadOfItsTransaction() throws IOException {
+        assertThat(isUnstableWrite(putrootfh(), lookup("f"), write(0, 10, stable_how4.UNSTABLE4), getattr())).isTrue();
+        assertThat(isUnstableWrite(putrootfh(), lookup("f"), write(0, 10, stable_how4.FILE_SYNC4))).isFalse();
+        assertThat(isUnstableWrite(putrootfh(), lookup("f"), write(0, 10, stable_how4.DATA_SYNC4))).isFalse();
+        assertThat(isUnstableWrite(putrootfh(), lookup("f"), setSize(0))).isFalse();
+    }
+
+    private boolean isUnstableWrite(nfs_argop4... ops) throws IOException {
+        COMPOUND4args args = new COMPOUND4args();
+        args.minorversion = 1;
+        args.argarray = ops;
+        return LightPath.isUnstableWrite(new CompoundPlanner().plan(args, resolver), args);
+    }
+
+    @Test
     void aWriteAcrossAPageBoundaryTakesTheFullPath() throws IOException {
         assertThat(whyNot(putrootfh(), lookup("f"), write(4095, 2))).hasValueSatisfying(
                 w -> assertThat(w).contains("WRITE").contains("spans pages"));
@@ -244,8 +259,12 @@ class LightPathTest {
     }
 
     private static nfs_argop4 write(long offset, int length) {
+        return write(offset, length, stable_how4.FILE_SYNC4);
+    }
+
+    private static nfs_argop4 write(long offset, int length, int stable) {
         return new nfs_argop4(nfs_opnum4.OP_WRITE,
-                new WRITE4args(new stateid4(), offset, stable_how4.FILE_SYNC4, ByteBuffer.allocate(length)));
+                new WRITE4args(new stateid4(), offset, stable, ByteBuffer.allocate(length)));
     }
 
     private static nfs_argop4 setMode(int mode) {
