@@ -326,7 +326,7 @@ abstract class CrashRecoveryContract {
      * @param expectAfter whether the after-state is the only right outcome; null: before or after both right
      *     (a kill at an unknown moment), false: only the before-state
      * @param mayBeLight whether the compound may take the light path (docs/durability.md, "The light path"): its
-     *     one change is a REMOVE, LINK, SETATTR or OPEN; if it left no record, a crash before its commit point may
+     *     one change is a REMOVE, LINK, SETATTR, OPEN or WRITE (within one page); if it left no record, a crash before its commit point may
      *     leave it done (the after-state), and it never reaches after-record-durable
      */
     private record Pending(String what, String point, Twin twin, ExportSnapshot before, ExportSnapshot after,
@@ -335,7 +335,7 @@ abstract class CrashRecoveryContract {
     }
 
     /** Operations whose lone change may be light ({@code LightPath}); whether it is, the server decides. */
-    private static final Set<Integer> MAY_BE_LIGHT = Set.of(OP_REMOVE, OP_LINK, OP_SETATTR, OP_OPEN);
+    private static final Set<Integer> MAY_BE_LIGHT = Set.of(OP_REMOVE, OP_LINK, OP_SETATTR, OP_OPEN, OP_WRITE);
 
     /** Whether {@code ops} has exactly one mutating operation and it is one that may take the light path. */
     private static boolean mayBeLight(CompoundBuilder ops) {

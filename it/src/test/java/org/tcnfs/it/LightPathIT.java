@@ -27,7 +27,7 @@ import org.tcnfs.txn.CrashPoints;
 /**
  * The light path of transactions (docs/durability.md, "The light path"; issue 16): a transactional compound whose
  * one change is atomic by itself (REMOVE, LINK, SETATTR of one call's attributes,
- * OPEN-create where the file system creates atomically) and is followed only by operations that cannot fail for
+ * OPEN-create where the file system creates atomically, WRITE within one page) and is followed only by operations that cannot fail for
  * the client's arguments commits without a recovery record or durable backups, and still leaves all or nothing of
  * itself when the server dies at any point: through the wire, against the real server process, with its crash
  * points ({@code -Dtcnfs.crash-point}) and its metrics ({@code tcnfs_txn_light_total}).
@@ -122,6 +122,96 @@ class LightPathIT {
                 Files.getAttribute(local.resolve("f"), "unix:ino"));
         assertThat(modeOnDisk(local.resolve("made"))).isEqualTo(0640);
         assertThat(TxnLeftovers.backupsLeft(server, 5_000)).as("kept victims and backups deleted").isEmpty();
+    }
+
+    private double durableCommitRequests() throws IOException {
+        return server.metric("tcnfs_lmdb_durable_commit_requests_total");
+    }
+
+    /** {@code length} bytes of {@code fill}. */
+    private static byte[] bytes(int length, char fill) {
+        byte[] b = new byte[length];
+        java.util.Arrays.fill(b, (byte) fill);
+        return b;
+    }
+
+    /**
+     * What an unmodified client sends for each 4 KiB of a file (fuse-nfs over libnfs: PUTFH, WRITE): a WRITE within
+     * one page is one copy the kernel does not cut short, so it commits on the light path with the file's fsync
+     * alone (no record, no LMDB commit at all); a WRITE across a page boundary keeps its record.
+     */
+    @Test
+    void aWriteWithinOnePageTakesTheLightPathWithoutAnyLmdbCommitAndOneAcrossPagesDoesNot() throws IOException {
+        start();
+        byte[] dir = nfs().mkdir(nfs().rootFh(), "d");
+        byte[] f = nfs().createFile(dir, "f", bytes(4096, 'a'));
+        Path local = server.exportDir().resolve("d/f");
+        double light = light();
+        double commits = commits();
+        double lmdb = durableCommitRequests();
+
+        txn(new CompoundBuilder().putfh(f).write(CompoundBuilder.anonymousStateid(), 4000, bytes(200, 'd')))
+                .orThrow();
+        assertThat(light() - light).as("a WRITE across a page boundary takes the full path").isZero();
+        assertThat(commits() - commits).isEqualTo(1);
+        assertThat(durableCommitRequests() - lmdb).as("its record's commit and the commit point's")
+                .isGreaterThanOrEqualTo(2);
+
+        // (the first transaction after the start also made the transaction id floor durable)
+        lmdb = durableCommitRequests();
+        txn(new CompoundBuilder().putfh(f).write(CompoundBuilder.anonymousStateid(), 4096, bytes(4096, 'b'))
+                .getattr(FATTR4_SIZE)).orThrow();
+        txn(new CompoundBuilder().putfh(f).write(CompoundBuilder.anonymousStateid(), 10, bytes(5, 'c'))).orThrow();
+
+        assertThat(light() - light).as("an appended page and an overwrite within a page: light").isEqualTo(2);
+        assertThat(commits() - commits).isEqualTo(3);
+        assertThat(durableCommitRequests() - lmdb).as("no record, no handle change: no LMDB commit").isZero();
+        byte[] expected = new byte[8192];
+        java.util.Arrays.fill(expected, 0, 4000, (byte) 'a');
+        java.util.Arrays.fill(expected, 4000, 4096, (byte) 'd');
+        java.util.Arrays.fill(expected, 4096, 8192, (byte) 'b');
+        java.util.Arrays.fill(expected, 10, 15, (byte) 'c');
+        assertThat(Files.readAllBytes(local)).isEqualTo(expected);
+        assertThat(TxnLeftovers.backupsLeft(server, 5_000)).as("the overwrites' backups deleted").isEmpty();
+    }
+
+    private double fsyncRequests() throws IOException {
+        return server.metric("tcnfs_shared_fsync_requests_total");
+    }
+
+    /**
+     * fuse-nfs (libnfs) sends its 4 KiB WRITEs as UNSTABLE4 and a COMMIT at close: a light WRITE the client sent so
+     * answers UNSTABLE4 and fsyncs nothing, as a plain one (the COMMIT makes it durable); one sent FILE_SYNC4 is
+     * durable before its reply.
+     */
+    @Test
+    void aLightUnstableWriteAnswersUnstableAndLeavesItsFsyncToTheCommit() throws IOException {
+        start();
+        byte[] dir = nfs().mkdir(nfs().rootFh(), "d");
+        byte[] f = nfs().createFile(dir, "f", bytes(100, 'a'));
+        double light = light();
+        double fsyncs = fsyncRequests();
+
+        CompoundResult unstable = txn(new CompoundBuilder().putfh(f).write(CompoundBuilder.anonymousStateid(), 100,
+                org.tcnfs.nfs4.xdr.stable_how4.UNSTABLE4, bytes(3996, 'u')));
+
+        assertThat(unstable.status()).isEqualTo(NfsStatus.OK);
+        assertThat(unstable.body(org.tcnfs.nfs4.xdr.nfs_opnum4.OP_WRITE, org.tcnfs.nfs4.xdr.WRITE4resok.class)
+                .committed).as("committed").isEqualTo(org.tcnfs.nfs4.xdr.stable_how4.UNSTABLE4);
+        assertThat(light() - light).isEqualTo(1);
+        assertThat(fsyncRequests() - fsyncs).as("no fsync before the reply").isZero();
+        assertThat(Files.size(server.exportDir().resolve("d/f"))).isEqualTo(4096);
+
+        nfs().run(new CompoundBuilder().putfh(f).commit(0, 0)).orThrow();
+        assertThat(fsyncRequests() - fsyncs).as("the COMMIT's fsync").isEqualTo(1);
+
+        CompoundResult stable = txn(new CompoundBuilder().putfh(f).write(CompoundBuilder.anonymousStateid(), 4096,
+                bytes(10, 's')));
+        assertThat(stable.body(org.tcnfs.nfs4.xdr.nfs_opnum4.OP_WRITE, org.tcnfs.nfs4.xdr.WRITE4resok.class)
+                .committed).isEqualTo(org.tcnfs.nfs4.xdr.stable_how4.FILE_SYNC4);
+        assertThat(light() - light).isEqualTo(2);
+        assertThat(fsyncRequests() - fsyncs).as("a FILE_SYNC4 light WRITE fsyncs the file before its reply")
+                .isEqualTo(2);
     }
 
     @Test
@@ -255,6 +345,26 @@ class LightPathIT {
         }
     };
 
+    private final Scenario writeInPage = new Scenario() {
+        @Override
+        public CompoundBuilder compound(byte[] dir) {
+            return new CompoundBuilder().putfh(dir).lookup("victim").write(CompoundBuilder.anonymousStateid(), 4,
+                    NEW).getattr(FATTR4_SIZE);
+        }
+
+        @Override
+        public void checkBefore(Path dir) throws IOException {
+            assertThat(Files.readAllBytes(dir.resolve("victim"))).isEqualTo(OLD);
+        }
+
+        @Override
+        public void checkAfter(Path dir) throws IOException {
+            byte[] expected = java.util.Arrays.copyOf(OLD, 4 + NEW.length);
+            System.arraycopy(NEW, 0, expected, 4, NEW.length);
+            assertThat(Files.readAllBytes(dir.resolve("victim"))).as("overwritten and extended").isEqualTo(expected);
+        }
+    };
+
     /**
      * Runs {@code scenario}'s compound with the server armed to halt at {@code point}, starts it again, and checks
      * that the export holds the state before ({@code after == false}) or after the compound, that the compound left
@@ -320,6 +430,16 @@ class LightPathIT {
     @Test
     void aCrashRightAfterALightChmodLeavesTheNewModeAndNothingToRecover() throws IOException {
         crashAt(chmod, "after-op-3", true);
+    }
+
+    @Test
+    void aCrashRightBeforeALightWriteLeavesTheOldBytes() throws IOException {
+        crashAt(writeInPage, "before-op-3", false);
+    }
+
+    @Test
+    void aCrashRightAfterALightWriteLeavesTheNewBytesAndNothingToRecover() throws IOException {
+        crashAt(writeInPage, "after-op-3", true);
     }
 
     @Test

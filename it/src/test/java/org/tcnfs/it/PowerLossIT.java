@@ -348,6 +348,37 @@ class PowerLossIT {
         }
     }
 
+    /**
+     * Light WRITEs (one page each: an overwrite, an append, one past the end that leaves a hole, and two UNSTABLE4
+     * ones, each followed by a COMMIT), each cut at every fsync inside it and right after its reply: the file holds
+     * the bytes before the WRITE or after it, an acknowledged one is there (the commit's fsync of the file, or the
+     * COMMIT's, is its only durability: no record, no LMDB commit), and no record is left for recovery.
+     */
+    @Test
+    void everyPowerCutInALightWriteLeavesTheOldOrTheNewBytes() throws Exception {
+        Recording r = record("light-write", new Random(SEED), w -> {
+            w.putPaths(List.of("d0/f0"), true);
+            w.lightWrite("d0/f0", 0, "overwritten within the first page".getBytes(StandardCharsets.UTF_8));
+            w.lightWrite("d0/f0", 24 * 1024 + 4096, new byte[4096]);
+            w.lightWrite("d0/f0", 40 * 1024 + 100, "past the end".getBytes(StandardCharsets.UTF_8));
+            w.lightUnstableWriteThenCommit("d0/f0", 8192, new byte[] {1, 2, 3});
+            w.lightUnstableWriteThenCommit("d0/f0", 48 * 1024, "appended, unstable".getBytes(StandardCharsets.UTF_8));
+        });
+        List<Step> writes = r.steps().stream().filter(step -> step.what().startsWith("light txn write")).toList();
+        TreeSet<Long> cuts = new TreeSet<>();
+        writes.forEach(step -> cuts.add(step.acked()));
+        for (FaultLayer.Entry e : FaultLayer.entries(r.log())) {
+            if (e.type() == FaultLayer.FSYNC_RECORD
+                    && writes.stream().anyMatch(step -> e.start() >= step.sent() && e.end() <= step.acked())) {
+                cuts.add(e.start());
+                cuts.add(e.end());
+            }
+        }
+        System.out.printf("PowerLossIT: %d light WRITEs, %d cuts in them%n", writes.size(), cuts.size());
+        assertThat(writes).hasSize(5);
+        assertThat(checkCuts(r, new ArrayList<>(cuts), FaultLayer.RenameModel.JOURNALED)).isEmpty();
+    }
+
     private void checkSeededCuts(FaultLayer.RenameModel renames) throws IOException {
         Seeded s = seeded();
         Recording r = s.recording();
@@ -863,21 +894,62 @@ class PowerLossIT {
 
         /**
          * A transaction whose one change is atomic by itself, so it takes the light path (no record, no durable
-         * backups; docs/durability.md, "The light path"): REMOVE of one file, then GETATTR of its directory. In
+         * backups; docs/durability.md, "The light path"): REMOVE of one file, then GETATTR of its directory, or a
+         * WRITE within one page of a file (as an unmodified client sends 4 KiB at a time), then GETATTR. In
          * flight at a cut it must leave all of it or nothing. (A lone RENAME within a directory was light at
          * first: cuts between its directory fsync and its handle commit gave the renamed file a new handle.)
          */
         private void lightTransaction(List<String> existing) throws IOException {
             Tree next = tree.copy();
             String path = pick(existing);
-            CompoundBuilder c = new CompoundBuilder().putfh(dirFh(path)).remove(name(path))
-                    .getattr(org.tcnfs.nfs4.xdr.nfs4_attr.FATTR4_SIZE);
-            next.files().remove(path);
-            next.handles().remove(path);
-            String what = "light txn remove " + path;
+            CompoundBuilder c;
+            String what;
+            if (random.nextBoolean()) {
+                c = new CompoundBuilder().putfh(dirFh(path)).remove(name(path))
+                        .getattr(org.tcnfs.nfs4.xdr.nfs4_attr.FATTR4_SIZE);
+                next.files().remove(path);
+                next.handles().remove(path);
+                what = "light txn remove " + path;
+            } else {
+                int page = random.nextInt(tree.files().get(path).length / 4096 + 2);
+                int within = random.nextInt(4096);
+                if (random.nextBoolean()) {
+                    lightWrite(path, page * 4096 + within, data(4096 - within));
+                } else {
+                    lightUnstableWriteThenCommit(path, page * 4096 + within, data(4096 - within));
+                }
+                return;
+            }
             long sent = layer.position();
             session.executeTransaction(c).orThrow();
             done(what, sent, next);
+        }
+
+        /** A transaction of one WRITE of {@code data} (within one page) at {@code offset} of {@code path}: light. */
+        void lightWrite(String path, int offset, byte[] data) throws IOException {
+            Tree next = tree.copy();
+            CompoundBuilder c = new CompoundBuilder().putfh(HexFormat.of().parseHex(tree.handles().get(path)))
+                    .write(CompoundBuilder.anonymousStateid(), offset, data)
+                    .getattr(org.tcnfs.nfs4.xdr.nfs4_attr.FATTR4_SIZE);
+            next.files().put(path, patched(tree.files().get(path), offset, data));
+            long sent = layer.position();
+            session.executeTransaction(c).orThrow();
+            done("light txn write of " + path + " at " + offset + " (" + data.length + " bytes)", sent, next);
+        }
+
+        /**
+         * A light transaction of one UNSTABLE4 WRITE within one page (it fsyncs nothing), then a plain COMMIT of the
+         * file: one step, acknowledged by the COMMIT's reply; in flight, the file holds all of the WRITE or none.
+         */
+        void lightUnstableWriteThenCommit(String path, int offset, byte[] data) throws IOException {
+            Tree next = tree.copy();
+            byte[] fh = HexFormat.of().parseHex(tree.handles().get(path));
+            next.files().put(path, patched(tree.files().get(path), offset, data));
+            long sent = layer.position();
+            session.executeTransaction(new CompoundBuilder().putfh(fh)
+                    .write(CompoundBuilder.anonymousStateid(), offset, stable_how4.UNSTABLE4, data)).orThrow();
+            session.execute(new CompoundBuilder().putfh(fh).commit(0, 0)).orThrow();
+            done("light txn write (UNSTABLE) of " + path + " at " + offset + " + COMMIT", sent, next);
         }
 
         void plainRemove(String path) throws IOException {

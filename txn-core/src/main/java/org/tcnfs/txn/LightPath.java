@@ -9,6 +9,7 @@ import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_REMOVE;
 import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_RESTOREFH;
 import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_SAVEFH;
 import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_SETATTR;
+import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_WRITE;
 
 import java.util.List;
 import java.util.Optional;
@@ -18,11 +19,13 @@ import org.tcnfs.nfs4.attr.Bitmaps;
 import org.tcnfs.nfs4.vfs.FileType;
 import org.tcnfs.nfs4.xdr.COMPOUND4args;
 import org.tcnfs.nfs4.xdr.OPEN4args;
+import org.tcnfs.nfs4.xdr.WRITE4args;
 import org.tcnfs.nfs4.xdr.createhow4;
 import org.tcnfs.nfs4.xdr.createmode4;
 import org.tcnfs.nfs4.xdr.fattr4;
 import org.tcnfs.nfs4.xdr.nfs_argop4;
 import org.tcnfs.nfs4.xdr.opentype4;
+import org.tcnfs.nfs4.xdr.stable_how4;
 import org.tcnfs.proto.ObjectKind;
 import org.tcnfs.proto.UndoStep;
 import org.tcnfs.txn.plan.Mutation;
@@ -74,6 +77,13 @@ final class LightPath {
     private static final int FATTR4_OWNER_GROUP = 37;
     private static final int FATTR4_TIME_ACCESS_SET = 48;
     private static final int FATTR4_TIME_MODIFY_SET = 54;
+
+    /**
+     * The page a light WRITE stays within: the smallest page size of the platforms tcnfs runs on (x86-64, arm64 with
+     * 4 KiB or larger pages; an aligned range within 4 KiB lies within one page, or one naturally aligned folio, of
+     * any of them).
+     */
+    static final long PAGE = 4096;
 
     /** Attribute groups one system call sets (truncate, chmod, lchown, utimensat). */
     private static final List<Set<Integer>> ONE_CALL_GROUPS = List.of(Set.of(FATTR4_SIZE), Set.of(FATTR4_MODE),
@@ -131,6 +141,24 @@ final class LightPath {
         return Optional.empty();
     }
 
+    /**
+     * Whether the one change of a light compound is a WRITE the client sent as UNSTABLE4: like a plain unstable
+     * WRITE it answers UNSTABLE4 and becomes durable with the file's next COMMIT (or any later fsync of the file),
+     * so its commit needs no fsync; being one page, a power cut keeps all of it or none of it.
+     *
+     * @param plan the plan of a compound {@link #whyNot} let take the light path
+     * @param args the compound
+     */
+    static boolean isUnstableWrite(TxnPlan plan, COMPOUND4args args) {
+        List<Mutation> mutations = plan.mutations();
+        if (mutations.isEmpty() || args.argarray == null) {
+            return false;
+        }
+        int index = mutations.get(0).opIndex();
+        return index < args.argarray.length && args.argarray[index].argop == OP_WRITE
+                && args.argarray[index].args instanceof WRITE4args w && w.stable == stable_how4.UNSTABLE4;
+    }
+
     /** Why the one changing operation is not one system call, or empty if it is. */
     private static Optional<String> whyNotOneCall(nfs_argop4 op, List<Mutation> mutations,
             BooleanSupplier createsAtomically) {
@@ -155,6 +183,17 @@ final class LightPath {
             }
             case OP_OPEN:
                 return whyNotOneCallOpen(op, mutations, createsAtomically);
+            case OP_WRITE:
+                for (Mutation m : mutations) {
+                    if (!(m instanceof Mutation.Write w)) {
+                        return Optional.of("WRITE changes more than its range");
+                    }
+                    if (w.offset() / PAGE != (w.end() - 1) / PAGE) {
+                        return Optional.of("WRITE of " + w.length() + " bytes at " + w.offset()
+                                + " spans pages (a kill -9 may cut it at a page boundary)");
+                    }
+                }
+                return Optional.empty();
             default:
                 return Optional.of(org.tcnfs.nfs4.xdr.nfs_opnum4.name(op.argop) + " is not one call");
         }

@@ -77,6 +77,17 @@ final class TransactionSteps implements Transaction.Steps {
      * backups are not made durable and no record is written unless it rolls back.
      */
     private boolean light;
+    /**
+     * Whether the light compound's one change is a WRITE the client sent as UNSTABLE4 ({@link LightPath#isUnstableWrite}):
+     * its commit then fsyncs nothing; the file's next COMMIT makes it durable, as for a plain unstable WRITE.
+     */
+    private boolean unstableWrite;
+    /**
+     * Whether the light compound's one change creates an object (its buffer only gains rows): its rows then commit
+     * alongside its fsyncs, as a plain create's do (a row durable before its name names nothing and answers
+     * NFS4ERR_STALE; the client gets the handle only with the reply, after both).
+     */
+    private boolean createsOnly;
     private final COMPOUND4args args;
     private final List<UndoStep> steps = new ArrayList<>();
     private OpenStateTable opens;
@@ -178,6 +189,8 @@ final class TransactionSteps implements Transaction.Steps {
         if (sharedBuffer == null) {
             Optional<String> whyNot = LightPath.whyNot(plan, args, () -> export.fs().createsAtomically());
             light = whyNot.isEmpty();
+            unstableWrite = light && LightPath.isUnstableWrite(plan, args);
+            createsOnly = light && plan.mutations().stream().allMatch(m -> m instanceof Mutation.Creation);
             if (LOG.isTraceEnabled()) {
                 LOG.trace("txn {} (tag {}): {}", id, tag, whyNot.map(w -> "full path: " + w).orElse("light path"));
             }
@@ -367,10 +380,26 @@ final class TransactionSteps implements Transaction.Steps {
         }
     }
 
-    /** Makes the data durable, then one LMDB commit applies the buffer and deletes the record. */
+    /**
+     * Makes the data durable, then one LMDB commit applies the buffer and deletes the record. A light compound whose
+     * one change is an UNSTABLE4 WRITE syncs nothing: its reply says UNSTABLE4, and the file's COMMIT makes it durable.
+     */
     @Override
     public void commit() throws IOException {
-        syncTouched();
+        if (light && createsOnly && !recorded && !buffer.isEmpty()) {
+            services.crashPoints.reach("before-commit");
+            syncTouchedAlongside(() -> {
+                try {
+                    buffer.commit(batch -> { });
+                } catch (RuntimeException e) {
+                    throw new IOException("committing the handle rows failed: " + e.getMessage(), e);
+                }
+            });
+            return;
+        }
+        if (!(light && unstableWrite)) {
+            syncTouched();
+        }
         services.crashPoints.reach("before-commit");
         if (!buffer.isEmpty() || recorded) {
             buffer.commit(batch -> {
@@ -472,7 +501,15 @@ final class TransactionSteps implements Transaction.Steps {
     }
 
     private void syncTouched() throws IOException {
+        syncTouchedAlongside(null);
+    }
+
+    /** {@link #syncTouched}, with {@code alongside} (if not null) run in the first wave, at once with the fsyncs. */
+    private void syncTouchedAlongside(FsyncPool.Sync alongside) throws IOException {
         if (preparer == null) {
+            if (alongside != null) {
+                alongside.run();
+            }
             return;
         }
         SharedFsync shared = services.handles.sharedFsync();
@@ -495,6 +532,9 @@ final class TransactionSteps implements Transaction.Steps {
             if (a != null && a.isDirectory()) {
                 (targets.contains(p) || targets.isEmpty() ? syncs : after).add(sharedForce(shared, a, dir));
             }
+        }
+        if (alongside != null) {
+            syncs.add(0, alongside); // on the calling thread
         }
         FsyncPool.runAll(syncs);
         FsyncPool.runAll(after);

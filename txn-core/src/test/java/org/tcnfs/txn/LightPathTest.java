@@ -163,9 +163,42 @@ class LightPathTest {
     }
 
     @Test
-    void aWriteTakesTheFullPath() throws IOException {
-        assertThat(whyNot(putrootfh(), lookup("f"), write(0, 10))).hasValueSatisfying(
-                w -> assertThat(w).contains("WRITE"));
+    void aWriteWithinOnePageTakesTheLightPath() throws IOException {
+        assertThat(whyNot(putrootfh(), lookup("f"), write(0, 10))).isEmpty();
+        assertThat(whyNot(putrootfh(), lookup("f"), write(8192, 4096), getattr())).as("a whole aligned page")
+                .isEmpty();
+        assertThat(whyNot(putrootfh(), lookup("f"), write(4095, 1))).as("the last byte of a page").isEmpty();
+    }
+
+    @Test
+    void onlyAnUnstableWriteIsDurableWithItsCommitInsteadOfItsTransaction() throws IOException {
+        assertThat(isUnstableWrite(putrootfh(), lookup("f"), write(0, 10, stable_how4.UNSTABLE4), getattr())).isTrue();
+        assertThat(isUnstableWrite(putrootfh(), lookup("f"), write(0, 10, stable_how4.FILE_SYNC4))).isFalse();
+        assertThat(isUnstableWrite(putrootfh(), lookup("f"), write(0, 10, stable_how4.DATA_SYNC4))).isFalse();
+        assertThat(isUnstableWrite(putrootfh(), lookup("f"), setSize(0))).isFalse();
+    }
+
+    private boolean isUnstableWrite(nfs_argop4... ops) throws IOException {
+        COMPOUND4args args = new COMPOUND4args();
+        args.minorversion = 1;
+        args.argarray = ops;
+        return LightPath.isUnstableWrite(new CompoundPlanner().plan(args, resolver), args);
+    }
+
+    @Test
+    void aWriteAcrossAPageBoundaryTakesTheFullPath() throws IOException {
+        assertThat(whyNot(putrootfh(), lookup("f"), write(4095, 2))).hasValueSatisfying(
+                w -> assertThat(w).contains("WRITE").contains("spans pages"));
+        assertThat(whyNot(putrootfh(), lookup("f"), write(0, 4097))).isPresent();
+        assertThat(whyNot(putrootfh(), lookup("f"), write(100, 4096))).as("one page long, not aligned").isPresent();
+    }
+
+    @Test
+    void aWriteFollowedByACloseOrASecondWriteTakesTheFullPath() throws IOException {
+        assertThat(whyNot(putrootfh(), lookup("f"), write(0, 10), write(10, 10))).hasValueSatisfying(
+                w -> assertThat(w).contains("more than one operation"));
+        assertThat(whyNot(putrootfh(), lookup("f"), write(0, 10), lookup("x"))).hasValueSatisfying(
+                w -> assertThat(w).contains("may fail"));
     }
 
     @Test
@@ -226,8 +259,12 @@ class LightPathTest {
     }
 
     private static nfs_argop4 write(long offset, int length) {
+        return write(offset, length, stable_how4.FILE_SYNC4);
+    }
+
+    private static nfs_argop4 write(long offset, int length, int stable) {
         return new nfs_argop4(nfs_opnum4.OP_WRITE,
-                new WRITE4args(new stateid4(), offset, stable_how4.FILE_SYNC4, ByteBuffer.allocate(length)));
+                new WRITE4args(new stateid4(), offset, stable, ByteBuffer.allocate(length)));
     }
 
     private static nfs_argop4 setMode(int mode) {

@@ -84,8 +84,18 @@ final class OneFileExport implements AutoCloseable {
         return args;
     }
 
-    /** SEQUENCE, PUTFH of "f", WRITE of {@link #AFTER} at offset 0 (FILE_SYNC4), tagged {@code tag}. */
+    /**
+     * SEQUENCE, PUTFH of "f", WRITE of {@link #AFTER} followed by zeros to 4,097 bytes at offset 0 (FILE_SYNC4),
+     * tagged {@code tag}: two pages, so it takes the full path (a WRITE within one page is light); the tests make
+     * its effect themselves, {@link #AFTER}.
+     */
     COMPOUND4args writeCompound(String tag) {
+        return compound(tag, new nfs_argop4(nfs_opnum4.OP_WRITE, new WRITE4args(new stateid4(), 0,
+                stable_how4.FILE_SYNC4, ByteBuffer.wrap(java.util.Arrays.copyOf(AFTER, 4097)))));
+    }
+
+    /** SEQUENCE, PUTFH of "f", WRITE of {@link #AFTER} at offset 0 (FILE_SYNC4), tagged {@code tag}: one page. */
+    COMPOUND4args writeInOnePageCompound(String tag) {
         return compound(tag, new nfs_argop4(nfs_opnum4.OP_WRITE, new WRITE4args(new stateid4(), 0,
                 stable_how4.FILE_SYNC4, ByteBuffer.wrap(AFTER))));
     }

@@ -162,10 +162,42 @@ class TransactionStepsTest {
     }
 
     @Test
-    void aWriteTakesTheFullPath() throws IOException {
+    void aWriteAcrossPagesTakesTheFullPath() throws IOException {
         TransactionSteps[] steps = new TransactionSteps[1];
         prepared(writeCompound(), steps).close();
         assertThat(steps[0].light()).isFalse();
+    }
+
+    @Test
+    void aWriteWithinOnePageTakesTheLightPathWithoutARecordAndCommits() throws IOException {
+        TransactionSteps[] steps = new TransactionSteps[1];
+        Transaction t = prepared(fixture.writeInOnePageCompound("steps"), steps);
+        assertThat(steps[0].light()).isTrue();
+        assertThat(records()).as("no record before the one-page WRITE").isZero();
+        runWrite(t, steps[0], file);
+
+        t.commit();
+        t.close();
+
+        assertThat(t.state()).isEqualTo(State.COMMITTED);
+        assertThat(Files.readAllBytes(file)).isEqualTo(AFTER);
+        assertThat(records()).isZero();
+        assertThat(services.lightCommits.get()).isEqualTo(1);
+    }
+
+    @Test
+    void aLightWriteThatFailsAfterItsChangeWritesItsRecordAndPutsTheBytesBack() throws IOException {
+        TransactionSteps[] steps = new TransactionSteps[1];
+        Transaction t = prepared(fixture.writeInOnePageCompound("steps"), steps);
+        runWrite(t, steps[0], file);
+
+        t.close(); // an operation after the WRITE failed (a server fault): roll back
+
+        assertThat(t.state()).isEqualTo(State.ROLLED_BACK);
+        assertThat(Files.readAllBytes(file)).as("the old bytes are back").isEqualTo(BEFORE);
+        assertThat(steps[0].recorded()).as("the record was written before the undo").isTrue();
+        assertThat(records()).as("and deleted after it").isZero();
+        assertThat(services.lightRollbacks.get()).isEqualTo(1);
     }
 
     @Test
