@@ -29,14 +29,17 @@ public final class OperationLOOKUP implements NfsOperation {
             Directories.requireDirectory(context.getattr(dir)); // NOTDIR or SYMLINK come first
             throw e;
         }
-        Inode found;
+        VirtualFileSystem.Found found;
         try {
             // the file system resolves the directory once, for its type, the search permission and the name
-            found = fs.lookup(dir, name);
+            found = fs.lookupWithAttributes(dir, name);
         } catch (NotDirException e) {
             Directories.requireDirectory(context.getattr(dir)); // SYMLINK for a symbolic link
             throw e;
         }
-        context.setCurrentInode(found);
+        context.setCurrentInode(found.inode());
+        if (found.attributes() != null) {
+            context.keepAttributes(found.inode(), found.attributes()); // for a GETATTR that follows
+        }
     }
 }

@@ -268,6 +268,12 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
 
     @Override
     public Inode lookup(Inode parent, String name, DirectoryCheck check) throws IOException {
+        return lookupWithAttributes(parent, name, check).inode();
+    }
+
+    /** The object found, with the attributes its {@code lstat} gave on the way (what {@link #getattr} answers). */
+    @Override
+    public Found lookupWithAttributes(Inode parent, String name, DirectoryCheck check) throws IOException {
         long epoch = verifiedDirectories.epoch();
         Resolved dir = resolve(parent);
         check.check(toStat(dir.stat()));
@@ -280,7 +286,8 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
             // a directory (not a link) in one reached without a symbolic link is reached without one too
             verifiedDirectories.verified(CompoundScope.current(), child.path(), epoch);
         }
-        return inodeOf(handleFor(child.dir().handle(), child.name(), child.path(), child.stat()));
+        Nfh found = handleFor(child.dir().handle(), child.name(), child.path(), child.stat());
+        return new Found(inodeOf(found), toStat(child.stat()));
     }
 
     @Override
