@@ -219,6 +219,10 @@ public final class TcnfsServer implements AutoCloseable {
                 () -> fss.stream().mapToLong(LocalFileSystem::directorySyncCount).sum(), "of", "directory");
         metrics.functionCounter("tcnfs.fsyncs", fsyncs,
                 () -> fss.stream().mapToLong(LocalFileSystem::fileSyncCount).sum(), "of", "file");
+        metrics.functionCounter("tcnfs.symlink.checks", "Directories checked on the disk to be reached from the export "
+                + "root without a symbolic link (one openat2 each) when a handle was resolved: once per directory "
+                + "and compound while no directory is removed or renamed",
+                () -> fss.stream().mapToLong(LocalFileSystem::symlinkCheckCount).sum());
         HandleTable table = handles;
         metrics.functionCounter("tcnfs.fsyncs", fsyncs, table::flushCount,
                 "of", "handle.table");

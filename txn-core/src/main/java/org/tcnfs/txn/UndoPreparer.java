@@ -74,6 +74,8 @@ final class UndoPreparer {
      * REMOVE's own undo moves them back only after the later steps are undone).
      */
     private final java.util.Map<ObjectPath, KeptVictim> keptVictims = new java.util.HashMap<>();
+    /** Whether {@link #keep} made sure the backup directory exists (once per transaction, not per victim). */
+    private boolean backupDirectoryExists;
     private int inlineBytes;
 
     UndoPreparer(Path root, BackupManager backups) {
@@ -340,7 +342,10 @@ final class UndoPreparer {
      */
     private UndoStep.MoveBack keep(int op, ObjectPath p, Path victim, String backupName) throws IOException {
         Path dir = backups.directory();
-        Files.createDirectories(dir);
+        if (!backupDirectoryExists) {
+            Files.createDirectories(dir);
+            backupDirectoryExists = true;
+        }
         Path kept = dir.resolve(backupName);
         org.tcnfs.proto.ObjectRef ref = ref(p, victim);
         if (Files.isDirectory(victim, LinkOption.NOFOLLOW_LINKS)) {

@@ -125,6 +125,15 @@ public final class CompoundContext {
         return stat;
     }
 
+    /**
+     * Keeps {@code stat}, which the file system just read for {@code inode} (a LOOKUP that found it), as
+     * {@link #getattr} of {@code inode} would have: a GETATTR that follows reads no more.
+     */
+    public void keepAttributes(Inode inode, Stat stat) {
+        attributesOf = inode;
+        attributes = stat;
+    }
+
     /** Forgets the attributes {@link #getattr} keeps: the next call reads them again. */
     public void forgetAttributes() {
         attributesOf = null;

@@ -9,6 +9,7 @@ import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tcnfs.nfs4.status.NfsStatus;
+import org.tcnfs.nfs4.vfs.CompoundScope;
 import org.tcnfs.nfs4.xdr.COMPOUND4args;
 import org.tcnfs.nfs4.xdr.COMPOUND4res;
 import org.tcnfs.nfs4.xdr.XdrSupport;
@@ -57,8 +58,17 @@ public final class CompoundEngine {
         this.minorVersions = Set.copyOf(minorVersions);
     }
 
-    /** Runs {@code args}; never throws. */
+    /** Runs {@code args}; never throws. The file system sees it as one {@link CompoundScope}. */
     public COMPOUND4res process(CompoundContext context, COMPOUND4args args) {
+        long outer = CompoundScope.begin();
+        try {
+            return processInScope(context, args);
+        } finally {
+            CompoundScope.end(outer);
+        }
+    }
+
+    private COMPOUND4res processInScope(CompoundContext context, COMPOUND4args args) {
         COMPOUND4res res = new COMPOUND4res();
         res.tag = args.tag;
         res.tagBytes = args.tagBytes;

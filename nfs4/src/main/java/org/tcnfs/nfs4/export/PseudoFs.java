@@ -199,6 +199,15 @@ public final class PseudoFs implements VirtualFileSystem {
 
     @Override
     public Inode lookup(Inode parent, String name) throws IOException {
+        return lookupWithAttributes(parent, name).inode();
+    }
+
+    /**
+     * {@link #lookup(Inode, String)}, with the attributes of the object found where its export's file system read
+     * them on the way (an object of an export in which no other export is mounted), else without.
+     */
+    @Override
+    public Found lookupWithAttributes(Inode parent, String name) throws IOException {
         PseudoNode node = pseudoByHandle.get(parent);
         if (node != null) {
             if (!node.children().contains(name)) {
@@ -207,9 +216,9 @@ public final class PseudoFs implements VirtualFileSystem {
             String path = ExportTable.childPath(node.path(), name);
             PseudoNode child = pseudoByPath.get(path);
             if (child != null) {
-                return child.handle();
+                return new Found(child.handle(), null);
             }
-            return viewsByPath.get(path).fs().getRootInode();
+            return new Found(viewsByPath.get(path).fs().getRootInode(), null);
         }
         View view = view(parent);
         VirtualFileSystem.DirectoryCheck search = dir -> {
@@ -220,14 +229,14 @@ public final class PseudoFs implements VirtualFileSystem {
         };
         if (!nestedIn.containsKey(view)) {
             // no export is mounted in this one: the file system resolves the directory once for check and lookup
-            return view.fs().lookup(parent, name, search);
+            return view.fs().lookupWithAttributes(parent, name, search);
         }
         search.check(view.fs().getattr(parent));
         View mounted = mountedAt(view, parent, name);
         if (mounted != null) {
-            return mounted.fs().getRootInode();
+            return new Found(mounted.fs().getRootInode(), null);
         }
-        return view.fs().lookup(parent, name);
+        return new Found(view.fs().lookup(parent, name), null);
     }
 
     @Override

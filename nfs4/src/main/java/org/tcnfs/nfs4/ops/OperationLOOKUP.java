@@ -3,6 +3,8 @@ package org.tcnfs.nfs4.ops;
 import java.io.IOException;
 import org.tcnfs.nfs4.compound.CompoundContext;
 import org.tcnfs.nfs4.compound.NfsOperation;
+import org.tcnfs.nfs4.status.NfsException;
+import org.tcnfs.nfs4.status.NotDirException;
 import org.tcnfs.nfs4.vfs.Inode;
 import org.tcnfs.nfs4.vfs.VirtualFileSystem;
 import org.tcnfs.nfs4.xdr.LOOKUP4args;
@@ -20,8 +22,24 @@ public final class OperationLOOKUP implements NfsOperation {
         LOOKUP4args args = (LOOKUP4args) op.args;
         VirtualFileSystem fs = context.fs();
         Inode dir = context.currentInode();
-        Directories.requireDirectory(context.getattr(dir));
-        String name = Names.checkComponent(args.objname);
-        context.setCurrentInode(fs.lookup(dir, name));
+        String name;
+        try {
+            name = Names.checkComponent(args.objname);
+        } catch (NfsException e) {
+            Directories.requireDirectory(context.getattr(dir)); // NOTDIR or SYMLINK come first
+            throw e;
+        }
+        VirtualFileSystem.Found found;
+        try {
+            // the file system resolves the directory once, for its type, the search permission and the name
+            found = fs.lookupWithAttributes(dir, name);
+        } catch (NotDirException e) {
+            Directories.requireDirectory(context.getattr(dir)); // SYMLINK for a symbolic link
+            throw e;
+        }
+        context.setCurrentInode(found.inode());
+        if (found.attributes() != null) {
+            context.keepAttributes(found.inode(), found.attributes()); // for a GETATTR that follows
+        }
     }
 }

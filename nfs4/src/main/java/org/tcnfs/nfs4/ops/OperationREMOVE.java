@@ -22,11 +22,15 @@ public final class OperationREMOVE implements NfsOperation {
         REMOVE4args args = (REMOVE4args) op.args;
         VirtualFileSystem fs = context.fs();
         Inode dir = context.currentInode();
-        Directories.requireDirectory(fs, dir);
+        // one look at the directory for its type and its change attribute before
+        long before = Directories.requireDirectory(context.getattr(dir)).change();
         String name = Names.checkComponent(args.target);
-        long before = Directories.change(fs, dir);
         OpenUnlinked.keepIfOpen(context, fs, dir, name);
-        fs.remove(dir, name);
+        try {
+            fs.remove(dir, name);
+        } finally {
+            context.forgetAttributes(); // the directory changed: what getattr kept is stale
+        }
         long after = Directories.change(fs, dir);
         result.body = new REMOVE4resok(new change_info4(false, before, after));
     }

@@ -69,6 +69,39 @@ public interface VirtualFileSystem {
     }
 
     /**
+     * An object found by a lookup, with its attributes if the lookup read them on the way (null if not).
+     *
+     * @param inode the object
+     * @param attributes what {@link #getattr} of {@code inode} would have answered at the lookup, or null
+     */
+    record Found(Inode inode, Stat attributes) {
+        public Found {
+            java.util.Objects.requireNonNull(inode, "inode");
+        }
+    }
+
+    /**
+     * {@link #lookup(Inode, String, DirectoryCheck)}, with the attributes of the object found when the file system
+     * reads them anyway to find it (a GETATTR after the LOOKUP then needs no second resolution). By default without
+     * attributes.
+     *
+     * @throws IOException what {@link #lookup(Inode, String, DirectoryCheck)} throws
+     */
+    default Found lookupWithAttributes(Inode parent, String name, DirectoryCheck check) throws IOException {
+        return new Found(lookup(parent, name, check), null);
+    }
+
+    /**
+     * {@link #lookup(Inode, String)}, with the attributes of the object found when the file system reads them anyway
+     * (see {@link #lookupWithAttributes(Inode, String, DirectoryCheck)}). By default without attributes.
+     *
+     * @throws IOException what {@link #lookup(Inode, String)} throws
+     */
+    default Found lookupWithAttributes(Inode parent, String name) throws IOException {
+        return new Found(lookup(parent, name), null);
+    }
+
+    /**
      * The directory that holds {@code dir}.
      *
      * @throws org.tcnfs.nfs4.status.NoEntException if {@code dir} is this file system's root

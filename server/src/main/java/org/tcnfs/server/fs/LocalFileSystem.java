@@ -47,6 +47,7 @@ import org.tcnfs.nfs4.status.NotSameException;
 import org.tcnfs.nfs4.status.StaleException;
 import org.tcnfs.nfs4.status.TooSmallException;
 import org.tcnfs.nfs4.status.XDevException;
+import org.tcnfs.nfs4.vfs.CompoundScope;
 import org.tcnfs.nfs4.vfs.Credential;
 import org.tcnfs.nfs4.vfs.DirEntry;
 import org.tcnfs.nfs4.vfs.DirectoryListing;
@@ -142,6 +143,8 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
     private static final int MAX_LINK_BYTES = 4095;
     private static final int LISTING_CACHE_SIZE = 64;
     private static final long LISTING_TTL_NANOS = 2_000_000_000L;
+    /** Most directories one compound remembers as reached without a symbolic link ({@link VerifiedDirectories}). */
+    private static final int VERIFIED_DIRECTORIES = 1024;
     private static final int FIRST_COOKIE = 256;
     private static final long VERIFIER_SALT = 0x7463_6e66_7348_0001L;
     private static final FileAttribute<Set<PosixFilePermission>> OWNER_ONLY =
@@ -164,6 +167,8 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
     private final LinkedHashMap<Nfh, CachedIndex> listings = new LinkedHashMap<>(16, 0.75f, true);
     private final LongAdder directorySyncs = new LongAdder();
     private final LongAdder fileSyncs = new LongAdder();
+    private final LongAdder symlinkChecks = new LongAdder();
+    private final VerifiedDirectories verifiedDirectories = new VerifiedDirectories(VERIFIED_DIRECTORIES);
 
     private LocalFileSystem(Builder builder, Path root, Posix posix, PosixStat rootStat, Nfh rootHandle)
             throws IOException {
@@ -263,6 +268,13 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
 
     @Override
     public Inode lookup(Inode parent, String name, DirectoryCheck check) throws IOException {
+        return lookupWithAttributes(parent, name, check).inode();
+    }
+
+    /** The object found, with the attributes its {@code lstat} gave on the way (what {@link #getattr} answers). */
+    @Override
+    public Found lookupWithAttributes(Inode parent, String name, DirectoryCheck check) throws IOException {
+        long epoch = verifiedDirectories.epoch();
         Resolved dir = resolve(parent);
         check.check(toStat(dir.stat()));
         String checked = checkName(name);
@@ -270,7 +282,12 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
             throw new NotDirException("not a directory: a " + dir.node().type());
         }
         Child child = visibleChild(dir, checked);
-        return inodeOf(handleFor(child.dir().handle(), child.name(), child.path(), child.stat()));
+        if (child.stat().isDirectory()) {
+            // a directory (not a link) in one reached without a symbolic link is reached without one too
+            verifiedDirectories.verified(CompoundScope.current(), child.path(), epoch);
+        }
+        Nfh found = handleFor(child.dir().handle(), child.name(), child.path(), child.stat());
+        return new Found(inodeOf(found), toStat(child.stat()));
     }
 
     @Override
@@ -367,7 +384,12 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         Path path = child.path();
         PosixStat stat = child.stat();
         if (stat.isDirectory()) {
-            posix.rmdir(path);
+            verifiedDirectories.forgetAll();
+            try {
+                posix.rmdir(path);
+            } finally {
+                verifiedDirectories.forgetAll();
+            }
         } else {
             posix.unlink(path);
         }
@@ -420,7 +442,9 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         if (replaced != null && moved.isDirectory() != replaced.isDirectory()) {
             throw new ExistException("cannot replace " + toPath + " by an object of another kind");
         }
+        verifiedDirectories.forgetAll();
         int errno = posix.rename(fromPath, toPath);
+        verifiedDirectories.forgetAll();
         if (errno != 0) {
             throw FsErrors.ofRename(errno, fromPath, toPath);
         }
@@ -726,6 +750,14 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         return fileSyncs.sum();
     }
 
+    /**
+     * Checks on the disk that a directory is reached from the export root without a symbolic link (one
+     * {@code openat2} each) this file system made since it was built; a compound checks each directory once.
+     */
+    public long symlinkCheckCount() {
+        return symlinkChecks.sum();
+    }
+
     @Override
     public String toString() {
         return "LocalFileSystem[" + exportId + " at " + root + "]";
@@ -811,13 +843,23 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         return !node.isDirectory() || stat.dev() == rootDev;
     }
 
-    /** Whether the directory holding (or being) {@code path} is reached from the root without a symlink. */
+    /**
+     * Whether the directory holding (or being) {@code path} is reached from the root without a symlink: checked
+     * on the disk, once per compound while no directory is removed or renamed ({@link VerifiedDirectories}).
+     */
     private boolean insideExport(Path path, FileType type) {
         Path dir = type == FileType.DIRECTORY ? path : path.getParent();
-        if (dir.equals(root)) {
+        long compound = CompoundScope.current();
+        if (dir.equals(root) || verifiedDirectories.isVerified(compound, dir)) {
             return true;
         }
-        return posix.isDirectoryWithoutSymlinks(dir);
+        long epoch = verifiedDirectories.epoch();
+        symlinkChecks.increment();
+        boolean inside = posix.isDirectoryWithoutSymlinks(dir);
+        if (inside) {
+            verifiedDirectories.verified(compound, dir, epoch);
+        }
+        return inside;
     }
 
     /** Fails with XDEV for a handle of another export in the same table (others fail later as usual). */

@@ -1,0 +1,133 @@
+package org.tcnfs.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.tcnfs.nfs4.xdr.nfs4_attr.FATTR4_CHANGE;
+import static org.tcnfs.nfs4.xdr.nfs4_attr.FATTR4_SIZE;
+import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_GETATTR;
+import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_LOOKUP;
+import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_REMOVE;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.tcnfs.client.Attrs;
+import org.tcnfs.client.CompoundBuilder;
+import org.tcnfs.client.CompoundResult;
+import org.tcnfs.client.Nfs41Session;
+import org.tcnfs.nfs4.status.NfsStatus;
+import org.tcnfs.nfs4.xdr.GETATTR4resok;
+import org.tcnfs.nfs4.xdr.REMOVE4resok;
+
+/**
+ * The work the server does to resolve handles and names in the compounds of {@code ls -lR} and {@code rm -rf}
+ * (issue 16), through the wire: a compound checks each directory once for symbolic links on the way from the
+ * export root (DESIGN.md, "Handles"; counted by {@code tcnfs_symlink_checks_total}), and the next compound checks
+ * again, so a directory replaced by a symbolic link beside the server makes its objects stale at once; REMOVE
+ * reads its directory once before the change and answers the change attributes a GETATTR sees (RFC 8881 18.25).
+ */
+class ResolutionWorkIT extends SharedServerTest {
+    private static final String CHECKS = "tcnfs_symlink_checks_total";
+    private static final int FILES = 16;
+
+    private NfsOps nfs;
+    private byte[] top;
+
+    @BeforeAll
+    void connect() throws IOException {
+        Nfs41Session session = Nfs41Session.create(server.connect(), "resolution-work");
+        nfs = new NfsOps(session);
+        top = nfs.mkdir(nfs.rootFh(), "resolution-work");
+    }
+
+    private double checks() throws IOException {
+        return server.metric(CHECKS);
+    }
+
+    /** A directory {@code name/a/b} under the test's directory with {@link #FILES} files; returns b's handle. */
+    private byte[] tree(String name) throws IOException {
+        byte[] dir = nfs.mkdir(nfs.mkdir(nfs.mkdir(top, name), "a"), "b");
+        for (int i = 0; i < FILES; i++) {
+            nfs.createFile(dir, "f" + i, ("file " + i).getBytes(StandardCharsets.UTF_8));
+        }
+        return dir;
+    }
+
+    @Test
+    void aCompoundOfLookupsAndGetattrsInOneDirectoryChecksItsPathForSymlinksOnce() throws IOException {
+        tree("getattrs");
+        CompoundBuilder b = new CompoundBuilder().putfh(top).lookup("getattrs").lookup("a").lookup("b").savefh();
+        for (int i = 0; i < FILES; i++) {
+            b.restorefh().lookup("f" + i).getattr(FATTR4_SIZE);
+        }
+        double before = checks();
+        CompoundResult r = nfs.runOk(b);
+        double made = checks() - before;
+        assertThat(r.bodies(OP_GETATTR, GETATTR4resok.class)).hasSize(FILES);
+        // the old server checked the directory of every object it resolved: 2 per LOOKUP, 1 per GETATTR (>= 50)
+        assertThat(made).as("symlink checks of one compound").isLessThanOrEqualTo(2);
+    }
+
+    @Test
+    void everyCompoundChecksItsDirectoriesAgain() throws IOException {
+        byte[] dir = tree("again");
+        byte[] file = nfs.lookup(dir, "f0");
+        double before = checks();
+        nfs.getattr(file, FATTR4_SIZE);
+        nfs.getattr(file, FATTR4_SIZE);
+        assertThat(checks() - before).as("symlink checks of two compounds of one GETATTR").isEqualTo(2);
+    }
+
+    @Test
+    void aDirectoryReplacedBySymlinkBesideTheServerMakesItsObjectsStaleInTheNextCompound() throws IOException {
+        byte[] dir = tree("replaced");
+        byte[] file = nfs.lookup(dir, "f1");
+        assertThat(nfs.getattr(file, FATTR4_SIZE).size()).isEqualTo("file 1".length());
+        Path a = server.exportDir().resolve("resolution-work/replaced/a");
+        Path outside = server.exportDir().getParent().resolve("outside-" + System.nanoTime());
+        Files.move(a, outside);
+        Files.createSymbolicLink(a, outside);
+        CompoundResult r = nfs.run(new CompoundBuilder().putfh(file).getattr(FATTR4_SIZE));
+        assertThat(r.status()).isEqualTo(NfsStatus.STALE);
+        CompoundResult byName = nfs.run(new CompoundBuilder().putfh(top).lookup("replaced").lookup("a").lookup("b"));
+        assertThat(byName.status()).as("LOOKUP b in the link a").isEqualTo(NfsStatus.SYMLINK);
+    }
+
+    @Test
+    void removeAnswersTheChangeAttributesAGetattrOfItsDirectorySees() throws IOException {
+        byte[] dir = tree("remove");
+        CompoundResult r = nfs.runOk(new CompoundBuilder().putfh(dir).getattr(FATTR4_CHANGE).remove("f2")
+                .getattr(FATTR4_CHANGE).remove("f3").getattr(FATTR4_CHANGE));
+        List<GETATTR4resok> seen = r.bodies(OP_GETATTR, GETATTR4resok.class);
+        List<REMOVE4resok> removed = r.bodies(OP_REMOVE, REMOVE4resok.class);
+        long first = Attrs.decode(seen.get(0).obj_attributes).change();
+        long second = Attrs.decode(seen.get(1).obj_attributes).change();
+        long third = Attrs.decode(seen.get(2).obj_attributes).change();
+        assertThat(removed.get(0).cinfo.before).isEqualTo(first);
+        assertThat(removed.get(0).cinfo.after).isEqualTo(second).isNotEqualTo(first);
+        assertThat(removed.get(1).cinfo.before).isEqualTo(second);
+        assertThat(removed.get(1).cinfo.after).isEqualTo(third).isNotEqualTo(second);
+    }
+
+    @Test
+    void lookupKeepsItsErrorsAndTheirOrder() throws IOException {
+        byte[] dir = tree("errors");
+        byte[] file = nfs.lookup(dir, "f0");
+        byte[] link = nfs.runOk(new CompoundBuilder().putfh(dir).symlink("l", "b").getfh()).fileHandle();
+        assertThat(nfs.run(new CompoundBuilder().putfh(file).lookup("x")).statusOf(OP_LOOKUP))
+                .isEqualTo(NfsStatus.NOTDIR);
+        assertThat(nfs.run(new CompoundBuilder().putfh(link).lookup("x")).statusOf(OP_LOOKUP))
+                .isEqualTo(NfsStatus.SYMLINK);
+        assertThat(nfs.run(new CompoundBuilder().putfh(file).lookup("..")).statusOf(OP_LOOKUP))
+                .as("a bad name on a file: the file first").isEqualTo(NfsStatus.NOTDIR);
+        assertThat(nfs.run(new CompoundBuilder().putfh(link).lookup("")).statusOf(OP_LOOKUP))
+                .as("a bad name on a symbolic link: the link first").isEqualTo(NfsStatus.SYMLINK);
+        assertThat(nfs.run(new CompoundBuilder().putfh(dir).lookup("..")).statusOf(OP_LOOKUP))
+                .isEqualTo(NfsStatus.BADNAME);
+        assertThat(nfs.run(new CompoundBuilder().putfh(dir).lookup("missing")).statusOf(OP_LOOKUP))
+                .isEqualTo(NfsStatus.NOENT);
+    }
+}

@@ -1,0 +1,109 @@
+package org.tcnfs.server.fs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.tcnfs.nfs4.vfs.CompoundScope;
+import org.tcnfs.nfs4.vfs.Inode;
+
+/**
+ * How often resolving handles checks on the disk that a directory is reached from the export root without a
+ * symbolic link ({@link LocalFileSystem#symlinkCheckCount()}): once per directory and compound while no directory
+ * is removed or renamed, every time outside a compound.
+ */
+class LocalFileSystemResolutionTest extends LocalFsTestBase {
+    private static final int FILES = 8;
+
+    private List<Inode> files(Inode dir) throws IOException {
+        List<Inode> out = new ArrayList<>();
+        for (int i = 0; i < FILES; i++) {
+            out.add(createFile(dir, "f" + i));
+        }
+        return out;
+    }
+
+    @Test
+    void aCompoundChecksTheDirectoryOfManyObjectsOnce() throws IOException {
+        Inode b = mkdir(mkdir(root(), "a"), "b");
+        List<Inode> files = files(b);
+        long before = fs.symlinkCheckCount();
+        long outer = CompoundScope.begin();
+        try {
+            for (Inode f : files) {
+                fs.getattr(f);
+            }
+        } finally {
+            CompoundScope.end(outer);
+        }
+        assertThat(fs.symlinkCheckCount() - before).isEqualTo(1);
+    }
+
+    @Test
+    void withoutACompoundEveryResolutionChecks() throws IOException {
+        Inode b = mkdir(mkdir(root(), "a"), "b");
+        List<Inode> files = files(b);
+        long before = fs.symlinkCheckCount();
+        for (Inode f : files) {
+            fs.getattr(f);
+        }
+        assertThat(fs.symlinkCheckCount() - before).isEqualTo(FILES);
+    }
+
+    @Test
+    void theNextCompoundChecksAgain() throws IOException {
+        Inode file = createFile(mkdir(root(), "a"), "f");
+        long before = fs.symlinkCheckCount();
+        for (int i = 0; i < 3; i++) {
+            long outer = CompoundScope.begin();
+            try {
+                fs.getattr(file);
+                fs.getattr(file);
+            } finally {
+                CompoundScope.end(outer);
+            }
+        }
+        assertThat(fs.symlinkCheckCount() - before).isEqualTo(3);
+    }
+
+    @Test
+    void aLookedUpDirectoryNeedsNoCheckOfItsOwn() throws IOException {
+        Inode a = mkdir(root(), "a");
+        mkdir(a, "b");
+        long before = fs.symlinkCheckCount();
+        long outer = CompoundScope.begin();
+        try {
+            Inode b = fs.lookup(a, "b", stat -> { });
+            fs.getattr(b);
+            fs.lookup(b, "missing-is-fine", stat -> { });
+        } catch (org.tcnfs.nfs4.status.NoEntException expected) {
+            // the lookup of a missing name still resolved b without a check
+        } finally {
+            CompoundScope.end(outer);
+        }
+        assertThat(fs.symlinkCheckCount() - before).as("only a is checked").isEqualTo(1);
+    }
+
+    @Test
+    void removingOrRenamingADirectoryMakesTheCompoundCheckAgain() throws IOException {
+        Inode a = mkdir(root(), "a");
+        Inode file = createFile(a, "f");
+        mkdir(a, "empty");
+        mkdir(a, "moved");
+        long before = fs.symlinkCheckCount();
+        long outer = CompoundScope.begin();
+        try {
+            fs.getattr(file);
+            fs.remove(a, "empty");
+            fs.getattr(file);
+            fs.rename(a, "moved", a, "renamed");
+            fs.getattr(file);
+            fs.getattr(file);
+        } finally {
+            CompoundScope.end(outer);
+        }
+        assertThat(fs.symlinkCheckCount() - before).isEqualTo(3);
+    }
+}
