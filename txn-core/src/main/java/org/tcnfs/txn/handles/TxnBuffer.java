@@ -217,6 +217,43 @@ public final class TxnBuffer {
         }
     }
 
+    /**
+     * For a plain compound that releases its locks early (docs/durability.md): on the calling thread, commits the
+     * buffer lazily (visible to every compound at once), runs {@code whenVisible} (which releases the locks), then
+     * makes that commit durable ({@link HandleTable#syncShared()}, one table sync shared among compounds); all the
+     * while the pending syncs run as in {@link #syncPendingAlongside}. Only when {@link #mayCommitAlongsideSyncs()}:
+     * such rows may become durable before the names they record. {@code whenVisible} runs also when the commit
+     * fails (the buffer is then discarded and the failure thrown, as an IOException, after the syncs ended).
+     *
+     * @throws IOException the first failure, after all syncs have ended
+     */
+    public void commitVisiblyAlongsideSyncs(Runnable whenVisible) throws IOException {
+        Objects.requireNonNull(whenVisible, "whenVisible");
+        if (!mayCommitAlongsideSyncs()) {
+            throw new IllegalStateException("a buffer whose commit must follow its syncs cannot commit before them");
+        }
+        boolean rows = !isEmpty();
+        syncPendingAlongside(() -> {
+            try {
+                if (rows) {
+                    commit(batch -> { }, false);
+                }
+            } catch (RuntimeException e) {
+                discard();
+                throw new IOException("committing the handle table failed: " + e, e);
+            } finally {
+                whenVisible.run();
+            }
+            if (rows) {
+                try {
+                    table.syncShared();
+                } catch (RuntimeException e) {
+                    throw new IOException("syncing the handle table failed: " + e, e);
+                }
+            }
+        });
+    }
+
     /** Whether syncs are waiting for {@link #syncPending()}. */
     public boolean hasPendingSyncs() {
         return !pendingSyncs.isEmpty();
