@@ -7,6 +7,7 @@
 # Usage: scripts/bench-lock-waits.sh SERVER_JAR OUT_DIR [Workloads options...]
 #   e.g. scripts/bench-lock-waits.sh server/target/tcnfs-server.jar target/lw-new --workloads shared \
 #        --shared-percents 20 --warmup-rounds 0
+# LW_PLAIN_ONLY=1 runs the plain target alone (without the transactional one on the same server).
 set -euo pipefail
 JAR=$1; OUT=$2; shift 2
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -32,8 +33,11 @@ java ${SERVER_JAVA_OPTS:-} -Xmx512m -jar "$JAR" --port 0 --port-file "$W/port" -
 PID=$!
 for _ in $(seq 1 300); do [ -s "$W/port" ] && break; sleep 0.2; done
 P=$(cat "$W/port"); M=$(cat "$W/mport")
-java -cp "$BENCH_JAR" org.tcnfs.jmh.workload.Workloads --no-progress \
-  --target "tcnfs-txn=nfs://127.0.0.1:$P/?txn" --target "tcnfs=nfs://127.0.0.1:$P/" \
-  --out "$OUT" "$@"
+TARGETS=(--target "tcnfs-txn=nfs://127.0.0.1:$P/?txn" --target "tcnfs=nfs://127.0.0.1:$P/")
+if [ "${LW_PLAIN_ONLY:-0}" = 1 ]; then  # the plain target alone, so the counters are the plain compounds' own
+  TARGETS=(--target "tcnfs=nfs://127.0.0.1:$P/")
+fi
+java -cp "$BENCH_JAR" org.tcnfs.jmh.workload.Workloads --no-progress "${TARGETS[@]}" --out "$OUT" "$@"
 curl -s "http://127.0.0.1:$M/metrics" >"$OUT/metrics.txt"
-grep -E '^tcnfs_txn_lock_(wait_seconds|blocked)' "$OUT/metrics.txt" | grep -v ' 0.0$' | tee "$OUT/lock-waits.txt"
+grep -E '^tcnfs_txn_lock_(wait_seconds|blocked|early|commit_dep)|^tcnfs_shared_fsync|^tcnfs_lmdb_durable' "$OUT/metrics.txt" \
+  | grep -v ' 0.0$' | tee "$OUT/lock-waits.txt"

@@ -8,6 +8,7 @@
 # Usage: scripts/count-flushes.sh SERVER_JAR OUT_DIR [--txn] [Workloads options...]
 #   e.g. scripts/count-flushes.sh server/target/tcnfs-server.jar target/flushes-wf8 --workloads writefiles \
 #        --sizes 4K --clients 8 --warmup-files 0
+# SERVER_JAVA_OPTS adds JVM options to the server (e.g. -Dtcnfs.early-lock-release=false).
 set -euo pipefail
 JAR=$1; OUT=$2; shift 2
 QUERY=""
@@ -18,7 +19,7 @@ DIR=${BENCH_DIR:-/mnt/tcnfs-xfs/bench}
 mkdir -p "$DIR" "$OUT"
 W=$(mktemp -d "$DIR/flushes-XXXXXX")
 mkdir -p "$W"/{data,state}
-java -Xmx512m -jar "$JAR" --port 0 --port-file "$W/port" --data "$W/data" --data-options rw,no_root_squash \
+java ${SERVER_JAVA_OPTS:-} -Xmx512m -jar "$JAR" --port 0 --port-file "$W/port" --data "$W/data" --data-options rw,no_root_squash \
   --state "$W/state" --grace 0 --max-ops 8192 --max-request 17MiB --metrics-port 0 --metrics-port-file "$W/mport" \
   >"$OUT/server.log" 2>&1 &
 SP=$!

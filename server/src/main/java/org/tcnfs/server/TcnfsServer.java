@@ -218,6 +218,8 @@ public final class TcnfsServer implements AutoCloseable {
                 () -> fss.stream().mapToLong(LocalFileSystem::directorySyncCount).sum(), "of", "directory");
         metrics.functionCounter("tcnfs.fsyncs", fsyncs,
                 () -> fss.stream().mapToLong(LocalFileSystem::fileSyncCount).sum(), "of", "file");
+        metrics.functionCounter("tcnfs.fsyncs", fsyncs,
+                () -> fss.stream().mapToLong(LocalFileSystem::fileSystemSyncCount).sum(), "of", "filesystem");
         HandleTable table = handles;
         metrics.functionCounter("tcnfs.fsyncs", fsyncs, table::flushCount,
                 "of", "handle.table");

@@ -56,7 +56,33 @@ public final class TxnBuffer {
         /** Releases what the sync held; called once, after {@link #sync} or instead of it. */
         @Override
         void close();
+
+        /**
+         * The file system the object lives on, when it can make all its changes durable at once ({@link
+         * FileSystemSync}); null when not.
+         */
+        default FileSystemSync fileSystem() {
+            return null;
+        }
     }
+
+    /**
+     * A file system that makes every change made to it before the call durable in one call ({@code syncfs(2)}):
+     * cheaper than an fsync per file when a compound wrote many files (docs/durability.md, "One syncfs for many
+     * files"). Its identity names the file system for {@link SharedFsync}.
+     */
+    public interface FileSystemSync {
+        /** Writes back and commits (journal) everything the file system holds, as of the call's start. */
+        void syncAll() throws IOException;
+    }
+
+    /**
+     * Fewest pending syncs (files and directories, on one file system, at least one of them a file) that a compound
+     * makes durable with one shared {@code syncfs} plus one file's fsync instead of an fsync each; 0 (the default)
+     * turns it off. An experiment ({@code -Dtcnfs.syncfs-min-syncs=4}): a {@code syncfs} also flushes what every
+     * other process wrote to the file system, so on a busy shared one it measured slower (docs/benchmarks.md).
+     */
+    static volatile int syncfsMinSyncs = Math.max(0, Integer.getInteger("tcnfs.syncfs-min-syncs", 0));
 
     /** Opens a {@link PendingSync}. */
     @FunctionalInterface
@@ -208,8 +234,7 @@ public final class TxnBuffer {
         pendingSyncs.clear();
         List<FsyncPool.Sync> all = new ArrayList<>(syncs.size() + 1);
         all.add(Objects.requireNonNull(commit, "commit"));
-        SharedFsync shared = table.sharedFsync();
-        syncs.forEach(e -> all.add(() -> shared.sync(e.getKey(), e.getValue()::sync)));
+        all.addAll(syncsOf(syncs));
         try {
             FsyncPool.runAll(all);
         } finally {
@@ -277,13 +302,54 @@ public final class TxnBuffer {
             deferDirectorySyncs();
         }
         try {
-            SharedFsync shared = table.sharedFsync();
-            FsyncPool.runAll(pendingSyncs.entrySet().stream()
-                    .map(e -> (FsyncPool.Sync) () -> shared.sync(e.getKey(), e.getValue()::sync)).toList());
+            FsyncPool.runAll(syncsOf(new ArrayList<>(pendingSyncs.entrySet())));
         } finally {
             releasePending();
         }
     }
+
+    /**
+     * What makes {@code syncs} durable: one fsync each, shared with other compounds syncing the same object
+     * ({@link SharedFsync}); or, for at least {@link #syncfsMinSyncs} of them on one {@link FileSystemSync} with a
+     * file among them, one {@code syncfs} of that file system followed by the fsync of one of the files (which
+     * flushes the device's write cache also when the syncfs found no journal to commit), shared as a whole with
+     * the other compounds that need it at the same moment: a round that starts after their changes serves all.
+     */
+    private List<FsyncPool.Sync> syncsOf(List<Map.Entry<Object, PendingSync>> syncs) {
+        SharedFsync shared = table.sharedFsync();
+        int minSyncs = syncfsMinSyncs;
+        if (minSyncs > 0 && syncs.size() >= minSyncs) {
+            FileSystemSync fs = syncs.get(0).getValue().fileSystem();
+            PendingSync file = null;
+            for (Map.Entry<Object, PendingSync> e : syncs) {
+                if (fs == null || e.getValue().fileSystem() != fs) {
+                    fs = null;
+                    break;
+                }
+                if (file == null && !e.getValue().isDirectory()) {
+                    file = e.getValue();
+                }
+            }
+            if (fs != null && file != null) {
+                FileSystemSync all = fs;
+                PendingSync flush = file;
+                syncfsRounds.increment();
+                return List.of(() -> shared.sync(all, () -> {
+                    all.syncAll();
+                    flush.sync();
+                }));
+            }
+        }
+        return syncs.stream().map(e -> (FsyncPool.Sync) () -> shared.sync(e.getKey(), e.getValue()::sync)).toList();
+    }
+
+    /** Compounds' syncs made durable by a shared syncfs instead of fsyncs ({@link #syncsOf}), since the start. */
+    public static long syncfsUses() {
+        return syncfsRounds.sum();
+    }
+
+    private static final java.util.concurrent.atomic.LongAdder syncfsRounds =
+            new java.util.concurrent.atomic.LongAdder();
 
     private void releasePending() {
         pendingSyncs.values().forEach(PendingSync::close);
