@@ -41,3 +41,6 @@ java -cp "$BENCH_JAR" org.tcnfs.jmh.workload.Workloads --no-progress "${TARGETS[
 curl -s "http://127.0.0.1:$M/metrics" >"$OUT/metrics.txt"
 grep -E '^tcnfs_txn_lock_(wait_seconds|blocked|early|commit_dep)|^tcnfs_shared_fsync|^tcnfs_lmdb_durable' "$OUT/metrics.txt" \
   | grep -v ' 0.0$' | tee "$OUT/lock-waits.txt"
+# the server's CPU time (user + system, warm-up included): work done, less dependent on the load than timings
+awk -v t="$(getconf CLK_TCK)" '{printf "server_cpu_seconds %.2f\n", ($14 + $15) / t}' "/proc/$PID/stat" \
+  | tee -a "$OUT/lock-waits.txt"
