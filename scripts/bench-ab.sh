@@ -12,6 +12,7 @@
 # the default (4160 KiB) makes the client refuse the transactional cp -R. Results as with scripts/bench.sh.
 # TCNFS_ASYNC=1 also starts the new build with an async export (rw,no_root_squash,async: plain compounds reply
 # before their name changes are durable, docs/durability.md) as target tcnfs-async.
+# OLD_JAVA_OPTS / NEW_JAVA_OPTS add JVM options to the old / new server (e.g. the same jar with a feature off).
 set -euo pipefail
 OLD_JAR=$1; NEW_JAR=$2; OUT=$3; shift 3
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -32,7 +33,9 @@ stop() {
 }
 trap stop EXIT
 start_tcnfs() { # name jar [data options]
-  java -Xmx512m -jar "$2" --port 0 --port-file "$W/$1.port" --data "$W/$1-data" --data-options "${3:-rw,no_root_squash}" \
+  local opts=${OLD_JAVA_OPTS:-}
+  [ "$1" = old ] || opts=${NEW_JAVA_OPTS:-}
+  java $opts -Xmx512m -jar "$2" --port 0 --port-file "$W/$1.port" --data "$W/$1-data" --data-options "${3:-rw,no_root_squash}" \
     --state "$W/$1-state" --grace 0 --max-ops 8192 --max-request 17MiB --max-cached-reply 17MiB \
     --reply-cache-memory 200MiB --metrics-port 0 >"$OUT/$1.log" 2>&1 &
   PIDS+=($!)

@@ -7,6 +7,7 @@
 # Usage: scripts/bench-lock-waits.sh SERVER_JAR OUT_DIR [Workloads options...]
 #   e.g. scripts/bench-lock-waits.sh server/target/tcnfs-server.jar target/lw-new --workloads shared \
 #        --shared-percents 20 --warmup-rounds 0
+# LW_PLAIN_ONLY=1 runs the plain target alone (without the transactional one on the same server).
 set -euo pipefail
 JAR=$1; OUT=$2; shift 2
 DIR=${BENCH_DIR:-/mnt/tcnfs-xfs/bench}
@@ -17,8 +18,14 @@ bench_workdir lw
 # shellcheck disable=SC2086 # SERVER_JAVA_OPTS holds several options
 bench_start_tcnfs "$WORK" "$OUT/server.log" ${SERVER_JAVA_OPTS:-} -Xmx512m -- --max-ops 8192 --max-request 17MiB \
   --max-cached-reply 17MiB --reply-cache-memory 200MiB
-"$JAVA" -cp "$BENCH_JAR" org.tcnfs.jmh.workload.Workloads --no-progress \
-  --target "tcnfs-txn=nfs://127.0.0.1:$TCNFS_PORT/?txn" --target "tcnfs=nfs://127.0.0.1:$TCNFS_PORT/" \
-  --out "$OUT" "$@"
+TARGETS=(--target "tcnfs-txn=nfs://127.0.0.1:$TCNFS_PORT/?txn" --target "tcnfs=nfs://127.0.0.1:$TCNFS_PORT/")
+if [ "${LW_PLAIN_ONLY:-0}" = 1 ]; then  # the plain target alone, so the counters are the plain compounds' own
+  TARGETS=(--target "tcnfs=nfs://127.0.0.1:$TCNFS_PORT/")
+fi
+"$JAVA" -cp "$BENCH_JAR" org.tcnfs.jmh.workload.Workloads --no-progress "${TARGETS[@]}" --out "$OUT" "$@"
 curl -s "http://127.0.0.1:$TCNFS_MPORT/metrics" >"$OUT/metrics.txt"
-grep -E '^tcnfs_txn_lock_(wait_seconds|blocked)' "$OUT/metrics.txt" | grep -v ' 0.0$' | tee "$OUT/lock-waits.txt"
+grep -E '^tcnfs_txn_lock_(wait_seconds|blocked|early|commit_dep)|^tcnfs_shared_fsync|^tcnfs_lmdb_durable' "$OUT/metrics.txt" \
+  | grep -v ' 0.0$' | tee "$OUT/lock-waits.txt"
+# the server's CPU time (user + system, warm-up included): work done, less dependent on the load than timings
+awk -v t="$(getconf CLK_TCK)" '{printf "server_cpu_seconds %.2f\n", ($14 + $15) / t}' "/proc/$TCNFS_PID/stat" \
+  | tee -a "$OUT/lock-waits.txt"

@@ -8,6 +8,7 @@
 # Usage: scripts/count-flushes.sh SERVER_JAR OUT_DIR [--txn] [Workloads options...]
 #   e.g. scripts/count-flushes.sh server/target/tcnfs-server.jar target/flushes-wf8 --workloads writefiles \
 #        --sizes 4K --clients 8 --warmup-files 0
+# SERVER_JAVA_OPTS adds JVM options to the server (e.g. -Dtcnfs.early-lock-release=false).
 set -euo pipefail
 JAR=$1; OUT=$2; shift 2
 QUERY=""
@@ -17,7 +18,8 @@ DIR=${BENCH_DIR:-/mnt/tcnfs-xfs/bench}
 SERVER_JAR=$JAR
 mkdir -p "$OUT"
 bench_workdir flushes
-bench_start_tcnfs "$WORK" "$OUT/server.log" -Xmx512m -- --max-ops 8192 --max-request 17MiB
+# shellcheck disable=SC2086 # SERVER_JAVA_OPTS holds several options
+bench_start_tcnfs "$WORK" "$OUT/server.log" ${SERVER_JAVA_OPTS:-} -Xmx512m -- --max-ops 8192 --max-request 17MiB
 strace -q -f -c -e trace=fsync,fdatasync -o "$OUT/strace.txt" -p "$TCNFS_PID" &
 ST=$!
 sleep 1

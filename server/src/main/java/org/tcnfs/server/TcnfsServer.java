@@ -219,6 +219,8 @@ public final class TcnfsServer implements AutoCloseable {
                 () -> fss.stream().mapToLong(LocalFileSystem::directorySyncCount).sum(), "of", "directory");
         metrics.functionCounter("tcnfs.fsyncs", fsyncs,
                 () -> fss.stream().mapToLong(LocalFileSystem::fileSyncCount).sum(), "of", "file");
+        metrics.functionCounter("tcnfs.fsyncs", fsyncs,
+                () -> fss.stream().mapToLong(LocalFileSystem::fileSystemSyncCount).sum(), "of", "filesystem");
         metrics.functionCounter("tcnfs.symlink.checks", "Directories checked on the disk to be reached from the export "
                 + "root without a symbolic link (one openat2 each) when a handle was resolved: once per directory "
                 + "and compound while no directory is removed or renamed",

@@ -33,6 +33,7 @@ import org.tcnfs.txn.handles.TxnBuffer;
 import org.tcnfs.txn.lock.LockKey;
 import org.tcnfs.txn.lock.LockManager;
 import org.tcnfs.txn.lock.LockSet;
+import org.tcnfs.txn.lock.PendingDurability;
 import org.tcnfs.txn.plan.CompoundPlanner;
 import org.tcnfs.txn.plan.PathResolver;
 import org.tcnfs.txn.plan.TxnPlan;
@@ -93,6 +94,13 @@ import org.tcnfs.txn.undo.UndoExecutor;
  */
 public final class TransactionHook implements CompoundHook, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TransactionHook.class);
+
+    /**
+     * Whether plain compounds release their locks before their flushes (early lock release, docs/durability.md);
+     * {@code -Dtcnfs.early-lock-release=false} turns it off, for A/B measurements of one build.
+     */
+    static final boolean EARLY_LOCK_RELEASE =
+            !"false".equalsIgnoreCase(System.getProperty("tcnfs.early-lock-release", "true"));
 
     /** The side table of the handle table that holds the recovery records, keyed by transaction id. */
     public static final String RECORDS_TABLE = "txn-records";
@@ -371,14 +379,27 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         }
         unbind(txn);
         if (txn.transaction == null) {
+            if (releasesEarly(txn)) {
+                commitPlainReleasingEarly(txn);
+                return;
+            }
             try {
                 commitPlain(txn);
+                txn.lockSet.awaitDependencies();
             } finally {
                 txn.lockSet.close();
             }
             return;
         }
         try (Transaction transaction = txn.transaction) {
+            try {
+                // its commit point (or its answer) must not rest on changes of compounds that released early
+                txn.lockSet.awaitDependencies();
+            } catch (IOException e) {
+                // closing the transaction rolls it back
+                throw new ServerFaultException("a change this transaction saw could not be made durable: "
+                        + e.getMessage(), e);
+            }
             if (res.status == NfsStatus.OK.code()) {
                 try {
                     if (handles.late().hasDirectorySyncs()) {
@@ -491,6 +512,13 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         }
         txn.lockSet = admitted.locks();
         multi.addLocks(txn.lockSet);
+        try {
+            // a transaction that spans compounds builds only on durable changes: its commit comes much later
+            txn.lockSet.awaitDependencies();
+        } catch (IOException e) {
+            throw new ServerFaultException("a change this transaction saw could not be made durable: "
+                    + e.getMessage(), e);
+        }
         txn.plan = admitted.plan();
         Area area = areas.get(admitted.exportId().orElseThrow());
         TransactionSteps steps = new TransactionSteps(services, area.export(), area.undo(), txn.args, txn.plan,
@@ -573,6 +601,49 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         }
         if (syncFailure != null) {
             throw syncFailure;
+        }
+    }
+
+    /**
+     * Whether a plain compound releases its locks before its changes are durable (early lock release,
+     * docs/durability.md): one on a {@code sync} export, under a plan's locks, that wrote something and whose
+     * handle rows may become durable before its names (no RENAME).
+     */
+    private boolean releasesEarly(Txn txn) {
+        return EARLY_LOCK_RELEASE && !txn.conservative && !txn.async && txn.lockSet.isOpen()
+                && txn.lockSet.holdsWrites() && txn.buffer.mayCommitAlongsideSyncs();
+    }
+
+    /**
+     * {@link #commitPlain} with early lock release: commits the compound's handle rows visibly (not yet durably)
+     * while the files it wrote start syncing, releases its locks as soon as the rows are visible, then waits for
+     * its syncs and a shared sync of the handle table, then until the compounds it depends on are durable, and
+     * only then completes its own {@link PendingDurability} and replies. Compounds that take its keys meanwhile
+     * run at once and may share its fsyncs, but do not reply before it is durable
+     * ({@link LockSet#awaitDependencies()}).
+     */
+    private void commitPlainReleasingEarly(Txn txn) throws IOException {
+        PendingDurability[] pending = new PendingDurability[1];
+        Throwable failure = null;
+        try {
+            try {
+                txn.buffer.commitVisiblyAlongsideSyncs(() -> pending[0] = txn.lockSet.releaseEarly());
+            } catch (IOException | RuntimeException e) {
+                LOG.error("plain compound: syncing the files it wrote or committing its handle-table changes failed "
+                        + "(objects it created get new handles when looked up again): {}", e.toString(), e);
+                throw new ServerFaultException("making the compound durable failed: " + e.getMessage(), e);
+            }
+            txn.buffer.forgetRemovedRows();
+            txn.lockSet.awaitDependencies();
+        } catch (IOException | RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            if (pending[0] != null) {
+                pending[0].complete(failure);
+            } else {
+                txn.lockSet.close();
+            }
         }
     }
 

@@ -169,6 +169,11 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
     private final LongAdder fileSyncs = new LongAdder();
     private final LongAdder symlinkChecks = new LongAdder();
     private final VerifiedDirectories verifiedDirectories = new VerifiedDirectories(VERIFIED_DIRECTORIES);
+    private final LongAdder fileSystemSyncs = new LongAdder();
+    /** A descriptor of the export root, for {@code syncfs}; -1 once closed. */
+    private volatile int rootFd = -1;
+    /** The export's file system as a whole ({@code syncfs} of the root's), for compounds that wrote many files. */
+    private final TxnBuffer.FileSystemSync fileSystemSync = this::syncFileSystem;
 
     private LocalFileSystem(Builder builder, Path root, Posix posix, PosixStat rootStat, Nfh rootHandle)
             throws IOException {
@@ -184,6 +189,34 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         this.store = Files.getFileStore(root);
         this.channels = new ChannelCache(builder.maxOpenFiles);
         this.keptOpen = new KeptOpenFiles(posix, MAX_KEPT_OPEN_FILES);
+        this.rootFd = posix.openDirectory(root);
+    }
+
+    /** {@code syncfs(2)} of the export's file system (every change to it made before the call becomes durable). */
+    private void syncFileSystem() throws IOException {
+        int fd = rootFd;
+        if (fd < 0) {
+            throw new IOException("export " + exportId + " is closed");
+        }
+        fileSystemSyncs.increment();
+        posix.syncfs(fd, root);
+    }
+
+    /**
+     * The export's file system for {@code syncfs}, when {@code dev} is its device (no other mount) and it is one
+     * whose {@code syncfs} writes back and commits everything (XFS, ext4, btrfs; not FUSE, where the daemon may
+     * never hear of it).
+     */
+    private TxnBuffer.FileSystemSync fileSystemOf(long dev) {
+        return dev == rootDev && SYNCFS_FILE_SYSTEMS.contains(store.type()) ? fileSystemSync : null;
+    }
+
+    /** File system types whose {@code syncfs(2)} makes every earlier change durable. */
+    private static final java.util.Set<String> SYNCFS_FILE_SYSTEMS = java.util.Set.of("xfs", "ext4", "btrfs");
+
+    /** {@code syncfs} calls of the export's file system made since it was built (compounds that wrote many files). */
+    public long fileSystemSyncCount() {
+        return fileSystemSyncs.sum();
     }
 
     /**
@@ -521,7 +554,8 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
      * directory in the same compound does not matter), or now on a thread outside such a compound.
      */
     private void syncDirectory(Resolved dir) throws IOException {
-        if (!handles.syncAtCompoundEnd(dir.handle(), () -> directorySyncLater(dir.path(), directorySyncs))) {
+        if (!handles.syncAtCompoundEnd(dir.handle(),
+                () -> directorySyncLater(dir.path(), directorySyncs, fileSystemOf(dir.stat().dev())))) {
             try (FileChannel channel = FileChannel.open(dir.path(), StandardOpenOption.READ)) {
                 directorySyncs.increment();
                 channel.force(true);
@@ -531,7 +565,8 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         }
     }
 
-    private static TxnBuffer.PendingSync directorySyncLater(Path dir, LongAdder counter) throws IOException {
+    private static TxnBuffer.PendingSync directorySyncLater(Path dir, LongAdder counter,
+            TxnBuffer.FileSystemSync fileSystem) throws IOException {
         FileChannel channel;
         try {
             channel = FileChannel.open(dir, StandardOpenOption.READ);
@@ -555,6 +590,11 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
             }
 
             @Override
+            public TxnBuffer.FileSystemSync fileSystem() {
+                return fileSystem;
+            }
+
+            @Override
             public void close() {
                 try {
                     channel.close();
@@ -567,6 +607,7 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
 
     /** A sync of {@code file} at the end of its compound, holding the file open until then. */
     private TxnBuffer.PendingSync syncLater(Resolved file) throws IOException {
+        TxnBuffer.FileSystemSync fileSystem = fileSystemOf(file.stat().dev());
         if (file.kept() != null) {
             FileChannel channel = file.kept().channel();
             return new TxnBuffer.PendingSync() {
@@ -578,6 +619,11 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
 
                 @Override
                 public void close() {
+                }
+
+                @Override
+                public TxnBuffer.FileSystemSync fileSystem() {
+                    return fileSystem;
                 }
             };
         }
@@ -596,6 +642,11 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
             @Override
             public void close() {
                 lease.close();
+            }
+
+            @Override
+            public TxnBuffer.FileSystemSync fileSystem() {
+                return fileSystem;
             }
         };
     }
@@ -730,6 +781,11 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
     public void close() {
         keptOpen.close();
         channels.close();
+        int fd = rootFd;
+        rootFd = -1;
+        if (fd >= 0) {
+            posix.close(fd);
+        }
     }
 
     /**

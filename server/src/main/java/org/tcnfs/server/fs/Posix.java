@@ -74,6 +74,8 @@ final class Posix {
 
         int close(int fd);
 
+        int syncfs(int fd);
+
         int fchmod(int fd, int mode);
 
         int fchown(int fd, int uid, int gid);
@@ -278,6 +280,22 @@ final class Posix {
             throw FsErrors.of(posix.errno(), "open", path);
         }
         return fd;
+    }
+
+    /** A read-only descriptor of the directory {@code path} (the export root), for {@link #syncfs}; close it. */
+    int openDirectory(Path path) throws NfsException {
+        int fd = posix.open(path.toString(), O_RDONLY | O_CLOEXEC | 0200000, 0);
+        if (fd < 0) {
+            throw FsErrors.of(posix.errno(), "open", path);
+        }
+        return fd;
+    }
+
+    /** {@code syncfs(2)}: writes back and commits everything of the file system that holds {@code fd}. */
+    void syncfs(int fd, Path what) throws NfsException {
+        if (extra.syncfs(fd) < 0) {
+            throw FsErrors.of(LastError.getLastError(extraRuntime), "syncfs", what);
+        }
     }
 
     /** Closes a descriptor of {@link #openToKeep}. */

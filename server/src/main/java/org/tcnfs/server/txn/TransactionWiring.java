@@ -185,6 +185,10 @@ public final class TransactionWiring implements AutoCloseable {
                 + "that spans compounds", locks, LockManager::waitDies);
         count(metrics, "tcnfs.txn.lock.quiet.reads", "Plain read-only compounds run without locks while no compound "
                 + "held or waited for a WRITE lock", locks, LockManager::quietReads);
+        count(metrics, "tcnfs.txn.lock.early.releases", "Plain compounds that released their locks before their "
+                + "flushes (early lock release)", locks, LockManager::earlyReleases);
+        count(metrics, "tcnfs.txn.lock.commit.dependencies", "Compounds released early, not durable yet, whose keys "
+                + "a later compound took (it replies only after they are durable)", locks, LockManager::dependencies);
         count(metrics, "tcnfs.txn.spanning.commits", "Transactions that span compounds committed", hook,
                 TransactionHook::spanningCommits);
         count(metrics, "tcnfs.txn.spanning.aborts", "Transactions that span compounds rolled back", hook,

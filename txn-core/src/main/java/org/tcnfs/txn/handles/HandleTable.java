@@ -650,6 +650,14 @@ public final class HandleTable implements AutoCloseable {
         flushes.increment();
     }
 
+    /**
+     * {@link #sync()}, shared with the callers that need it at the same moment ({@link SharedFsync}): returns once a
+     * sync that started after this call began has completed, so every commit made before the call is durable.
+     */
+    public void syncShared() throws IOException {
+        sharedFsync.sync(this, this::sync);
+    }
+
     /** Names of the side tables that exist in the environment (opened or not). */
     public List<String> sideTableNames() {
         List<String> result = new ArrayList<>();

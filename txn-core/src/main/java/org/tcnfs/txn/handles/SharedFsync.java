@@ -28,6 +28,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Thread-safe; callers block (uninterruptibly) while another caller's fsync of the same object runs.
  */
 public final class SharedFsync {
+    /**
+     * Test injection: {@code -Dtcnfs.test.fsync-delay-ms=N} makes every fsync run here take N ms longer (a slow disk),
+     * so that integration tests can see what overlaps a flush (early lock release). Off (0) in production.
+     */
+    public static final String DELAY_PROPERTY = "tcnfs.test.fsync-delay-ms";
+    private static final long DELAY_MILLIS = Math.max(0, Long.getLong(DELAY_PROPERTY, 0L));
+
     private final ReentrantLock lock = new ReentrantLock();
     private final Map<Object, Entry> entries = new HashMap<>();
     private final LongAdder requests = new LongAdder();
@@ -86,6 +93,9 @@ public final class SharedFsync {
                     lock.unlock();
                     try {
                         runs.increment();
+                        if (DELAY_MILLIS > 0) {
+                            delay();
+                        }
                         sync.run();
                     } catch (IOException | RuntimeException | Error e) {
                         failure = e;
@@ -114,6 +124,14 @@ public final class SharedFsync {
         }
         if (failure instanceof Error e) {
             throw e;
+        }
+    }
+
+    private static void delay() {
+        try {
+            Thread.sleep(DELAY_MILLIS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -56,7 +56,33 @@ public final class TxnBuffer {
         /** Releases what the sync held; called once, after {@link #sync} or instead of it. */
         @Override
         void close();
+
+        /**
+         * The file system the object lives on, when it can make all its changes durable at once ({@link
+         * FileSystemSync}); null when not.
+         */
+        default FileSystemSync fileSystem() {
+            return null;
+        }
     }
+
+    /**
+     * A file system that makes every change made to it before the call durable in one call ({@code syncfs(2)}):
+     * cheaper than an fsync per file when a compound wrote many files (docs/durability.md, "One syncfs for many
+     * files"). Its identity names the file system for {@link SharedFsync}.
+     */
+    public interface FileSystemSync {
+        /** Writes back and commits (journal) everything the file system holds, as of the call's start. */
+        void syncAll() throws IOException;
+    }
+
+    /**
+     * Fewest pending syncs (files and directories, on one file system, at least one of them a file) that a compound
+     * makes durable with one shared {@code syncfs} plus one file's fsync instead of an fsync each; 0 (the default)
+     * turns it off. An experiment ({@code -Dtcnfs.syncfs-min-syncs=4}): a {@code syncfs} also flushes what every
+     * other process wrote to the file system, so on a busy shared one it measured slower (docs/benchmarks.md).
+     */
+    static volatile int syncfsMinSyncs = Math.max(0, Integer.getInteger("tcnfs.syncfs-min-syncs", 0));
 
     /** Opens a {@link PendingSync}. */
     @FunctionalInterface
@@ -208,12 +234,49 @@ public final class TxnBuffer {
         pendingSyncs.clear();
         List<FsyncPool.Sync> all = new ArrayList<>(syncs.size() + 1);
         all.add(Objects.requireNonNull(commit, "commit"));
-        all.addAll(wave(syncs, table.sharedFsync()));
+        all.addAll(syncsOf(syncs));
         try {
             FsyncPool.runAll(all);
         } finally {
             syncs.forEach(e -> e.getValue().close());
         }
+    }
+
+    /**
+     * For a plain compound that releases its locks early (docs/durability.md): on the calling thread, commits the
+     * buffer lazily (visible to every compound at once), runs {@code whenVisible} (which releases the locks), then
+     * makes that commit durable ({@link HandleTable#syncShared()}, one table sync shared among compounds); all the
+     * while the pending syncs run as in {@link #syncPendingAlongside}. Only when {@link #mayCommitAlongsideSyncs()}:
+     * such rows may become durable before the names they record. {@code whenVisible} runs also when the commit
+     * fails (the buffer is then discarded and the failure thrown, as an IOException, after the syncs ended).
+     *
+     * @throws IOException the first failure, after all syncs have ended
+     */
+    public void commitVisiblyAlongsideSyncs(Runnable whenVisible) throws IOException {
+        Objects.requireNonNull(whenVisible, "whenVisible");
+        if (!mayCommitAlongsideSyncs()) {
+            throw new IllegalStateException("a buffer whose commit must follow its syncs cannot commit before them");
+        }
+        boolean rows = !isEmpty();
+        syncPendingAlongside(() -> {
+            try {
+                if (rows) {
+                    commit(batch -> { }, false);
+                }
+            } catch (RuntimeException e) {
+                discard();
+                throw new IOException("committing the handle table failed: " + e, e);
+            } finally {
+                whenVisible.run();
+            }
+            if (rows) {
+                try {
+                    table.syncShared();
+                } catch (RuntimeException e) {
+                    throw new IOException("syncing the handle table failed: " + e, e);
+                }
+            }
+        });
     }
 
     /** Whether syncs are waiting for {@link #syncPending()}. */
@@ -239,7 +302,7 @@ public final class TxnBuffer {
             deferDirectorySyncs();
         }
         try {
-            FsyncPool.runAll(wave(new ArrayList<>(pendingSyncs.entrySet()), table.sharedFsync()));
+            FsyncPool.runAll(syncsOf(new ArrayList<>(pendingSyncs.entrySet())));
         } finally {
             releasePending();
         }
@@ -293,6 +356,48 @@ public final class TxnBuffer {
             throw failure;
         }
     }
+
+     * What makes {@code syncs} durable: one fsync each, shared with other compounds syncing the same object
+     * ({@link SharedFsync}) and run as one {@link #wave}; or, for at least {@link #syncfsMinSyncs} of them on one {@link FileSystemSync} with a
+     * file among them, one {@code syncfs} of that file system followed by the fsync of one of the files (which
+     * flushes the device's write cache also when the syncfs found no journal to commit), shared as a whole with
+     * the other compounds that need it at the same moment: a round that starts after their changes serves all.
+     */
+    private List<FsyncPool.Sync> syncsOf(List<Map.Entry<Object, PendingSync>> syncs) {
+        SharedFsync shared = table.sharedFsync();
+        int minSyncs = syncfsMinSyncs;
+        if (minSyncs > 0 && syncs.size() >= minSyncs) {
+            FileSystemSync fs = syncs.get(0).getValue().fileSystem();
+            PendingSync file = null;
+            for (Map.Entry<Object, PendingSync> e : syncs) {
+                if (fs == null || e.getValue().fileSystem() != fs) {
+                    fs = null;
+                    break;
+                }
+                if (file == null && !e.getValue().isDirectory()) {
+                    file = e.getValue();
+                }
+            }
+            if (fs != null && file != null) {
+                FileSystemSync all = fs;
+                PendingSync flush = file;
+                syncfsRounds.increment();
+                return List.of(() -> shared.sync(all, () -> {
+                    all.syncAll();
+                    flush.sync();
+                }));
+            }
+        }
+        return wave(syncs, shared);
+    }
+
+    /** Compounds' syncs made durable by a shared syncfs instead of fsyncs ({@link #syncsOf}), since the start. */
+    public static long syncfsUses() {
+        return syncfsRounds.sum();
+    }
+
+    private static final java.util.concurrent.atomic.LongAdder syncfsRounds =
+            new java.util.concurrent.atomic.LongAdder();
 
     private void releasePending() {
         pendingSyncs.values().forEach(PendingSync::close);

@@ -1,9 +1,11 @@
 package org.tcnfs.txn.lock;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
@@ -85,6 +87,16 @@ public final class LockManager {
     /** Per {@link KeyRole} and {@link LockMode} (ordinal {@code role * 2 + mode}): waits and their nanoseconds. */
     private final LongAdder[] blockedWaits = adders(KeyRole.values().length * LockMode.values().length);
     private final LongAdder[] blockedNanos = adders(KeyRole.values().length * LockMode.values().length);
+    /**
+     * Per key, the latest compound that held it for writing and {@linkplain LockSet#releaseEarly() released it}
+     * before its changes were durable; an entry goes when that compound's changes are durable. At most one entry
+     * per key written by a compound still flushing.
+     */
+    private final ConcurrentHashMap<LockKey, PendingDurability> unflushed = new ConcurrentHashMap<>();
+    /** Every compound that released early and is not durable yet: a whole-export lock depends on all of them. */
+    private final java.util.Set<PendingDurability> flushing = ConcurrentHashMap.newKeySet();
+    private final LongAdder earlyReleases = new LongAdder();
+    private final LongAdder dependencies = new LongAdder();
 
     /** What a key is to the set that waits for it, for the blocked-wait counters. */
     public enum KeyRole {
@@ -435,7 +447,69 @@ public final class LockManager {
             }
         }
         acquisitions.increment();
-        return new LockSet(this, owner, keys, order, taken, writes);
+        return new LockSet(this, owner, keys, order, taken, writes, dependenciesOf(order, keys));
+    }
+
+    /**
+     * The compounds that released a key of {@code order} early and are not durable yet; a WRITE lock of an export
+     * root (a whole export) depends on every such compound.
+     */
+    private List<PendingDurability> dependenciesOf(LockKey[] order, Map<LockKey, LockMode> keys) {
+        if (flushing.isEmpty()) {
+            return List.of();
+        }
+        java.util.Set<PendingDurability> found = new java.util.LinkedHashSet<>();
+        for (LockKey key : order) {
+            if (key.isRoot() && keys.get(key) == LockMode.WRITE) {
+                found.addAll(flushing);
+            }
+            PendingDurability pending = unflushed.get(key);
+            if (pending != null) {
+                found.add(pending);
+            }
+        }
+        found.removeIf(PendingDurability::isDone);
+        dependencies.add(found.size());
+        return List.copyOf(found);
+    }
+
+    /**
+     * Called by {@link LockSet#releaseEarly()} before it releases: every key {@code set} holds for writing now
+     * names {@code pending} until it completes; the set counts as a writer (quiet reads stay off) until then.
+     */
+    void releasingEarly(LockSet set, PendingDurability pending) {
+        earlyReleases.increment();
+        flushing.add(pending);
+        List<LockKey> written = new ArrayList<>();
+        set.keys().forEach((key, mode) -> {
+            if (mode == LockMode.WRITE) {
+                written.add(key);
+                unflushed.put(key, pending);
+            }
+        });
+        boolean writes = set.holdsWrites();
+        pending.whenDone(() -> {
+            written.forEach(key -> unflushed.remove(key, pending));
+            flushing.remove(pending);
+            if (writes) {
+                writerDone();
+            }
+        });
+    }
+
+    /** Lock sets released early ({@link LockSet#releaseEarly()}) since the start. */
+    public long earlyReleases() {
+        return earlyReleases.sum();
+    }
+
+    /** Dependencies on compounds released early, found by sets taken since the start. */
+    public long dependencies() {
+        return dependencies.sum();
+    }
+
+    /** Compounds released early whose changes are not durable yet (tests, metrics). */
+    public int flushingNow() {
+        return flushing.size();
     }
 
     /**

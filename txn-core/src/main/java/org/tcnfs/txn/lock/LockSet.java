@@ -1,6 +1,8 @@
 package org.tcnfs.txn.lock;
 
+import java.io.IOException;
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -24,11 +26,14 @@ public final class LockSet implements AutoCloseable {
     private final boolean writes;
     /** Whether it stands for a quiet read ({@link LockManager#enterQuietRead()}): no key, no writer about. */
     private final boolean quiet;
+    /** Compounds that released a key of this set early and were not durable when it was taken. */
+    private final List<PendingDurability> dependencies;
     private volatile boolean open = true;
 
     /** {@code lockedKeys[i]} was taken in mode {@code locks[i]}, in the order they were taken. */
     LockSet(LockManager manager, LockOwner owner, Map<LockKey, LockMode> keys, LockKey[] lockedKeys,
-            LockMode[] locks, boolean writes) {
+            LockMode[] locks, boolean writes, List<PendingDurability> dependencies) {
+        this.dependencies = dependencies;
         this.manager = manager;
         this.owner = owner;
         this.keys = keys;
@@ -47,6 +52,7 @@ public final class LockSet implements AutoCloseable {
         this.locks = new LockMode[0];
         this.writes = false;
         this.quiet = true;
+        this.dependencies = List.of();
     }
 
     /**
@@ -123,6 +129,57 @@ public final class LockSet implements AutoCloseable {
             manager.writerDone();
         }
         manager.closed(this);
+    }
+
+    /** Whether it holds a WRITE lock. */
+    public boolean holdsWrites() {
+        return writes;
+    }
+
+    /**
+     * The compounds that {@linkplain #releaseEarly() released} a key of this set early and were not durable yet
+     * when this set took it (for a WRITE lock of an export root: every such compound). What this set's compound
+     * reads or changes may rest on their changes, so it must not reply (nor reach a commit point) before they are
+     * durable: {@link #awaitDependencies()}.
+     */
+    public List<PendingDurability> dependencies() {
+        return dependencies;
+    }
+
+    /**
+     * Waits until every {@linkplain #dependencies() dependency} is durable.
+     *
+     * @throws IOException when one of them could not be made durable
+     */
+    public void awaitDependencies() throws IOException {
+        for (PendingDurability d : dependencies) {
+            d.await();
+        }
+    }
+
+    /**
+     * Early lock release: releases every lock now, while this compound's changes are not durable yet. Until the
+     * returned {@link PendingDurability} is {@linkplain PendingDurability#complete completed} (after this
+     * compound's changes are durable <em>and</em> its own {@linkplain #dependencies() dependencies} completed),
+     * every set that takes a key this one held for writing depends on it, and no quiet read starts. The caller
+     * must complete it, also when making its changes durable fails.
+     *
+     * @throws IllegalStateException if closed already, a quiet read, a transaction that spans compounds, or called
+     *     on a thread other than {@link #owner()}
+     */
+    public PendingDurability releaseEarly() {
+        if (!open || quiet || owner.spansCompounds()) {
+            throw new IllegalStateException("only an open set of a single compound releases early: " + this);
+        }
+        if (Thread.currentThread() != owner.thread()) {
+            throw new IllegalStateException("a lock set must be released by the thread that acquired it");
+        }
+        PendingDurability pending = new PendingDurability();
+        manager.releasingEarly(this, pending);
+        open = false;
+        manager.release(owner, lockedKeys, locks, locks.length);
+        manager.closed(this);
+        return pending;
     }
 
     @Override

@@ -567,6 +567,7 @@ class TxnBufferTest extends HandleTableTestBase {
         assertThatThrownBy(plain::syncPending).hasMessage("disk gone");
         assertThat(log).containsExactly("open b", "sync b", "close bad", "close b");
     }
+
     /** A pending sync of a file or directory {@code name} that logs its sync with the thread it ran on. */
     private static TxnBuffer.PendingSync onThread(List<String> log, String name, boolean directory) {
         return new TxnBuffer.PendingSync() {
@@ -582,6 +583,32 @@ class TxnBufferTest extends HandleTableTestBase {
 
             @Override
             public void close() {
+            }
+        };
+    }
+
+    /** A pending sync on {@code fs} that logs what happens to it. */
+    private static TxnBuffer.SyncOpener onFileSystem(List<String> log, String name, TxnBuffer.FileSystemSync fs,
+            boolean directory) {
+        return () -> new TxnBuffer.PendingSync() {
+            @Override
+            public void sync() {
+                log.add("sync " + name);
+            }
+
+            @Override
+            public boolean isDirectory() {
+                return directory;
+            }
+
+            @Override
+            public void close() {
+                log.add("close " + name);
+            }
+
+            @Override
+            public TxnBuffer.FileSystemSync fileSystem() {
+                return fs;
             }
         };
     }
@@ -650,5 +677,67 @@ class TxnBufferTest extends HandleTableTestBase {
                 .isGreaterThan(log.indexOf(log.stream().filter(l -> l.startsWith("sync f1")).findFirst().orElseThrow()));
         assertThat(log.indexOf(log.stream().filter(l -> l.startsWith("sync d2")).findFirst().orElseThrow()))
                 .isGreaterThan(log.indexOf(log.stream().filter(l -> l.startsWith("sync f2")).findFirst().orElseThrow()));
+    }
+
+    /** The syncfs threshold the two tests below run with (off by default). */
+    private static final int SYNCFS = 4;
+
+    @org.junit.jupiter.api.BeforeEach
+    void syncfsOn() {
+        TxnBuffer.syncfsMinSyncs = SYNCFS;
+    }
+
+    @org.junit.jupiter.api.AfterEach
+    void syncfsOff() {
+        TxnBuffer.syncfsMinSyncs = 0;
+    }
+
+    @Test
+    void manySyncsOnOneFileSystemBecomeOneSyncfsAndTheFsyncOfOneFile() throws Exception {
+        List<String> log = Collections.synchronizedList(new ArrayList<>());
+        TxnBuffer.FileSystemSync fs = () -> log.add("syncfs");
+        TxnBuffer plain = table.plainBuffer();
+        try (HandleTable.Binding bound = table.bind(plain)) {
+            table.syncAtCompoundEnd("d", onFileSystem(log, "d", fs, true));
+            for (int i = 0; i < SYNCFS; i++) {
+                table.syncAtCompoundEnd("f" + i, onFileSystem(log, "f" + i, fs, false));
+            }
+        }
+        plain.syncPending();
+        // the directory cannot stand for the device flush: the first file's fsync follows the syncfs
+        assertThat(log.subList(0, 2)).containsExactly("syncfs", "sync f0");
+        assertThat(log.subList(2, log.size())).allMatch(e -> e.startsWith("close "))
+                .hasSize(SYNCFS + 1);
+    }
+
+    @Test
+    void fewSyncsOrSyncsWithoutAFileOrOnSeveralFileSystemsAreFsyncedOneByOne() throws Exception {
+        List<String> log = Collections.synchronizedList(new ArrayList<>());
+        TxnBuffer.FileSystemSync fs = () -> log.add("syncfs");
+        TxnBuffer.FileSystemSync other = () -> log.add("syncfs other");
+        TxnBuffer few = table.plainBuffer();
+        try (HandleTable.Binding bound = table.bind(few)) {
+            for (int i = 0; i < SYNCFS - 1; i++) {
+                table.syncAtCompoundEnd("f" + i, onFileSystem(log, "f" + i, fs, false));
+            }
+        }
+        few.syncPending();
+        TxnBuffer directories = table.plainBuffer();
+        try (HandleTable.Binding bound = table.bind(directories)) {
+            for (int i = 0; i < SYNCFS; i++) {
+                table.syncAtCompoundEnd("d" + i, onFileSystem(log, "d" + i, fs, true));
+            }
+        }
+        directories.syncPending();
+        TxnBuffer mixed = table.plainBuffer();
+        try (HandleTable.Binding bound = table.bind(mixed)) {
+            for (int i = 0; i < SYNCFS; i++) {
+                table.syncAtCompoundEnd("m" + i, onFileSystem(log, "m" + i, i == 0 ? other : fs, false));
+            }
+        }
+        mixed.syncPending();
+        assertThat(log).noneMatch(e -> e.startsWith("syncfs"));
+        assertThat(log.stream().filter(e -> e.startsWith("sync ")).count())
+                .isEqualTo(3L * SYNCFS - 1);
     }
 }
