@@ -357,9 +357,10 @@ public final class TxnBuffer {
         }
     }
 
+    /**
      * What makes {@code syncs} durable: one fsync each, shared with other compounds syncing the same object
-     * ({@link SharedFsync}) and run as one {@link #wave}; or, for at least {@link #syncfsMinSyncs} of them on one {@link FileSystemSync} with a
-     * file among them, one {@code syncfs} of that file system followed by the fsync of one of the files (which
+     * ({@link SharedFsync}) and run as one {@link #wave}; or, for at least {@link #syncfsMinSyncs} of them on one
+     * {@link FileSystemSync} with a file among them, one {@code syncfs} of that file system followed by the fsync of one of the files (which
      * flushes the device's write cache also when the syncfs found no journal to commit), shared as a whole with
      * the other compounds that need it at the same moment: a round that starts after their changes serves all.
      */
