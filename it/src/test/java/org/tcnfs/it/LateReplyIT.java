@@ -42,7 +42,7 @@ import org.tcnfs.nfs4.status.NfsStatus;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class LateReplyIT {
-    private static final int END_DELAY_MS = 6000;
+    private static final int END_DELAY_MS = 8000;
     private static final int TIMEOUT_S = 2;
 
     private ServerProcess server;
@@ -114,7 +114,7 @@ class LateReplyIT {
         for (int i = 0; i < 70; i++) {
             items.add(new VMkdir("gave-up/d" + i));
         }
-        try (VnfsClient nfs = connect(Duration.ofSeconds(TIMEOUT_S), Duration.ofSeconds(4))) {
+        try (VnfsClient nfs = connect(Duration.ofSeconds(TIMEOUT_S), Duration.ofSeconds(5))) {
             assertThatThrownBy(() -> nfs.vtxn(items))
                     .isInstanceOfSatisfying(LateReplyException.class, e -> {
                         assertThat(e.outcome()).as(e.getMessage())
@@ -124,12 +124,26 @@ class LateReplyIT {
                     });
         }
         // the server finishes the commit it was working on: whole
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        Path last = server.exportDir().resolve("gave-up/d69");
-        while (!Files.isDirectory(last) && System.nanoTime() < deadline) {
-            Thread.sleep(100);
+        awaitNoOpenTransaction();
+        assertThat(server.exportDir().resolve("gave-up/d69")).isDirectory();
+    }
+
+    /**
+     * Waits until no transaction that spans compounds is open (metric {@code tcnfs_txn_spanning_open}): one the
+     * client stopped waiting for has ended. Until then it holds its locks (its parent directories included), which
+     * the transactions of the next test would wait for.
+     */
+    private void awaitNoOpenTransaction() throws IOException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (server.metric("tcnfs_txn_spanning_open") > 0 && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
         }
-        assertThat(last).isDirectory();
+        assertThat(server.metric("tcnfs_txn_spanning_open")).isZero();
     }
 
     @Test
@@ -190,7 +204,7 @@ class LateReplyIT {
             assertThat(server.exportDir().resolve("cli-late/c79")).hasContent("cli 79");
 
             args.add(2, "--max-wait");
-            args.add(3, "3");
+            args.add(3, "5");
             args.set(args.size() - 1, url + "cli-late-gave-up/");
             assertThat(tcnfs("mkdir", url + "cli-late-gave-up").status()).isZero();
             Run gaveUp = tcnfs(args.toArray(new String[0]));
@@ -198,6 +212,9 @@ class LateReplyIT {
             assertThat(gaveUp.status()).as(gaveUp.err()).isEqualTo(7);
             assertThat(gaveUp.err()).contains("either committed whole or changed nothing")
                     .doesNotContainIgnoringCase("lost connection");
+            // the server finishes that commit (whole); the next test's transaction must not wait for its locks
+            awaitNoOpenTransaction();
+            assertThat(server.exportDir().resolve("cli-late-gave-up/c79")).hasContent("cli 79");
         } finally {
             ServerProcess.deleteTree(dir);
         }

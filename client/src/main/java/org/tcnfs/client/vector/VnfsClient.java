@@ -1568,7 +1568,7 @@ public final class VnfsClient implements AutoCloseable {
                 s = sendPlain(steps, i, what);
             } catch (NoReplyException e) {
                 throw new LateReplyException(what + ": " + server + " did not answer within " + seconds(e)
-                        + " although it answered that it was still working on it; items 1 to " + i + " of "
+                        + stillWorking(e) + "; items 1 to " + i + " of "
                         + steps.size() + " are done, the next ones may or may not be (in order)",
                         LateReplyException.Known.SOME_DONE, e);
             }
@@ -1770,8 +1770,7 @@ public final class VnfsClient implements AutoCloseable {
                     } catch (NoReplyException e) {
                         throw new LateReplyException(what + ": " + server + " did not answer a compound of the "
                                 + "transaction (items " + (from + 1) + " to " + (from + p.items()) + " of "
-                                + steps.size() + ") within " + seconds(e) + " although it answered that it was "
-                                + "still working on it; the transaction was not committed and never will be: the "
+                                + steps.size() + ") within " + seconds(e) + stillWorking(e) + "; the transaction was not committed and never will be: the "
                                 + "server rolls it back (nothing of it remains) when it is done, when this "
                                 + "connection closes or after its idle timeout", LateReplyException.Known.NOT_COMMITTED,
                                 e);
@@ -1870,9 +1869,15 @@ public final class VnfsClient implements AutoCloseable {
     /** The failure of a transaction whose commit got no answer in time: committed whole, or nothing changed. */
     private LateReplyException outcomeUnknown(String what, String call, NoReplyException e) {
         return new LateReplyException(what + ": " + server + " did not answer " + call + " within " + seconds(e)
-                + " although it answered that it was still working on it; the transaction's outcome is unknown: it "
+                + stillWorking(e) + "; the transaction's outcome is unknown: it "
                 + "either committed whole or changed nothing (look at one of its files, e.g. with tcnfs stat, to see "
                 + "which)", LateReplyException.Known.COMMITTED_OR_NOTHING, e);
+    }
+
+    /** What the server said while the call waited: it was still working on it, or nothing. */
+    private static String stillWorking(NoReplyException e) {
+        return e.workingAnswers() > 0 ? " although it answered " + e.workingAnswers() + " times that it was still "
+                + "working on it" : "";
     }
 
     private static String seconds(NoReplyException e) {
