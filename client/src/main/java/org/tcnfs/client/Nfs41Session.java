@@ -33,6 +33,7 @@ import java.util.concurrent.BlockingQueue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tcnfs.client.rpc.AuthSys;
+import org.tcnfs.client.rpc.LateReplyProbe;
 import org.tcnfs.nfs4.xdr.TXN_BEGIN4res;
 import org.tcnfs.client.rpc.NfsConnection;
 import org.tcnfs.nfs4.status.NfsException;
@@ -80,6 +81,8 @@ public final class Nfs41Session implements AutoCloseable {
     private final channel_attrs4 fore;
     private final int[] slotSequence;
     private final BlockingQueue<Integer> freeSlots;
+    /** Slots taken out of use because their request got no reply. */
+    private final java.util.concurrent.atomic.AtomicInteger retiredSlots = new java.util.concurrent.atomic.AtomicInteger();
     private volatile boolean closed;
 
     private Nfs41Session(NfsConnection connection, long clientId, byte[] sessionId, channel_attrs4 fore) {
@@ -208,24 +211,42 @@ public final class Nfs41Session implements AutoCloseable {
      * The operations after a SEQUENCE on a free slot, with any procedure number and credential. The slot's
      * sequence id advances when the server accepted the SEQUENCE (its status is NFS4_OK), and stays when
      * the server refused it, answered with an RPC error instead of a result (GARBAGE_ARGS: the arguments,
-     * SEQUENCE included, were never decoded; an {@link org.tcnfs.client.rpc.RpcReplyException}) or no reply
-     * came.
+     * SEQUENCE included, were never decoded; an {@link org.tcnfs.client.rpc.RpcReplyException}). A late reply is
+     * waited for while the server shows it still runs the compound, up to the connection's
+     * {@link NfsConnection#maxWait()}; a slot whose request got no reply in that time is not used again.
      */
     public CompoundResult execute(int procedure, CompoundBuilder ops, AuthSys caller) throws IOException {
-        return execute(ops, caller, args -> connection.compound(procedure, args, caller));
+        return execute(ops, caller, (args, probe) -> connection.compound(procedure, args, caller, probe),
+                args -> connection.compound(procedure, args, caller));
     }
 
-    /** How a compound goes out: COMPOUND with some procedure number, or TXN_COMPOUND. */
+    /** How a compound goes out: COMPOUND with some procedure number, or TXN_COMPOUND; patient of a late reply. */
     @FunctionalInterface
     private interface Sender {
+        COMPOUND4res send(COMPOUND4args args, LateReplyProbe<COMPOUND4res> probe) throws IOException;
+    }
+
+    /** The same compound sent again, byte for byte, as a question whether the server still runs it. */
+    @FunctionalInterface
+    private interface Resender {
         COMPOUND4res send(COMPOUND4args args) throws IOException;
     }
 
-    private CompoundResult execute(CompoundBuilder ops, AuthSys caller, Sender sender) throws IOException {
+    /**
+     * Sends the compound on a free slot. While its reply is late, the same request (same slot, same sequence id) is
+     * sent again now and then ({@link NfsConnection#call(int, org.dcache.oncrpc4j.xdr.XdrAble,
+     * org.dcache.oncrpc4j.xdr.XdrAble, AuthSys, LateReplyProbe)}): NFS4ERR_DELAY at its SEQUENCE means the server
+     * still runs the first one (RFC 8881 2.10.6.2), anything else is the reply cache's answer. A slot whose request
+     * got no reply at all is not used again (the server may still run it, so neither its sequence id nor the next
+     * one is safe to send); when no slot is left the session fails with an IOException instead of waiting.
+     */
+    private CompoundResult execute(CompoundBuilder ops, AuthSys caller, Sender sender, Resender resender)
+            throws IOException {
         if (closed) {
             throw new IllegalStateException("session closed");
         }
         int slot = takeSlot();
+        boolean answered = false;
         try {
             int seq;
             synchronized (this) {
@@ -235,7 +256,18 @@ public final class Nfs41Session implements AutoCloseable {
             SEQUENCE4args sequence = sequence(slot, seq);
             sequence.sa_cachethis = needsCachedReply(body);
             COMPOUND4args args = withSequence(body, sequence);
-            COMPOUND4res res = sender.send(args);
+            LateReplyProbe<COMPOUND4res> again = () -> {
+                COMPOUND4res res = resender.send(args);
+                return stillRuns(res) ? java.util.Optional.empty() : java.util.Optional.of(res);
+            };
+            COMPOUND4res res;
+            try {
+                res = sender.send(args, again);
+            } catch (org.tcnfs.client.rpc.RpcReplyException e) {
+                answered = true; // an RPC error: the arguments, SEQUENCE included, were never run
+                throw e;
+            }
+            answered = true;
             if (res.resarray.length > 0 && res.resarray[0].resop == OP_SEQUENCE && res.resarray[0].status == 0) {
                 synchronized (this) {
                     slotSequence[slot] = seq + 1;
@@ -243,8 +275,19 @@ public final class Nfs41Session implements AutoCloseable {
             }
             return new CompoundResult(args, res);
         } finally {
-            freeSlots.add(slot);
+            if (answered) {
+                freeSlots.add(slot);
+            } else {
+                int gone = retiredSlots.incrementAndGet();
+                LOG.debug("slot {} of {} is not used again: its request got no reply ({} of {} slots left)", slot,
+                        this, slotSequence.length - gone, slotSequence.length);
+            }
         }
+    }
+
+    /** Whether {@code res}, the answer to a request sent again, says the first one still runs. */
+    private static boolean stillRuns(COMPOUND4res res) {
+        return res.resarray.length <= 1 && res.status == NfsStatus.DELAY.code();
     }
 
     /**
@@ -312,7 +355,8 @@ public final class Nfs41Session implements AutoCloseable {
         /** The operations after a SEQUENCE, as TXN_COMPOUND in this transaction. */
         public CompoundResult execute(CompoundBuilder ops) throws IOException {
             AuthSys caller = connection.credential();
-            return Nfs41Session.this.execute(ops, caller, args -> connection.txnCompound(id, args, caller));
+            return Nfs41Session.this.execute(ops, caller, (args, probe) -> connection.txnCompound(id, args, caller, probe),
+                    args -> connection.txnCompound(id, args, caller));
         }
 
         /** TXN_COMMIT: NFS4_OK iff it committed. */
@@ -422,9 +466,17 @@ public final class Nfs41Session implements AutoCloseable {
         return args;
     }
 
-    private int takeSlot() throws InterruptedIOException {
+    private int takeSlot() throws IOException {
         try {
-            return freeSlots.take();
+            while (true) {
+                Integer slot = freeSlots.poll(100, java.util.concurrent.TimeUnit.MILLISECONDS);
+                if (slot != null) {
+                    return slot;
+                }
+                if (retiredSlots.get() >= slotSequence.length) {
+                    throw new IOException("no slot of " + this + " is usable: each one's last request got no reply");
+                }
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("interrupted waiting for a free slot");

@@ -48,6 +48,16 @@ final class SpanningTxnRegistry implements SpanningTransactions, AutoCloseable {
     /** Tickets grow with time, so that they keep their order across restarts. */
     private final AtomicLong nextTicket = new AtomicLong(System.currentTimeMillis() * 1000);
     private final ScheduledExecutorService reaper;
+    /** How the most recent transactions ended, for retried TXN_COMMIT and TXN_ABORT calls; bounded. */
+    private final EndedTransactions ended = new EndedTransactions(EndedTransactions.DEFAULT_CAPACITY);
+    /** Test-only pause before every commit and rollback ({@value #END_DELAY_PROPERTY}); 0 in production. */
+    private final long endDelayMillis = Long.getLong(END_DELAY_PROPERTY, 0L);
+
+    /**
+     * Test-only system property: milliseconds every commit and rollback of a transaction that spans compounds waits
+     * before it starts, to stand for a very large transaction (tests of clients whose per-call timeout is shorter).
+     */
+    static final String END_DELAY_PROPERTY = "tcnfs.test.txn-end-delay-ms";
 
     /** How long {@link #close()} waits for an abort the reaper is running. */
     private static final java.time.Duration REAPER_DRAIN = java.time.Duration.ofSeconds(30);
@@ -145,10 +155,23 @@ final class SpanningTxnRegistry implements SpanningTransactions, AutoCloseable {
     /** Aborts {@code txn} (entered by the caller) and forgets it. */
     void abortEntered(MultiTransaction txn, String why) {
         try {
+            pauseForTest();
             txn.abort(why);
         } finally {
+            ended.record(txn.id(), txn.connection().id(), EndedTransactions.End.BY_ROLLBACK,
+                    txn.state() == MultiTransaction.State.UNDO_FAILED ? NfsStatus.SERVERFAULT : NfsStatus.OK);
             forget(txn);
             aborted.incrementAndGet();
+        }
+    }
+
+    private void pauseForTest() {
+        if (endDelayMillis > 0) {
+            try {
+                Thread.sleep(endDelayMillis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
@@ -199,11 +222,15 @@ final class SpanningTxnRegistry implements SpanningTransactions, AutoCloseable {
      * Enters the transaction {@code txnId} names, ends it with {@code end} and leaves it; the status of the
      * refusal when it cannot be entered.
      */
-    private NfsStatus whileEntered(byte[] txnId, Connection connection, Function<MultiTransaction, NfsStatus> end) {
+    private NfsStatus whileEntered(byte[] txnId, Connection connection, EndedTransactions.End how,
+            Function<MultiTransaction, NfsStatus> end) {
         MultiTransaction txn;
         try {
             txn = enter(txnId, connection);
-        } catch (BadStateIdException | DelayException e) {
+        } catch (BadStateIdException e) {
+            // a retry of the call that ended it (its reply was late or lost) gets the same answer
+            return ended.answer(txnId, connection.id(), how).orElse(e.status());
+        } catch (DelayException e) {
             return e.status();
         }
         try {
@@ -215,23 +242,27 @@ final class SpanningTxnRegistry implements SpanningTransactions, AutoCloseable {
 
     @Override
     public NfsStatus commit(byte[] txnId, Connection connection) {
-        return whileEntered(txnId, connection, txn -> {
+        return whileEntered(txnId, connection, EndedTransactions.End.BY_COMMIT, txn -> {
+            NfsStatus status = NfsStatus.SERVERFAULT;
             try {
+                pauseForTest();
                 txn.commit();
                 committed.incrementAndGet();
-                return NfsStatus.OK;
+                status = NfsStatus.OK;
             } catch (java.io.IOException | RuntimeException e) {
                 aborted.incrementAndGet();
-                return txn.state() == MultiTransaction.State.UNDO_FAILED ? NfsStatus.SERVERFAULT : NfsStatus.IO;
+                status = txn.state() == MultiTransaction.State.UNDO_FAILED ? NfsStatus.SERVERFAULT : NfsStatus.IO;
             } finally {
+                ended.record(txn.id(), connection.id(), EndedTransactions.End.BY_COMMIT, status);
                 forget(txn);
             }
+            return status;
         });
     }
 
     @Override
     public NfsStatus abort(byte[] txnId, Connection connection) {
-        return whileEntered(txnId, connection, txn -> {
+        return whileEntered(txnId, connection, EndedTransactions.End.BY_ROLLBACK, txn -> {
             abortEntered(txn, "TXN_ABORT");
             return txn.state() == MultiTransaction.State.UNDO_FAILED ? NfsStatus.SERVERFAULT : NfsStatus.OK;
         });

@@ -24,6 +24,11 @@ abstract class BaseCommand implements Callable<Integer> {
     @Option(names = "--timeout", defaultValue = "60", description = "seconds to wait for the server (default: ${DEFAULT-VALUE})")
     int timeoutSeconds;
 
+    @Option(names = "--max-wait", description = "seconds a late reply is waited for in all while the server shows it"
+            + " is still working on it, e.g. a large commit or rollback (default: " + VnfsClient.MAX_WAIT_TIMEOUTS
+            + " times --timeout)")
+    Integer maxWaitSeconds;
+
     @Option(names = "--progress", negatable = true,
             description = "show progress bars on standard error (default: when it is a terminal)")
     Boolean progress;
@@ -57,9 +62,14 @@ abstract class BaseCommand implements Callable<Integer> {
     VnfsClient connect(NfsUrl url) throws IOException, CliException {
         long[] ids = localIds();
         try {
-            return VnfsClient.builder().host(url.host()).port(url.port())
+            Duration timeout = Duration.ofSeconds(Math.max(1, timeoutSeconds));
+            VnfsClient.Builder b = VnfsClient.builder().host(url.host()).port(url.port())
                     .uid(uid != null ? uid : (int) ids[0]).gid(gid != null ? gid : (int) ids[1])
-                    .timeout(Duration.ofSeconds(Math.max(1, timeoutSeconds))).listener(progress()).connect();
+                    .timeout(timeout).listener(progress());
+            if (maxWaitSeconds != null) {
+                b.maxWait(Duration.ofSeconds(Math.max(timeout.toSeconds(), maxWaitSeconds)));
+            }
+            return b.connect();
         } catch (java.net.ConnectException e) {
             String why = e.getMessage() == null ? "refused" : e.getMessage().toLowerCase(java.util.Locale.ROOT);
             throw new CliException(ExitCode.CONNECTION, "cannot connect to " + url.host() + ":" + url.port() + ": " + why);

@@ -15,7 +15,12 @@ public enum ExitCode {
     /** A transactional command does not fit one compound of the session; nothing was sent. */
     TOO_LARGE(5),
     /** A local file could not be read or written. */
-    LOCAL_IO(6);
+    LOCAL_IO(6),
+    /**
+     * The server, still connected, did not answer within {@code --max-wait}: the message says what is known (for
+     * a transaction's commit: it either committed whole or changed nothing).
+     */
+    NO_ANSWER(7);
 
     private final int code;
 

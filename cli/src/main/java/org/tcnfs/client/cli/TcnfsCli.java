@@ -5,7 +5,9 @@ import java.io.PrintWriter;
 import java.net.ConnectException;
 import java.net.UnknownHostException;
 import java.util.concurrent.Callable;
+import org.tcnfs.client.rpc.NoReplyException;
 import org.tcnfs.client.vector.CompoundTooLargeException;
+import org.tcnfs.client.vector.LateReplyException;
 import org.tcnfs.client.vector.TransactionsUnsupportedException;
 import org.tcnfs.nfs4.status.NfsException;
 import picocli.CommandLine;
@@ -26,7 +28,8 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "tcnfs", mixinStandardHelpOptions = true, versionProvider = TcnfsCli.Version.class,
         description = "Vectorized NFSv4.1 client for tcnfs (and any NFSv4.1 server). Exit status: 0 ok, 1 NFS error,"
-                + " 2 usage, 3 connection, 4 server without transactions, 5 transaction too large, 6 local file error.",
+                + " 2 usage, 3 connection, 4 server without transactions, 5 transaction too large, 6 local file error,"
+                + " 7 no answer within --max-wait (the message says what is known of the outcome).",
         subcommands = {PutCommand.class, GetCommand.class, LsCommand.class, StatCommand.class, MkdirCommand.class,
             RmCommand.class, MvCommand.class, CpCommand.class, UntarCommand.class, ApplyCommand.class})
 public final class TcnfsCli implements Callable<Integer> {
@@ -65,10 +68,15 @@ public final class TcnfsCli implements Callable<Integer> {
             code = c.exitCode();
         } else if (e instanceof TransactionsUnsupportedException) {
             code = ExitCode.NO_TRANSACTIONS;
+        } else if (e instanceof LateReplyException) {
+            code = ExitCode.NO_ANSWER;
         } else if (e instanceof CompoundTooLargeException) {
             code = ExitCode.TOO_LARGE;
         } else if (e instanceof NfsException) {
             code = ExitCode.NFS_ERROR;
+        } else if (e instanceof NoReplyException) {
+            code = ExitCode.NO_ANSWER;
+            message = message + "; what it did is unknown";
         } else if (e instanceof UnknownHostException) {
             code = ExitCode.CONNECTION;
         } else if (e instanceof ConnectException) {

@@ -8,6 +8,10 @@ import java.net.UnknownHostException;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.nio.channels.CompletionHandler;
+import org.dcache.oncrpc4j.rpc.RpcReply;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.dcache.oncrpc4j.rpc.OncRpcAcceptedException;
@@ -23,6 +27,7 @@ import org.dcache.oncrpc4j.xdr.XdrAble;
 import org.dcache.oncrpc4j.xdr.XdrDecodingStream;
 import org.dcache.oncrpc4j.xdr.XdrEncodingStream;
 import org.dcache.oncrpc4j.xdr.XdrVoid;
+import org.tcnfs.nfs4.status.NfsStatus;
 import org.tcnfs.nfs4.xdr.COMPOUND4args;
 import org.tcnfs.nfs4.xdr.COMPOUND4res;
 import org.tcnfs.nfs4.xdr.TXN_BEGIN4args;
@@ -72,12 +77,15 @@ public final class NfsConnection implements AutoCloseable {
     private final RpcCall rpc;
     private final AuthSys credential;
     private final Duration timeout;
+    private final Duration maxWait;
 
-    private NfsConnection(OncRpcClient client, RpcTransport transport, AuthSys credential, Duration timeout) {
+    private NfsConnection(OncRpcClient client, RpcTransport transport, AuthSys credential, Duration timeout,
+            Duration maxWait) {
         this.client = client;
         this.transport = transport;
         this.credential = credential;
         this.timeout = timeout;
+        this.maxWait = maxWait;
         this.rpc = new RpcCall(NFS_PROGRAM, NFS_V4, credential.toRpcAuth(), transport);
     }
 
@@ -96,10 +104,26 @@ public final class NfsConnection implements AutoCloseable {
      */
     public static NfsConnection connect(InetSocketAddress address, AuthSys credential, Duration timeout)
             throws IOException {
+        return connect(address, credential, timeout, timeout);
+    }
+
+    /**
+     * Connects over TCP; a call whose reply is late keeps waiting while the server shows it is still working on it,
+     * for at most {@code maxWait} in all ({@link #call(int, XdrAble, XdrAble, AuthSys, LateReplyProbe)}).
+     *
+     * @param timeout how long to wait for the connection, for each reply before the server is asked whether it
+     *     still works on the call, and for each answer to such a question
+     * @param maxWait how long a call waits in all while the server shows it works on it (at least {@code timeout})
+     */
+    public static NfsConnection connect(InetSocketAddress address, AuthSys credential, Duration timeout,
+            Duration maxWait) throws IOException {
         Objects.requireNonNull(address, "address");
         Objects.requireNonNull(credential, "credential");
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("timeout must be positive");
+        }
+        if (maxWait.compareTo(timeout) < 0) {
+            throw new IllegalArgumentException("maxWait " + maxWait + " is shorter than the timeout " + timeout);
         }
         if (address.isUnresolved()) {
             // oncrpc4j would throw the unchecked UnresolvedAddressException, which names no host
@@ -111,7 +135,7 @@ public final class NfsConnection implements AutoCloseable {
                 .withServiceName("tcnfs-client-" + address.getPort())
                 .build(address);
         RpcTransport transport = client.connect();
-        return new NfsConnection(client, transport, credential, timeout);
+        return new NfsConnection(client, transport, credential, timeout, maxWait);
     }
 
     /** The identity of calls that name none. */
@@ -122,6 +146,16 @@ public final class NfsConnection implements AutoCloseable {
     /** The server's address. */
     public InetSocketAddress remoteAddress() {
         return transport.getRemoteSocketAddress();
+    }
+
+    /** How long a call waits for its reply before the server is asked whether it still works on it. */
+    public Duration timeout() {
+        return timeout;
+    }
+
+    /** How long a call waits in all while the server shows it still works on it. */
+    public Duration maxWait() {
+        return maxWait;
     }
 
     /** Whether the TCP connection is still open. */
@@ -155,6 +189,15 @@ public final class NfsConnection implements AutoCloseable {
     }
 
     /**
+     * A COMPOUND whose reply may come late: while it does, {@code probe} asks the server whether it still works
+     * on it ({@link #call(int, XdrAble, XdrAble, AuthSys, LateReplyProbe)}).
+     */
+    public COMPOUND4res compound(int procedure, COMPOUND4args args, AuthSys caller,
+            LateReplyProbe<COMPOUND4res> probe) throws IOException {
+        return call(procedure, args, new COMPOUND4res(), caller, probe);
+    }
+
+    /**
      * TXN_BEGIN (docs/protocol.md): a server without the extension answers PROC_UNAVAIL, thrown as an
      * {@link RpcReplyException}.
      *
@@ -170,26 +213,46 @@ public final class NfsConnection implements AutoCloseable {
 
     /** TXN_COMPOUND: {@code args} inside transaction {@code txnId}. */
     public COMPOUND4res txnCompound(byte[] txnId, COMPOUND4args args, AuthSys caller) throws IOException {
-        TXN_COMPOUND4args wrapped = new TXN_COMPOUND4args();
-        wrapped.txnid = new txnid4(txnId.clone());
-        wrapped.compound = args;
         COMPOUND4res res = new COMPOUND4res();
-        call(PROC_TXN_COMPOUND, wrapped, res, caller);
+        call(PROC_TXN_COMPOUND, txnCompoundArgs(txnId, args), res, caller);
         return res;
     }
 
-    /** TXN_COMMIT: the status (NFS4_OK iff it committed). */
-    public int txnCommit(byte[] txnId) throws IOException {
-        TXN_END4res res = new TXN_END4res();
-        call(PROC_TXN_COMMIT, new txnid4(txnId.clone()), res, credential);
-        return res.status;
+    /** TXN_COMPOUND whose reply may come late: {@code probe} asks whether the server still works on it. */
+    public COMPOUND4res txnCompound(byte[] txnId, COMPOUND4args args, AuthSys caller,
+            LateReplyProbe<COMPOUND4res> probe) throws IOException {
+        return call(PROC_TXN_COMPOUND, txnCompoundArgs(txnId, args), new COMPOUND4res(), caller, probe);
     }
 
-    /** TXN_ABORT: the status. */
+    private static TXN_COMPOUND4args txnCompoundArgs(byte[] txnId, COMPOUND4args args) {
+        TXN_COMPOUND4args wrapped = new TXN_COMPOUND4args();
+        wrapped.txnid = new txnid4(txnId.clone());
+        wrapped.compound = args;
+        return wrapped;
+    }
+
+    /**
+     * TXN_COMMIT: the status (NFS4_OK iff it committed). A large commit may outlast the timeout: while its reply is
+     * late, the call is sent again now and then; the server answers NFS4ERR_DELAY while the commit runs, and the
+     * first call's answer once it ended (docs/protocol.md), so the call waits up to {@link #maxWait()}.
+     */
+    public int txnCommit(byte[] txnId) throws IOException {
+        return txnEnd(PROC_TXN_COMMIT, txnId);
+    }
+
+    /** TXN_ABORT: the status; waits for a long rollback as {@link #txnCommit} does for a long commit. */
     public int txnAbort(byte[] txnId) throws IOException {
-        TXN_END4res res = new TXN_END4res();
-        call(PROC_TXN_ABORT, new txnid4(txnId.clone()), res, credential);
-        return res.status;
+        return txnEnd(PROC_TXN_ABORT, txnId);
+    }
+
+    private int txnEnd(int procedure, byte[] txnId) throws IOException {
+        txnid4 id = new txnid4(txnId.clone());
+        LateReplyProbe<TXN_END4res> again = () -> {
+            TXN_END4res res = new TXN_END4res();
+            call(procedure, id, res, credential);
+            return res.status == NfsStatus.DELAY.code() ? Optional.empty() : Optional.of(res);
+        };
+        return call(procedure, id, new TXN_END4res(), credential, again).status;
     }
 
     /**
@@ -209,6 +272,106 @@ public final class NfsConnection implements AutoCloseable {
                 throw e;
             }
             return new RawReply(e.acceptStatus().orElseThrow(), new byte[0]);
+        }
+    }
+
+    /**
+     * Sends a call and waits for its reply, patiently: when none came within the timeout, {@code probe} asks the
+     * server whether it still works on the call, and the call keeps waiting for its reply (the same xid) as long
+     * as the server says so (the probe answers empty: NFS4ERR_DELAY to a retry of the request in progress, RFC
+     * 8881 2.10.6.2), for at most {@link #maxWait()} in all. A probe that gets no answer itself within the timeout
+     * is followed by a NULL ping (which the server answers on a thread of its own): a server that answers it is
+     * alive but busy, and the call keeps waiting; one that does not is silent, and the call gives up. When the
+     * probe finds the call finished (the reply cache's answer), that answer is the result unless the call's own
+     * reply comes within a further timeout.
+     *
+     * @return {@code result}, filled from the reply, or the probe's answer
+     * @throws NoReplyException when the call gave up without an answer; what it did on the server is unknown
+     * @throws java.io.EOFException when the connection closed before the reply came
+     */
+    public <T extends XdrAble> T call(int procedure, XdrAble args, T result, AuthSys caller, LateReplyProbe<T> probe)
+            throws IOException {
+        long started = System.nanoTime();
+        long deadline = started + maxWait.toNanos();
+        CompletableFuture<T> reply = new CompletableFuture<>();
+        // oncrpc4j forgets the xid after maxWait plus one timeout: no late reply is awaited for ever
+        rpc.call(procedure, args, new CompletionHandler<RpcReply, RpcTransport>() {
+            @Override
+            public void completed(RpcReply r, RpcTransport transport) {
+                try {
+                    r.getReplyResult(result);
+                    reply.complete(result);
+                } catch (IOException | RuntimeException e) {
+                    reply.completeExceptionally(e);
+                }
+            }
+
+            @Override
+            public void failed(Throwable t, RpcTransport transport) {
+                reply.completeExceptionally(t);
+            }
+        }, maxWait.plus(timeout).toMillis(), TimeUnit.MILLISECONDS, caller.toRpcAuth());
+        int probes = 0;
+        int working = 0;
+        while (true) {
+            long waitNanos = Math.min(timeout.toNanos(), Math.max(0, deadline - System.nanoTime()));
+            Optional<T> answered = await(reply, waitNanos, procedure);
+            if (answered.isPresent()) {
+                return answered.get();
+            }
+            if (System.nanoTime() - deadline >= 0) {
+                throw new NoReplyException(procedure, remoteAddress(), timeout, Duration.ofNanos(System.nanoTime()
+                        - started), probes, working, "gave up after the longest wait (" + maxWait.toSeconds()
+                        + " s) although the server still answered");
+            }
+            probes++;
+            Optional<T> finished;
+            try {
+                finished = probe.ask();
+            } catch (SocketTimeoutException e) {
+                try {
+                    ping();
+                    finished = Optional.empty(); // alive but busy: its workers did not get to the probe yet
+                } catch (SocketTimeoutException silent) {
+                    throw new NoReplyException(procedure, remoteAddress(), timeout, Duration.ofNanos(
+                            System.nanoTime() - started), probes, working, "the server answered neither the call"
+                            + " nor a question whether it still works on it, nor a NULL ping");
+                }
+            }
+            if (finished.isPresent()) {
+                Optional<T> own = await(reply, timeout.toNanos(), procedure);
+                return own.orElseGet(finished::get);
+            }
+            working++;
+        }
+    }
+
+    /** The reply if it came within {@code nanos}; empty if not yet. */
+    private <T> Optional<T> await(CompletableFuture<T> reply, long nanos, int procedure) throws IOException {
+        try {
+            return Optional.of(reply.get(nanos, TimeUnit.NANOSECONDS));
+        } catch (TimeoutException e) {
+            return Optional.empty();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted waiting for the reply to procedure 0x"
+                    + Integer.toUnsignedString(procedure, 16));
+        } catch (java.util.concurrent.ExecutionException e) {
+            Throwable t = e.getCause();
+            if (t instanceof TimeoutException) {
+                return Optional.empty();
+            }
+            if (t instanceof OncRpcAcceptedException a) {
+                throw new RpcReplyException(acceptStatusOf(a), "server answered " + a.getMessage()
+                        + " to procedure 0x" + Integer.toUnsignedString(procedure, 16));
+            }
+            if (t instanceof OncRpcRejectedException r) {
+                throw new RpcReplyException("server denied the call: " + r.getMessage());
+            }
+            if (t instanceof IOException io) {
+                throw io;
+            }
+            throw new IOException(t);
         }
     }
 

@@ -56,6 +56,7 @@ import org.tcnfs.client.CompoundResult;
 import org.tcnfs.client.Nfs41Session;
 import org.tcnfs.client.rpc.AuthSys;
 import org.tcnfs.client.rpc.NfsConnection;
+import org.tcnfs.client.rpc.NoReplyException;
 import org.tcnfs.client.rpc.RpcAcceptStatus;
 import org.tcnfs.client.rpc.RpcReplyException;
 import org.tcnfs.client.vector.internal.Backoff;
@@ -143,6 +144,8 @@ public final class VnfsClient implements AutoCloseable {
     private static final int[] INFO_ATTRS = {FATTR4_TYPE, FATTR4_SIZE, FATTR4_FILEID, FATTR4_MODE, FATTR4_NUMLINKS,
         FATTR4_OWNER, FATTR4_OWNER_GROUP, FATTR4_TIME_MODIFY};
     private static final SecureRandom RANDOM = new SecureRandom();
+    /** The longest wait for a late reply, in timeouts, unless {@link Builder#maxWait} says otherwise. */
+    public static final int MAX_WAIT_TIMEOUTS = 10;
 
     private final NfsConnection connection;
     private final Nfs41Session session;
@@ -204,6 +207,7 @@ public final class VnfsClient implements AutoCloseable {
         private int[] groups = new int[0];
         private String machine = "tcnfs-client";
         private Duration timeout = Duration.ofSeconds(60);
+        private Duration maxWait;
         private ProgressListener listener = ProgressListener.NONE;
         private long plainCompoundBytes = DEFAULT_PLAIN_COMPOUND_BYTES;
         private WriteStability stability = WriteStability.FILE_SYNC;
@@ -281,6 +285,22 @@ public final class VnfsClient implements AutoCloseable {
             return this;
         }
 
+        /**
+         * How long a call whose reply is late keeps waiting in all while the server shows it is still working on it
+         * (a large commit or rollback; a slow compound on a loaded server): {@value #MAX_WAIT_TIMEOUTS} times the
+         * timeout unless set, never less than the timeout. Each timeout without a reply the client asks the server
+         * (the same request again, which it answers NFS4ERR_DELAY while the first one runs, or a NULL ping when it
+         * is too busy to say) and gives up early when it answers nothing at all. A call that gives up fails with a
+         * {@link LateReplyException} that says what is known of the outcome.
+         */
+        public Builder maxWait(Duration newMaxWait) {
+            if (newMaxWait.isNegative() || newMaxWait.isZero()) {
+                throw new IllegalArgumentException("maxWait must be positive");
+            }
+            this.maxWait = newMaxWait;
+            return this;
+        }
+
         /** How WRITEs ask for stable storage ({@link WriteStability#FILE_SYNC} unless set). */
         public Builder writeStability(WriteStability newStability) {
             this.stability = Objects.requireNonNull(newStability, "stability");
@@ -299,7 +319,9 @@ public final class VnfsClient implements AutoCloseable {
          */
         public VnfsClient connect() throws IOException {
             AuthSys credential = new AuthSys(uid, gid, groups, machine);
-            NfsConnection connection = NfsConnection.connect(new InetSocketAddress(host, port), credential, timeout);
+            Duration patience = maxWait != null ? maxWait : timeout.multipliedBy(MAX_WAIT_TIMEOUTS);
+            NfsConnection connection = NfsConnection.connect(new InetSocketAddress(host, port), credential, timeout,
+                    patience.compareTo(timeout) < 0 ? timeout : patience);
             try {
                 Nfs41Session session = Nfs41Session.create(connection, "vnfs");
                 CompoundBuilder lookup = new CompoundBuilder().tag("vnfs-export").putrootfh();
@@ -1541,7 +1563,15 @@ public final class VnfsClient implements AutoCloseable {
         int i = 0;
         Backoff backoff = null;
         while (i < steps.size()) {
-            Sent s = sendPlain(steps, i, what);
+            Sent s;
+            try {
+                s = sendPlain(steps, i, what);
+            } catch (NoReplyException e) {
+                throw new LateReplyException(what + ": " + server + " did not answer within " + seconds(e)
+                        + stillWorking(e) + "; items 1 to " + i + " of "
+                        + steps.size() + " are done, the next ones may or may not be (in order)",
+                        LateReplyException.Known.SOME_DONE, e);
+            }
             Packer.Packed p = s.packed();
             CompoundResult r = s.result();
             sent += s.compounds();
@@ -1688,7 +1718,12 @@ public final class VnfsClient implements AutoCloseable {
         }
         List<ItemResult<T>> results = new ArrayList<>(Collections.nCopies(steps.size(), null));
         long before = compounds.get();
-        CompoundResult r = send(p.ops(), Mode.TRANSACTION);
+        CompoundResult r;
+        try {
+            r = send(p.ops(), Mode.TRANSACTION);
+        } catch (NoReplyException e) {
+            throw outcomeUnknown(what, "the transactional compound", e);
+        }
         int sent = (int) (compounds.get() - before);
         nfs_resop4[] res = r.response().resarray;
         if (r.status() == NfsStatus.NOTSUPP && res.length == 2 && res[0].status == 0) {
@@ -1729,7 +1764,17 @@ public final class VnfsClient implements AutoCloseable {
                 while (from < steps.size()) {
                     Packer.Packed p = spanningPacker.next(steps, from, what);
                     compounds.incrementAndGet();
-                    CompoundResult r = txn.execute(p.ops());
+                    CompoundResult r;
+                    try {
+                        r = txn.execute(p.ops());
+                    } catch (NoReplyException e) {
+                        throw new LateReplyException(what + ": " + server + " did not answer a compound of the "
+                                + "transaction (items " + (from + 1) + " to " + (from + p.items()) + " of "
+                                + steps.size() + ") within " + seconds(e) + stillWorking(e) + "; the transaction was not committed and never will be: the "
+                                + "server rolls it back (nothing of it remains) when it is done, when this "
+                                + "connection closes or after its idle timeout", LateReplyException.Known.NOT_COMMITTED,
+                                e);
+                    }
                     sent++;
                     if ((r.status() == NfsStatus.DEADLOCK || r.status() == NfsStatus.DELAY)
                             && refusedAtItsFirstOperation(r)) {
@@ -1777,7 +1822,12 @@ public final class VnfsClient implements AutoCloseable {
                 }
                 return new VResult<>(results, failed, false, Mode.TRANSACTION, sent);
             }
-            int status = txn.commit();
+            int status;
+            try {
+                status = txn.commit();
+            } catch (NoReplyException e) {
+                throw outcomeUnknown(what, "TXN_COMMIT of its " + sent + " compounds", e);
+            }
             sent++;
             if (status != NfsStatus.OK.code()) {
                 throw NfsExceptions.of(NfsStatus.of(status), what + ": TXN_COMMIT failed; nothing of the "
@@ -1814,6 +1864,24 @@ public final class VnfsClient implements AutoCloseable {
                 throw NfsExceptions.of(status, "TXN_BEGIN refused by " + server);
             }
         }
+    }
+
+    /** The failure of a transaction whose commit got no answer in time: committed whole, or nothing changed. */
+    private LateReplyException outcomeUnknown(String what, String call, NoReplyException e) {
+        return new LateReplyException(what + ": " + server + " did not answer " + call + " within " + seconds(e)
+                + stillWorking(e) + "; the transaction's outcome is unknown: it "
+                + "either committed whole or changed nothing (look at one of its files, e.g. with tcnfs stat, to see "
+                + "which)", LateReplyException.Known.COMMITTED_OR_NOTHING, e);
+    }
+
+    /** What the server said while the call waited: it was still working on it, or nothing. */
+    private static String stillWorking(NoReplyException e) {
+        return e.workingAnswers() > 0 ? " although it answered " + e.workingAnswers() + " times that it was still "
+                + "working on it" : "";
+    }
+
+    private static String seconds(NoReplyException e) {
+        return (e.waited().toMillis() + 500) / 1000 + " s";
     }
 
     private static void abortQuietly(Nfs41Session.SpanningTransaction txn) {
