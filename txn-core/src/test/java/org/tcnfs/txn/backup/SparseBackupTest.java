@@ -292,8 +292,10 @@ class SparseBackupTest {
             throws IOException {
         Path export = exportOn(kind);
         Files.write(export.resolve("dense"), randomBytes(64 * 1024, 7));
+        // a reserve above the free space leaves no room whatever else frees space on this file system meanwhile
+        // (with the reserve left out, the 64 KiB backup would fit)
         long free = Files.getFileStore(export).getUsableSpace();
-        BackupBudget budget = new BackupBudget(MIB, MIB, free);
+        BackupBudget budget = new BackupBudget(MIB, MIB, free + 256 * MIB);
         BackupManager txn = storeIn(export, budget).forTransaction("t1");
         ObjectRef dense = new ObjectRef(ObjectPath.of("exp", "dense"), Optional.of(ObjectPath.of("exp", "dense")));
         ObjectRef created = new ObjectRef(ObjectPath.of("exp", "new"), Optional.empty());
