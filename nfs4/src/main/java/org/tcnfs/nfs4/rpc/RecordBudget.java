@@ -23,6 +23,8 @@ final class RecordBudget {
     private final Set<RpcRecordFilter.Peer> paused = ConcurrentHashMap.newKeySet();
     /** The connection read past the limit until its record is whole, or null. */
     private final AtomicReference<RpcRecordFilter.Peer> finisher = new AtomicReference<>();
+    /** When the current finisher got that role ({@link System#nanoTime}). */
+    private volatile long finisherSinceNanos;
 
     RecordBudget(long limit) {
         if (limit < 1) {
@@ -84,7 +86,21 @@ final class RecordBudget {
         if (current != null && current.connection.isOpen()) {
             return false;
         }
-        return finisher.compareAndSet(current, peer);
+        if (finisher.compareAndSet(current, peer)) {
+            finisherSinceNanos = System.nanoTime();
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * The connection that has been finishing its record past the limit for longer than {@code termNanos} (a
+     * client that trickles), or null: it is to be closed, else the connections held back would wait on it.
+     */
+    RpcRecordFilter.Peer overdueFinisher(long nowNanos, long termNanos) {
+        RpcRecordFilter.Peer current = finisher.get();
+        return current != null && current.connection.isOpen() && nowNanos - finisherSinceNanos > termNanos
+                ? current : null;
     }
 
     /** {@code peer}'s record is whole (or its connection closed): another connection may finish its record. */

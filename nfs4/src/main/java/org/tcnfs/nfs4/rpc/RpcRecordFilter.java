@@ -172,7 +172,8 @@ final class RpcRecordFilter extends BaseFilter {
      * Closes connections whose partly received record has not progressed for the idle timeout. A connection
      * the server itself stopped reading (its record over the budget) is not idle while whole records are in
      * service, whose answers give their bytes back, or while another connection finishes its record past the
-     * budget ({@link RecordBudget#mayFinish}); only when neither moves do paused connections count as idle too.
+     * budget ({@link RecordBudget#mayFinish}), which it must do within the idle timeout; only when neither moves
+     * do paused connections count as idle too.
      */
     void closeIdle() {
         long now = System.nanoTime();
@@ -181,6 +182,14 @@ final class RpcRecordFilter extends BaseFilter {
             synchronized (peer) {
                 partial += peer.held;
             }
+        }
+        RpcRecordFilter.Peer overdue = budget.overdueFinisher(now, idleTimeoutNanos);
+        if (overdue != null) {
+            IDLE.warn("closing connection from {}: its RPC record, read past rpc-buffer-budget so that it can be "
+                    + "served, is still not whole after {} s", overdue.connection.getPeerAddress(),
+                    Duration.ofNanos(idleTimeoutNanos).toSeconds());
+            budget.finished(overdue);
+            overdue.connection.closeSilently();
         }
         boolean inService = budget.held() > partial || budget.finishing();
         for (Peer peer : peers.values()) {
