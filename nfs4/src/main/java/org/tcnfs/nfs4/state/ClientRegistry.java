@@ -730,11 +730,8 @@ final class ClientRegistry {
 
     /**
      * Makes room for one more record from {@code source}: when its records reach max-clients-per-address,
-     * forgets its unconfirmed record renewed longest ago (it holds no state); failing that, expires its confirmed
-     * clients whose lease lapsed; failing that, forgets its confirmed client renewed longest ago that holds no
-     * session and no state (a test suite such as pynfs makes a client per test from one address). Clients with
-     * state or sessions are never forced out, and records of other addresses are never touched. Caller holds this
-     * monitor.
+     * forgets its unconfirmed record renewed longest ago (it holds no state). Records of other addresses are
+     * never touched. Caller holds this monitor.
      *
      * @return whether there is room now (always, for an unknown source)
      */
@@ -776,49 +773,14 @@ final class ClientRegistry {
                 continue;
             }
             if (oldest == null) {
-                NfsClient idle = idlestStatelessLocked(source, clock.millis());
-                if (idle != null) {
-                    // a confirmed client with no session, open, lock or request in flight loses nothing but its
-                    // id: its next request is NFS4ERR_STALE_CLIENTID / BADSESSION and it establishes a new one
-                    LOG.debug("clients of {} at their limit: client {} without state forgotten", source, idle);
-                    synchronized (idle) {
-                        idle.markExpired();
-                    }
-                    dropLocked(idle, dropped);
-                    continue;
-                }
                 addressFull.warn(clock.millis(), "client records from " + source + " refused: it holds " + count
-                        + " confirmed clients with state or sessions (setting max-clients-per-address)");
+                        + " confirmed clients (setting max-clients-per-address)");
                 return false;
             }
             LOG.debug("clients of {} at their limit: unconfirmed client {} forgotten", source, oldest);
             forgetUnconfirmedLocked(oldest, dropped);
             sources.remove(oldest.clientId());
         }
-    }
-
-    /**
-     * The confirmed client of {@code source} renewed longest ago that holds nothing a forced expiry would take from
-     * it: no session, no open, lock or other stateid, no request in service. Caller holds this monitor.
-     */
-    private NfsClient idlestStatelessLocked(InetAddress source, long now) {
-        NfsClient idlest = null;
-        for (Map.Entry<Long, InetAddress> e : sources.entrySet()) {
-            NfsClient c = clients.get(e.getKey());
-            if (c == null || !source.equals(e.getValue()) || !c.isConfirmed() || c.sessionCount() > 0
-                    || opens.holdsState(c)) {
-                continue;
-            }
-            synchronized (c) {
-                if (c.isExpired() || c.hasActiveRequests(now, staleAfterMillis)) {
-                    continue;
-                }
-            }
-            if (idlest == null || c.lastRenewMillis() < idlest.lastRenewMillis()) {
-                idlest = c;
-            }
-        }
-        return idlest;
     }
 
     /** Forgets an unconfirmed record of either minor version (it holds no state). Caller holds this monitor. */
