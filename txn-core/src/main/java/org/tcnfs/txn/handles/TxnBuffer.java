@@ -360,9 +360,10 @@ public final class TxnBuffer {
     /**
      * What makes {@code syncs} durable: one fsync each, shared with other compounds syncing the same object
      * ({@link SharedFsync}) and run as one {@link #wave}; or, for at least {@link #syncfsMinSyncs} of them on one
-     * {@link FileSystemSync} with a file among them, one {@code syncfs} of that file system followed by the fsync of one of the files (which
-     * flushes the device's write cache also when the syncfs found no journal to commit), shared as a whole with
-     * the other compounds that need it at the same moment: a round that starts after their changes serves all.
+     * {@link FileSystemSync} with a file among them, one {@code syncfs} of that file system followed by the fsync
+     * of one of the files (which flushes the device's write cache also when the syncfs found no journal to commit),
+     * shared as a whole with the other compounds that need it at the same moment: a round that starts after their
+     * changes serves all (counted by the file system, {@code tcnfs_fsyncs_total{of="filesystem"}}).
      */
     private List<FsyncPool.Sync> syncsOf(List<Map.Entry<Object, PendingSync>> syncs) {
         SharedFsync shared = table.sharedFsync();
@@ -382,7 +383,6 @@ public final class TxnBuffer {
             if (fs != null && file != null) {
                 FileSystemSync all = fs;
                 PendingSync flush = file;
-                syncfsRounds.increment();
                 return List.of(() -> shared.sync(all, () -> {
                     all.syncAll();
                     flush.sync();
@@ -391,14 +391,6 @@ public final class TxnBuffer {
         }
         return wave(syncs, shared);
     }
-
-    /** Compounds' syncs made durable by a shared syncfs instead of fsyncs ({@link #syncsOf}), since the start. */
-    public static long syncfsUses() {
-        return syncfsRounds.sum();
-    }
-
-    private static final java.util.concurrent.atomic.LongAdder syncfsRounds =
-            new java.util.concurrent.atomic.LongAdder();
 
     private void releasePending() {
         pendingSyncs.values().forEach(PendingSync::close);
