@@ -201,27 +201,80 @@ public final class NfsRpcService implements RpcDispatchable {
     }
 
     private void compound(RpcCall call, int proc, SpanningTransactions spanningTxn) {
-        InetSocketAddress remote = call.getTransport().getRemoteSocketAddress();
+        decode(call, proc, spanningTxn).run();
+    }
+
+    /**
+     * Decodes a plain COMPOUND (procedure 1, no transaction flag) without running it, so that the caller can
+     * judge where it runs ({@link InlineCompounds}); null for any other procedure, which
+     * {@link #dispatchOncRpcCall} decodes and runs as usual. Arguments that do not decode are answered
+     * GARBAGE_ARGS (and logged) when the result runs, not here.
+     */
+    DecodedCompound decodePlainCompound(RpcCall call) {
+        return call.getProcedure() == PROC_COMPOUND ? decode(call, PROC_COMPOUND, null) : null;
+    }
+
+    private DecodedCompound decode(RpcCall call, int proc, SpanningTransactions spanningTxn) {
         ByteBuffer body = call.getXdr().asBuffer().toByteBuffer();
         int requestBytes = body.remaining();
         long fingerprint = fingerprint(body);
-        COMPOUND4args args;
-        SpanningTransactions.Call txnCall = null;
         try {
             if (spanningTxn != null) {
                 TXN_COMPOUND4args wrapped = new TXN_COMPOUND4args();
                 call.retrieveCall(wrapped);
-                args = wrapped.compound;
-                txnCall = new SpanningTransactions.Call(wrapped.txnid.value, connectionOf(call));
-            } else {
-                args = new COMPOUND4args();
-                call.retrieveCall(args);
+                return new DecodedCompound(call, proc, wrapped.compound,
+                        new SpanningTransactions.Call(wrapped.txnid.value, connectionOf(call)), requestBytes,
+                        fingerprint, null);
             }
+            COMPOUND4args args = new COMPOUND4args();
+            call.retrieveCall(args);
+            return new DecodedCompound(call, proc, args, null, requestBytes, fingerprint, null);
         } catch (java.io.IOException | RuntimeException e) {
-            UNDECODABLE.warn("undecodable COMPOUND from {}: {}", remote, e.toString());
-            call.failRpcGarbage();
-            return;
+            return new DecodedCompound(call, proc, null, null, requestBytes, fingerprint, e);
         }
+    }
+
+    /** A COMPOUND call decoded (or found undecodable), to be run: answered, on the thread that runs it. */
+    final class DecodedCompound implements Runnable {
+        private final RpcCall call;
+        private final int proc;
+        private final COMPOUND4args args;
+        private final SpanningTransactions.Call txnCall;
+        private final int requestBytes;
+        private final long fingerprint;
+        private final Exception undecodable;
+
+        private DecodedCompound(RpcCall call, int proc, COMPOUND4args args, SpanningTransactions.Call txnCall,
+                int requestBytes, long fingerprint, Exception undecodable) {
+            this.call = call;
+            this.proc = proc;
+            this.args = args;
+            this.txnCall = txnCall;
+            this.requestBytes = requestBytes;
+            this.fingerprint = fingerprint;
+            this.undecodable = undecodable;
+        }
+
+        /** Whether it decoded and is short enough to run on the network thread ({@link InlineCompounds}). */
+        boolean isShort() {
+            return undecodable == null && txnCall == null && proc == PROC_COMPOUND && InlineCompounds.isShort(args);
+        }
+
+        @Override
+        public void run() {
+            if (undecodable != null) {
+                UNDECODABLE.warn("undecodable COMPOUND from {}: {}", call.getTransport().getRemoteSocketAddress(),
+                        undecodable.toString());
+                call.failRpcGarbage();
+                return;
+            }
+            execute(call, proc, args, txnCall, requestBytes, fingerprint);
+        }
+    }
+
+    private void execute(RpcCall call, int proc, COMPOUND4args args, SpanningTransactions.Call txnCall,
+            int requestBytes, long fingerprint) {
+        InetSocketAddress remote = call.getTransport().getRemoteSocketAddress();
         InetAddress client = remote == null ? InetAddress.getLoopbackAddress() : remote.getAddress();
         FileSystemProvider.Use use = server.fileSystems().enter();
         MDC.put(TcnfsMdc.CLIENT, String.valueOf(remote));

@@ -11,22 +11,23 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs requests on worker threads, never on the thread that read them. {@code threads} workers and as many
- * queue slots; when those are full the request is parked with the connection it came from, which is not read
- * until a worker takes the request, so clients that send faster than the server works are held back by TCP.
- * NULL calls (pings) have a thread of their own and never wait behind a long request.
+ * Runs requests on worker threads. {@code threads} workers and as many queue slots; when those are full the
+ * request is parked with the connection it came from, which is not read until a worker takes the request, so
+ * clients that send faster than the server works are held back by TCP. NULL calls and short read-only
+ * compounds do not come here while the workers are idle: the network thread that read them runs them
+ * ({@link RpcCallFilter}, {@link InlineCompounds}).
  */
 final class RequestScheduler {
     private static final Logger LOG = LoggerFactory.getLogger(RequestScheduler.class);
-    private static final int PING_QUEUE = 256;
 
     /** A request that found the workers busy, and how to read its connection again. */
     private record Parked(Runnable request, Runnable resumeReading) {
     }
 
     private final ThreadPoolExecutor workers;
-    private final ThreadPoolExecutor pings;
     private final ConcurrentLinkedDeque<Parked> parked = new ConcurrentLinkedDeque<>();
+    /** Requests handed to workers (queued or running) and not finished. */
+    private final AtomicInteger handedOver = new AtomicInteger();
 
     RequestScheduler(int threads, String name) {
         this.workers = new ThreadPoolExecutor(threads, threads, 0L, TimeUnit.MILLISECONDS,
@@ -37,8 +38,6 @@ final class RequestScheduler {
                 drain();
             }
         };
-        this.pings = new ThreadPoolExecutor(1, 1, 0L, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(PING_QUEUE),
-                factory(name + "-null-"), new ThreadPoolExecutor.AbortPolicy());
     }
 
     private static ThreadFactory factory(String prefix) {
@@ -51,24 +50,36 @@ final class RequestScheduler {
     }
 
     /** Hands {@code request} to a worker if one or a queue slot is free (and nothing is parked before it). */
-    boolean offer(Runnable request, boolean ping) {
-        if (ping) {
-            try {
-                pings.execute(request);
-                return true;
-            } catch (RejectedExecutionException e) {
-                // the ping queue is full: wait like any request
-            }
-        }
+    boolean offer(Runnable request) {
         if (!parked.isEmpty()) {
             return false;
         }
+        return execute(request);
+    }
+
+    private boolean execute(Runnable request) {
+        handedOver.incrementAndGet();
         try {
-            workers.execute(request);
+            workers.execute(() -> {
+                try {
+                    request.run();
+                } finally {
+                    handedOver.decrementAndGet();
+                }
+            });
             return true;
         } catch (RejectedExecutionException e) {
+            handedOver.decrementAndGet();
             return false;
         }
+    }
+
+    /**
+     * Whether no request is with the workers (queued, running or parked): then no other request holds file-system
+     * locks, and a short one may run on the network thread without waiting for another.
+     */
+    boolean idle() {
+        return handedOver.get() == 0 && parked.isEmpty() && !workers.isShutdown();
     }
 
     /**
@@ -88,9 +99,7 @@ final class RequestScheduler {
     void drain() {
         Parked p;
         while ((p = parked.poll()) != null) {
-            try {
-                workers.execute(p.request());
-            } catch (RejectedExecutionException e) {
+            if (!execute(p.request())) {
                 parked.offerFirst(p);
                 return;
             }
@@ -104,13 +113,10 @@ final class RequestScheduler {
 
     void shutdown() {
         workers.shutdown();
-        pings.shutdown();
     }
 
     /** Waits until the requests handed to workers before {@link #shutdown} have run; false on time-out. */
     boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
-        long deadline = System.nanoTime() + unit.toNanos(timeout);
-        boolean done = workers.awaitTermination(timeout, unit);
-        return pings.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS) && done;
+        return workers.awaitTermination(timeout, unit);
     }
 }

@@ -5,6 +5,7 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.LongAdder;
 import org.dcache.oncrpc4j.grizzly.GrizzlyRpcTransport;
 import org.dcache.oncrpc4j.rpc.OncRpcProgram;
 import org.dcache.oncrpc4j.rpc.ReplyQueue;
@@ -25,14 +26,15 @@ import org.slf4j.LoggerFactory;
 import org.tcnfs.nfs4.log.RateLimitedLog;
 
 /**
- * Turns a whole RPC record into a call and hands it to a worker: the credential is checked by
+ * Turns a whole RPC record into a call and runs it or hands it to a worker: the credential is checked by
  * {@link RpcCredentialCheck} before oncrpc4j decodes it (a refused one is answered AUTH_ERROR here, and the
- * connection goes on), then the call header is decoded, and the request goes to the {@link RequestScheduler};
- * when no worker is free the connection is suspended (not read) until one takes it, and likewise while the
- * replies queued for the connection exceed Grizzly's limit (a client that does not read its replies), or
- * the replies not yet sent over all connections exceed the {@link ReplyBudget}. Replies and anything
- * that is not a call are dropped. The record's bytes are released from the {@link RecordBudget} when the
- * request is answered or dropped.
+ * connection goes on), then the call header is decoded. A NULL is answered here, on the network thread; so is a
+ * short read-only COMPOUND ({@link InlineCompounds}) while no request is with the workers. Every other request
+ * goes to the {@link RequestScheduler}; when no worker is free the connection is suspended (not read) until one
+ * takes it, and likewise while the replies queued for the connection exceed Grizzly's limit (a client that does
+ * not read its replies), or the replies not yet sent over all connections exceed the {@link ReplyBudget}.
+ * Replies and anything that is not a call are dropped. The record's bytes are released from the
+ * {@link RecordBudget} when the request is answered or dropped.
  */
 final class RpcCallFilter extends BaseFilter {
     private static final Logger LOG = LoggerFactory.getLogger(RpcCallFilter.class);
@@ -49,6 +51,7 @@ final class RpcCallFilter extends BaseFilter {
     private final ReplyQueue replies;
     private final Executor network;
     private final ReplyBudget replyBudget;
+    private final LongAdder inline = new LongAdder();
 
     RpcCallFilter(Map<OncRpcProgram, RpcDispatchable> programs, RequestScheduler scheduler, RecordBudget budget,
             RpcRecordFilter records, ReplyQueue replies, Executor network, ReplyBudget replyBudget) {
@@ -59,6 +62,11 @@ final class RpcCallFilter extends BaseFilter {
         this.replies = replies;
         this.network = network;
         this.replyBudget = replyBudget;
+    }
+
+    /** COMPOUNDs run on the network thread that read them ({@link InlineCompounds}). */
+    long inlineCompounds() {
+        return inline.sum();
     }
 
     @Override
@@ -111,14 +119,18 @@ final class RpcCallFilter extends BaseFilter {
                 call.failProgramUnavailable();
                 return ctx.getStopAction();
             }
+            boolean ping = call.getProcedure() == 0;
+            // a small plain COMPOUND is decoded here, to judge whether it may run on this thread
+            NfsRpcService.DecodedCompound decoded = !ping && record.bytes() <= InlineCompounds.MAX_RECORD_BYTES
+                    && program instanceof NfsRpcService nfs ? nfs.decodePlainCompound(call) : null;
+            Runnable work = decoded != null ? decoded : () -> run(program, call);
             Runnable request = () -> {
                 try {
-                    run(program, call);
+                    work.run();
                 } finally {
                     budget.add(-record.bytes());
                 }
             };
-            boolean ping = call.getProcedure() == 0;
             handedOver = true;
             if (!connection.canWrite()) {
                 // the client does not read its replies: read no more requests from it until they are written
@@ -144,23 +156,34 @@ final class RpcCallFilter extends BaseFilter {
                     replyBudget.unreserve();
                 }
             };
-            if (!ping && !replyBudget.tryReserve()) {
+            if (ping) {
+                // a NULL (a ping) is answered here at once: it never waits for a worker
+                request.run();
+                return ctx.getStopAction();
+            }
+            if (decoded != null && decoded.isShort() && scheduler.idle() && replyBudget.tryReserve()) {
+                // a short read-only compound while no request is with the workers (so none holds a lock it would
+                // wait for): run here, sparing the wake-up of a worker (issue 16)
+                inline.increment();
+                reserving.run();
+                return ctx.getStopAction();
+            }
+            if (!replyBudget.tryReserve()) {
                 // replies of all connections together (sent or not yet, of requests taken) would pass the
                 // budget: take no request until they drain (ReplyBudget closes the connections that never read
-                // theirs), then a few at a time; a NULL call (a tiny reply) goes on
+                // theirs), then a few at a time
                 records.parked(connection, true);
                 ctx.suspend();
                 replyBudget.whenBelow(
-                        () -> network.execute(() -> dispatchSuspended(ctx, connection, reserving, ping)));
+                        () -> network.execute(() -> dispatchSuspended(ctx, connection, reserving, false)));
                 return ctx.getSuspendAction();
             }
-            Runnable taken = ping ? request : reserving;
-            if (scheduler.offer(taken, ping)) {
+            if (scheduler.offer(reserving)) {
                 return ctx.getStopAction();
             }
             records.parked(connection, true);
             ctx.suspend();
-            scheduler.park(taken, () -> resume(ctx, connection));
+            scheduler.park(reserving, () -> resume(ctx, connection));
             network.execute(scheduler::drain);
             return ctx.getSuspendAction();
         } finally {
@@ -172,7 +195,10 @@ final class RpcCallFilter extends BaseFilter {
 
     /** Hands {@code request}, whose connection is suspended, to a worker or parks it; reading resumes after. */
     private void dispatchSuspended(FilterChainContext ctx, Connection<?> connection, Runnable request, boolean ping) {
-        if (scheduler.offer(request, ping)) {
+        if (ping) {
+            request.run();
+            resume(ctx, connection);
+        } else if (scheduler.offer(request)) {
             resume(ctx, connection);
         } else {
             scheduler.park(request, () -> resume(ctx, connection));

@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -20,23 +21,28 @@ import org.tcnfs.nfs4.vfs.memory.InMemoryFileSystem;
 import org.tcnfs.nfs4.xdr.COMPOUND4args;
 
 /**
- * Through the wire (raw sockets, the real RPC stack): requests run on worker threads only, and a NULL ping is
+ * Through the wire (raw sockets, the real RPC stack): requests run on worker threads, and a NULL ping is
  * answered at once while every worker runs a long request and more wait (issue 14: with the network thread
- * running what did not fit in the queue, a ping waited behind a long transaction).
+ * running what did not fit in the queue, a ping waited behind a long transaction). Only NULL and a short
+ * read-only compound while the workers are idle run on the network thread (issue 16).
  */
 class NfsServerSchedulingTest {
     private static final long SLOW_MILLIS = 1500;
     private final List<String> threads = Collections.synchronizedList(new ArrayList<>());
+    /** "tag thread" of every compound run. */
+    private final List<String> ranOn = Collections.synchronizedList(new ArrayList<>());
     private NfsServer server;
 
     @BeforeEach
     void start() throws IOException {
         InMemoryFileSystem fs = new InMemoryFileSystem();
         server = NfsServer.builder().fileSystems((credential, client) -> fs).bind("127.0.0.1", 0).workerThreads(2)
+                .minorVersions(Set.of(0, 1))
                 .hook(new CompoundHook() {
                     @Override
                     public void beforeCompound(CompoundContext context, COMPOUND4args args) {
                         threads.add(Thread.currentThread().getName());
+                        ranOn.add(args.tag + " " + Thread.currentThread().getName());
                         if ("slow".equals(args.tag)) {
                             try {
                                 Thread.sleep(SLOW_MILLIS);
@@ -68,6 +74,19 @@ class NfsServerSchedulingTest {
     static byte[] emptyCompound(String tag) {
         byte[] t = tag.getBytes(StandardCharsets.US_ASCII);
         return ByteBuffer.allocate(4 + 4 + 4 + 4).putInt(4).put(t).putInt(1).putInt(0).array();
+    }
+
+    /** A minor version 0 COMPOUND with the given 4-byte tag: PUTROOTFH, then {@code op} (GETATTR of the type). */
+    static byte[] rootCompound(String tag, int op) {
+        byte[] t = tag.getBytes(StandardCharsets.US_ASCII);
+        ByteBuffer b = ByteBuffer.allocate(4 + 4 + 4 + 4 + 4 + 4 + 8).putInt(4).put(t).putInt(0).putInt(2).putInt(24);
+        if (op == 9) {
+            b.putInt(9).putInt(1).putInt(1 << 1);
+        } else {
+            // REMOVE of the name "x"
+            b.putInt(op).putInt(1).putInt('x' << 24);
+        }
+        return b.array();
     }
 
     static ByteBuffer readRecord(Socket s) throws IOException {
@@ -140,5 +159,48 @@ class NfsServerSchedulingTest {
             s.getOutputStream().write(record(4, 0, new byte[0]));
             assertThat(readRecord(s).getInt(0)).isEqualTo(4);
         }
+    }
+
+    @Test
+    void aShortReadOnlyCompoundRunsOnTheNetworkThreadWhileNoRequestIsWithTheWorkers() throws IOException {
+        try (Socket s = connect()) {
+            s.getOutputStream().write(record(21, 1, rootCompound("fast", 9)));
+            ByteBuffer reply = readRecord(s);
+            assertThat(reply.getInt(0)).isEqualTo(21);
+            assertThat(reply.getInt(24)).as("NFS4_OK").isZero();
+        }
+        assertThat(ranOn).singleElement().asString().startsWith("fast ").doesNotContain("-request-");
+        assertThat(server.inlineCompounds()).isEqualTo(1);
+    }
+
+    @Test
+    void aCompoundThatChangesSomethingRunsOnAWorker() throws IOException {
+        try (Socket s = connect()) {
+            s.getOutputStream().write(record(22, 1, rootCompound("kill", 28)));
+            assertThat(readRecord(s).getInt(0)).isEqualTo(22);
+        }
+        assertThat(ranOn).singleElement().asString().startsWith("kill ").contains("-request-");
+        assertThat(server.inlineCompounds()).isZero();
+    }
+
+    @Test
+    void aShortCompoundIsAnsweredAtOnceOnAWorkerWhileAnotherConnectionsLongRequestRuns() throws IOException {
+        try (Socket slow = connect(); Socket fast = connect()) {
+            slow.getOutputStream().write(record(30, 1, emptyCompound("slow")));
+            Thread.sleep(300);
+            long start = System.nanoTime();
+            fast.getOutputStream().write(record(31, 1, rootCompound("fast", 9)));
+            ByteBuffer reply = readRecord(fast);
+            long millis = (System.nanoTime() - start) / 1_000_000;
+            assertThat(reply.getInt(0)).isEqualTo(31);
+            assertThat(reply.getInt(24)).as("NFS4_OK").isZero();
+            assertThat(millis).as("ms for a short compound beside a %d ms one", SLOW_MILLIS).isLessThan(SLOW_MILLIS / 2);
+            assertThat(readRecord(slow).getInt(0)).isEqualTo(30);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        // a request was with the workers: the short one went to a worker too (it might otherwise wait for a lock)
+        assertThat(ranOn).hasSize(2).allSatisfy(r -> assertThat(r).contains("-request-"));
+        assertThat(server.inlineCompounds()).isZero();
     }
 }
