@@ -1,0 +1,120 @@
+package org.tcnfs.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.tcnfs.client.CompoundBuilder;
+import org.tcnfs.client.Nfs41Session;
+import org.tcnfs.client.rpc.NfsConnection;
+
+/**
+ * Issue 16: a short read-only COMPOUND (PUTROOTFH, LOOKUP, GETATTR, ...) runs on the network thread that read
+ * it while no request is with the workers, sparing a worker's wake-up per round trip
+ * ({@code tcnfs_rpc_inline_compounds_total}); what changes something runs on a worker as before, and while a
+ * long compound runs on a worker, a short one and a NULL on another connection are answered at once.
+ */
+class InlineCompoundsIT {
+    private static final String INLINE = "tcnfs_rpc_inline_compounds_total";
+    private static final int FILES = 1500;
+
+    private ServerProcess server;
+
+    @BeforeEach
+    void start() throws IOException {
+        server = ServerProcess.start("--max-ops", "8192");
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        server.close();
+    }
+
+    @Test
+    void shortReadsRunOnTheNetworkThreadAndChangesOnAWorker() throws Exception {
+        try (NfsConnection connection = server.connect();
+                Nfs41Session session = Nfs41Session.create(connection, "inline")) {
+            NfsOps nfs = new NfsOps(session);
+            byte[] root = nfs.rootFh();
+            double before = server.metric(INLINE);
+            for (int i = 0; i < 20; i++) {
+                nfs.run(new CompoundBuilder().putfh(root).getattr(1).getfh());
+            }
+            double afterReads = server.metric(INLINE);
+            assertThat(afterReads - before).as("read compounds run inline").isGreaterThanOrEqualTo(20);
+            for (int i = 0; i < 5; i++) {
+                nfs.runOk(new CompoundBuilder().putfh(root).mkdir("d" + i));
+            }
+            assertThat(server.metric(INLINE)).as("a compound that creates runs on a worker").isEqualTo(afterReads);
+        }
+    }
+
+    @Test
+    void aShortReadAndANullAreAnsweredAtOnceWhileAnotherConnectionsLongCompoundRuns() throws Exception {
+        try (NfsConnection connection = server.connect();
+                Nfs41Session session = Nfs41Session.create(connection, "long");
+                NfsConnection other = server.connect();
+                Nfs41Session short1 = Nfs41Session.create(other, "short")) {
+            NfsOps nfs = new NfsOps(session);
+            byte[] dir = nfs.mkdir(nfs.rootFh(), "long");
+            // one compound creating many directories, each made durable: hundreds of milliseconds on a worker
+            CompoundBuilder creates = new CompoundBuilder().putfh(dir);
+            for (int i = 0; i < FILES; i++) {
+                creates.mkdir("m" + i).lookupp();
+            }
+            NfsOps shortOps = new NfsOps(short1);
+            byte[] root = shortOps.rootFh();
+            for (int i = 0; i < 10; i++) {
+                probeMillis(shortOps, root); // warm both sides up
+            }
+            long start = System.nanoTime();
+            CompletableFuture<Void> longOne = CompletableFuture.runAsync(() -> {
+                try {
+                    nfs.runOk(creates);
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+            List<Long> probes = new ArrayList<>();
+            while (!longOne.isDone() && probes.size() < 200) {
+                probes.add(probeMillis(shortOps, root));
+            }
+            longOne.get(120, TimeUnit.SECONDS);
+            long longMillis = (System.nanoTime() - start) / 1_000_000;
+            System.out.println("INLINE long compound " + longMillis + " ms; short read + NULL probes (ms): " + probes);
+            assertThat(probes).as("probes while the long compound ran").isNotEmpty();
+            assertThat(probes.stream().mapToLong(Long::longValue).max().orElse(0))
+                    .as("slowest probe (ms) beside a %d ms compound", longMillis).isLessThan(Math.max(500, longMillis / 2));
+        }
+    }
+
+    /** Milliseconds of one short read compound on the session and one NULL on a new connection. */
+    private long probeMillis(NfsOps ops, byte[] root) throws IOException {
+        long t = System.nanoTime();
+        ops.run(new CompoundBuilder().putfh(root).getattr(1));
+        try (Socket s = new Socket(server.host(), server.port())) {
+            s.setSoTimeout(10_000);
+            s.getOutputStream().write(nullCall(77));
+            DataInputStream in = new DataInputStream(s.getInputStream());
+            byte[] reply = new byte[in.readInt() & 0x7fffffff];
+            in.readFully(reply);
+            assertThat(ByteBuffer.wrap(reply).getInt(0)).isEqualTo(77);
+        }
+        return (System.nanoTime() - t) / 1_000_000;
+    }
+
+    /** NFSPROC4_NULL with AUTH_NONE, as one record. */
+    private static byte[] nullCall(int xid) {
+        return ByteBuffer.allocate(44).putInt(0x80000000 | 40).putInt(xid).putInt(0).putInt(2).putInt(100003)
+                .putInt(4).putInt(0).putInt(0).putInt(0).putInt(0).putInt(0).array();
+    }
+}
