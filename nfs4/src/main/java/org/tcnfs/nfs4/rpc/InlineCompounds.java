@@ -14,7 +14,8 @@ import org.tcnfs.nfs4.xdr.nfs_argop4;
  * like, SEQUENCE), at most {@value #MAX_OPS} of them, with at most one READDIR of at most
  * {@value #MAX_READDIR_BYTES} reply bytes. Such a compound takes no lock while no writer is about (a quiet read)
  * and otherwise only read locks, and {@link RpcCallFilter} runs one inline only while no request is with the
- * workers, so it waits for no other compound. Anything else (every change, READ, transactions, spanning
+ * workers, so it waits for no other compound, and only when the client waits for it (no further request of the
+ * connection arrived with it: requests sent without waiting run side by side on the workers). Anything else (every change, READ, transactions, spanning
  * transactions, calls in records over {@value #MAX_RECORD_BYTES} bytes) goes to the workers as before.
  */
 final class InlineCompounds {

@@ -161,9 +161,11 @@ final class RpcCallFilter extends BaseFilter {
                 request.run();
                 return ctx.getStopAction();
             }
-            if (decoded != null && decoded.isShort() && scheduler.idle() && replyBudget.tryReserve()) {
+            if (decoded != null && !record.followed() && decoded.isShort() && scheduler.idle()
+                    && replyBudget.tryReserve()) {
                 // a short read-only compound while no request is with the workers (so none holds a lock it would
-                // wait for): run here, sparing the wake-up of a worker (issue 16)
+                // wait for), and the client waits for it (no further request of it came along, which workers run
+                // side by side): run here, sparing the wake-up of a worker (issue 16)
                 inline.increment();
                 reserving.run();
                 return ctx.getStopAction();

@@ -33,8 +33,11 @@ final class RpcRecordFilter extends BaseFilter {
     private static final int LAST_FRAGMENT = 0x80000000;
     private static final int SIZE_MASK = 0x7fffffff;
 
-    /** A whole RPC record (the fragments joined, markers removed) and the bytes it holds in the budget. */
-    record RpcRecord(Xdr xdr, int bytes) {
+    /**
+     * A whole RPC record (the fragments joined, markers removed), the bytes it holds in the budget, and whether
+     * bytes of the connection's next record were received with it (the client sent more without waiting).
+     */
+    record RpcRecord(Xdr xdr, int bytes, boolean followed) {
     }
 
     /** What is known of one connection; guarded by itself for the pause flags. */
@@ -120,7 +123,7 @@ final class RpcRecordFilter extends BaseFilter {
         int bytes = recordEnd - start;
         budget.add(bytes);
         setHeld(peer, remainder == null ? 0 : remainder.remaining());
-        ctx.setMessage(new RpcRecord(new Xdr(record, ctx.getMemoryManager()), bytes));
+        ctx.setMessage(new RpcRecord(new Xdr(record, ctx.getMemoryManager()), bytes, remainder != null));
         return ctx.getInvokeAction(remainder);
     }
 

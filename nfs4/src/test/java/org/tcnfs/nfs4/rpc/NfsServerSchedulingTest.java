@@ -203,4 +203,17 @@ class NfsServerSchedulingTest {
         assertThat(ranOn).hasSize(2).allSatisfy(r -> assertThat(r).contains("-request-"));
         assertThat(server.inlineCompounds()).isZero();
     }
+
+    @Test
+    void aShortCompoundWithAnotherRequestRightBehindItRunsOnAWorker() throws IOException {
+        try (Socket s = connect()) {
+            byte[] first = record(41, 1, rootCompound("fst1", 9));
+            byte[] second = record(42, 1, rootCompound("fst2", 9));
+            s.getOutputStream().write(ByteBuffer.allocate(first.length + second.length).put(first).put(second).array());
+            List<Integer> xids = List.of(readRecord(s).getInt(0), readRecord(s).getInt(0));
+            assertThat(xids).containsExactlyInAnyOrder(41, 42);
+        }
+        // sent without waiting for the first reply: the two may run side by side on the workers
+        assertThat(ranOn).anySatisfy(r -> assertThat(r).startsWith("fst1 ").contains("-request-"));
+    }
 }
