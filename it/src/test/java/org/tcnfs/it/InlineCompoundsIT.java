@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.tcnfs.client.CompoundBuilder;
 import org.tcnfs.client.Nfs41Session;
 import org.tcnfs.client.rpc.NfsConnection;
+import org.tcnfs.nfs4.status.NfsStatus;
 
 /**
  * Issue 16: a short read-only COMPOUND (PUTROOTFH, LOOKUP, GETATTR, ...) runs on the network thread that read
@@ -95,6 +96,67 @@ class InlineCompoundsIT {
             assertThat(probes.stream().mapToLong(Long::longValue).max().orElse(0))
                     .as("slowest probe (ms) beside a %d ms compound", longMillis).isLessThan(Math.max(500, longMillis / 2));
         }
+    }
+
+    @Test
+    void shortReadsOfWhatASpanningTransactionHoldsWaitOnWorkersNotOnTheNetworkThreads() throws Exception {
+        // a transaction spanning compounds holds its directory's WRITE lock while no worker runs; short reads of that
+        // directory from several connections are answered (NFS4ERR_DELAY, or after the lock) without holding up
+        // the (two) network threads: a NULL on a new connection is answered at once meanwhile. The server also
+        // keeps such reads off the network threads while any lock is held (TransactionWiring's inlineAllowed)
+        List<NfsConnection> connections = new ArrayList<>();
+        List<Nfs41Session> sessions = new ArrayList<>();
+        try (NfsConnection connection = server.connect();
+                Nfs41Session session = Nfs41Session.create(connection, "span")) {
+            NfsOps nfs = new NfsOps(session);
+            byte[] dir = nfs.mkdir(nfs.rootFh(), "held");
+            Nfs41Session.SpanningTransaction txn = session.beginTransaction(0);
+            assertThat(txn.beginStatus()).isZero();
+            assertThat(txn.execute(new CompoundBuilder().putfh(dir).mkdir("inside")).status()).isEqualTo(NfsStatus.OK);
+            List<CompletableFuture<Void>> readers = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                NfsConnection c = server.connect();
+                connections.add(c);
+                Nfs41Session s = Nfs41Session.create(c, "reader" + i);
+                sessions.add(s);
+                NfsOps ops = new NfsOps(s);
+                readers.add(CompletableFuture.runAsync(() -> {
+                    try {
+                        NfsStatus status = ops.run(new CompoundBuilder().putfh(dir).getattr(1)).status();
+                        assertThat(status).isIn(NfsStatus.OK, NfsStatus.DELAY);
+                    } catch (IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                }));
+            }
+            Thread.sleep(500); // the readers' compounds reach the server and wait for the lock
+            long nullMillis = nullMillis();
+            assertThat(txn.abort()).isZero();
+            CompletableFuture.allOf(readers.toArray(new CompletableFuture[0])).get(60, TimeUnit.SECONDS);
+            System.out.println("INLINE NULL beside reads waiting for a spanning transaction's lock: " + nullMillis + " ms");
+            assertThat(nullMillis).as("ms of a NULL while reads wait for a held lock").isLessThan(2000);
+        } finally {
+            for (Nfs41Session s : sessions) {
+                s.close();
+            }
+            for (NfsConnection c : connections) {
+                c.close();
+            }
+        }
+    }
+
+    /** Milliseconds of one NULL on a new connection. */
+    private long nullMillis() throws IOException {
+        long t = System.nanoTime();
+        try (Socket s = new Socket(server.host(), server.port())) {
+            s.setSoTimeout(30_000);
+            s.getOutputStream().write(nullCall(78));
+            DataInputStream in = new DataInputStream(s.getInputStream());
+            byte[] reply = new byte[in.readInt() & 0x7fffffff];
+            in.readFully(reply);
+            assertThat(ByteBuffer.wrap(reply).getInt(0)).isEqualTo(78);
+        }
+        return (System.nanoTime() - t) / 1_000_000;
     }
 
     /** Milliseconds of one short read compound on the session and one NULL on a new connection. */

@@ -14,6 +14,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
 import org.dcache.oncrpc4j.rpc.OncRpcProgram;
 import org.dcache.oncrpc4j.rpc.ReplyQueue;
 import org.glassfish.grizzly.Connection;
@@ -124,7 +125,7 @@ public final class NfsServer implements AutoCloseable {
                 Math.max(b.limits.maxRead(), 64 * 1024) + RPC_HEADER_MARGIN, b.recordIdleTimeout);
         this.calls = new RpcCallFilter(
                 Map.of(new OncRpcProgram(NfsRpcService.NFS_PROGRAM, NfsRpcService.NFS_V4), service), requests,
-                budget, records, replies, timer, replyBudget);
+                budget, records, replies, timer, replyBudget, b.inlineAllowed);
         ThreadPoolConfig selectors = ThreadPoolConfig.defaultConfig().copy()
                 .setCorePoolSize(2).setMaxPoolSize(2).setPoolName(name);
         this.transport = TCPNIOTransportBuilder.newInstance()
@@ -259,6 +260,7 @@ public final class NfsServer implements AutoCloseable {
         private long recordBudget = DEFAULT_RECORD_BUDGET;
         private long replyBudget = DEFAULT_REPLY_BUDGET;
         private Duration recordIdleTimeout = DEFAULT_RECORD_IDLE_TIMEOUT;
+        private BooleanSupplier inlineAllowed = () -> true;
 
         private Builder() {
         }
@@ -321,6 +323,18 @@ public final class NfsServer implements AutoCloseable {
         /** Uses an existing state handler (to keep grace and clients across a rebuild in tests). */
         public Builder state(StateHandler state) {
             this.state = state;
+            return this;
+        }
+
+        /**
+         * When a short read-only compound may run on the network thread that read it ({@link InlineCompounds}),
+         * besides no request being with the workers: the hooks' answer to "would it wait for no other compound
+         * now" (the transaction hook: no lock held or wanted, no compound released early still flushing). Such a
+         * compound must never wait on the network thread for a transaction that spans compounds, holding its
+         * locks between them while the workers are idle. Default: always (no hook takes locks).
+         */
+        public Builder inlineAllowed(BooleanSupplier allowed) {
+            this.inlineAllowed = Objects.requireNonNull(allowed, "allowed");
             return this;
         }
 

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BooleanSupplier;
 import org.dcache.oncrpc4j.grizzly.GrizzlyRpcTransport;
 import org.dcache.oncrpc4j.rpc.OncRpcProgram;
 import org.dcache.oncrpc4j.rpc.ReplyQueue;
@@ -52,9 +53,11 @@ final class RpcCallFilter extends BaseFilter {
     private final Executor network;
     private final ReplyBudget replyBudget;
     private final LongAdder inline = new LongAdder();
+    private final BooleanSupplier inlineAllowed;
 
     RpcCallFilter(Map<OncRpcProgram, RpcDispatchable> programs, RequestScheduler scheduler, RecordBudget budget,
-            RpcRecordFilter records, ReplyQueue replies, Executor network, ReplyBudget replyBudget) {
+            RpcRecordFilter records, ReplyQueue replies, Executor network, ReplyBudget replyBudget,
+            BooleanSupplier inlineAllowed) {
         this.programs = Map.copyOf(programs);
         this.scheduler = scheduler;
         this.budget = budget;
@@ -62,6 +65,7 @@ final class RpcCallFilter extends BaseFilter {
         this.replies = replies;
         this.network = network;
         this.replyBudget = replyBudget;
+        this.inlineAllowed = inlineAllowed;
     }
 
     /** COMPOUNDs run on the network thread that read them ({@link InlineCompounds}). */
@@ -162,7 +166,7 @@ final class RpcCallFilter extends BaseFilter {
                 return ctx.getStopAction();
             }
             if (decoded != null && !record.followed() && decoded.isShort() && scheduler.idle()
-                    && replyBudget.tryReserve()) {
+                    && inlineAllowed.getAsBoolean() && replyBudget.tryReserve()) {
                 // a short read-only compound while no request is with the workers (so none holds a lock it would
                 // wait for), and the client waits for it (no further request of it came along, which workers run
                 // side by side): run here, sparing the wake-up of a worker (issue 16)

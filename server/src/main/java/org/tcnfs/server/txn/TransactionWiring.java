@@ -90,7 +90,10 @@ public final class TransactionWiring implements AutoCloseable {
         LockManager locks = new LockManager();
         TransactionHook hook = new TransactionHook(txnExports, handles, locks, LOCK_TIMEOUT,
                 CrashPoints.fromSystemProperties(), config.spanningLimits());
-        builder.hook(hook).transactions(() -> true).spanningTransactions(hook.spanningTransactions());
+        builder.hook(hook).transactions(() -> true).spanningTransactions(hook.spanningTransactions())
+                // a compound run on the network thread must not wait there for a lock (a transaction spanning
+                // compounds holds its locks while no worker runs) or for the flush of a compound released early
+                .inlineAllowed(() -> locks.keysInUse() == 0 && locks.flushingNow() == 0);
         return new TransactionWiring(hook, locks, areas, budget);
     }
 
