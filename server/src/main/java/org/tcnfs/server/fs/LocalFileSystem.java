@@ -325,9 +325,10 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
             // a directory (not a link) in one reached without a symbolic link is reached without one too
             verifiedDirectories.verified(CompoundScope.current(), child.path(), epoch);
             // and is what the next operation of a LOOKUP chain (LOOKUP, REMOVE, ...) resolves
-            Resolved known = knownDirectory(child);
+            long stretch = CompoundScope.stretch();
+            Resolved known = stretch == 0 ? null : knownDirectory(child);
             if (known != null) {
-                resolvedInStretch.put(CompoundScope.stretch(), known.handle(), known, epoch);
+                resolvedInStretch.put(stretch, known.handle(), known, epoch);
                 found = known.handle();
             }
         }
