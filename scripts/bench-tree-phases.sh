@@ -3,6 +3,7 @@
 # ls -lR"): starts SERVER_JAR on a fresh directory under BENCH_DIR (default /mnt/tcnfs-xfs/bench) and runs
 # scripts/TreePhases.java ROUNDS times in MODE (plain or txn). STRACE=1 also records every system call of the server
 # (strace -f) into OUT/strace.txt; scripts/strace-phase.py OUT/strace.txt MARK_RM_1 MARK_END_1 counts one phase.
+# DATA_OPTIONS (default rw,no_root_squash) sets the export options, e.g. rw,no_root_squash,async.
 # usage: scripts/bench-tree-phases.sh SERVER_JAR OUT MODE ROUNDS [server JVM options]
 set -euo pipefail
 JAR=$1; OUT=$2; MODE=$3; ROUNDS=$4; shift 4
@@ -11,7 +12,7 @@ BENCH_JAR=$ROOT/jmh/target${TCNFS_BUILD_SUFFIX:-}/benchmarks.jar
 mkdir -p "$OUT"
 W=$(mktemp -d "${BENCH_DIR:-/mnt/tcnfs-xfs/bench}/tree-phases-XXXX")
 mkdir -p "$W/data" "$W/state"
-java -Xmx512m "$@" -jar "$JAR" --port 0 --port-file "$W/port" --data "$W/data" --data-options rw,no_root_squash \
+java -Xmx512m "$@" -jar "$JAR" --port 0 --port-file "$W/port" --data "$W/data" --data-options "${DATA_OPTIONS:-rw,no_root_squash}" \
   --state "$W/state" --grace 0 --max-ops 8192 --max-request 17MiB --max-cached-reply 17MiB \
   --reply-cache-memory 200MiB --metrics-port 0 --metrics-port-file "$W/mport" >"$OUT/server.log" 2>&1 &
 SP=$!

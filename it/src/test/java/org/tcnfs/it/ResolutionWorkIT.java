@@ -27,10 +27,13 @@ import org.tcnfs.nfs4.xdr.REMOVE4resok;
  * (issue 16), through the wire: a compound checks each directory once for symbolic links on the way from the
  * export root (DESIGN.md, "Handles"; counted by {@code tcnfs_symlink_checks_total}), and the next compound checks
  * again, so a directory replaced by a symbolic link beside the server makes its objects stale at once; REMOVE
- * reads its directory once before the change and answers the change attributes a GETATTR sees (RFC 8881 18.25).
+ * reads its directory once before the change and answers the change attributes a GETATTR sees (RFC 8881 18.25);
+ * a run of operations that change nothing resolves each handle once ({@code tcnfs_handle_resolutions_total}), and
+ * never past a change the compound made.
  */
 class ResolutionWorkIT extends SharedServerTest {
     private static final String CHECKS = "tcnfs_symlink_checks_total";
+    private static final String RESOLUTIONS = "tcnfs_handle_resolutions_total";
     private static final int FILES = 16;
 
     private NfsOps nfs;
@@ -110,6 +113,59 @@ class ResolutionWorkIT extends SharedServerTest {
         assertThat(removed.get(0).cinfo.after).isEqualTo(second).isNotEqualTo(first);
         assertThat(removed.get(1).cinfo.before).isEqualTo(second);
         assertThat(removed.get(1).cinfo.after).isEqualTo(third).isNotEqualTo(second);
+    }
+
+    @Test
+    void aLookupChainAndTheLookupsOfOneDirectorysEntriesResolveEachDirectoryOnce() throws IOException {
+        tree("resolutions");
+        CompoundBuilder b = new CompoundBuilder().putfh(top).lookup("resolutions").lookup("a").lookup("b").savefh();
+        for (int i = 0; i < FILES; i++) {
+            b.restorefh().lookup("f" + i).getattr(FATTR4_SIZE);
+        }
+        double before = server.metric(RESOLUTIONS);
+        CompoundResult r = nfs.runOk(b);
+        double made = server.metric(RESOLUTIONS) - before;
+        assertThat(r.bodies(OP_GETATTR, GETATTR4resok.class)).hasSize(FILES);
+        // the old server resolved the directory of every LOOKUP on the disk again (19 here, each an LMDB read, a
+        // path and an lstat); now each handle once per run of operations that change nothing: top, and b only
+        // if the table did not know it under its name
+        assertThat(made).as("handles resolved on the disk by one compound").isLessThanOrEqualTo(2);
+    }
+
+    @Test
+    void aRemoveResolvesItsDirectoryOnceBeforeTheRemovalAndOnceAfter() throws IOException {
+        byte[] dir = tree("remove-resolutions");
+        CompoundBuilder b = new CompoundBuilder().putfh(dir);
+        for (int i = 0; i < 4; i++) {
+            b.remove("f" + i);
+        }
+        double before = server.metric(RESOLUTIONS);
+        nfs.runOk(b);
+        // the old server resolved the directory three times per REMOVE (its change attribute before, the
+        // removal, the change attribute after): 13 here with PUTFH's
+        assertThat(server.metric(RESOLUTIONS) - before).as("handles resolved by PUTFH and 4 REMOVEs")
+                .isLessThanOrEqualTo(1 + 2 * 4);
+    }
+
+    @Test
+    void aDirectoryTheCompoundRemovedIsStaleForItsLaterOperations() throws IOException {
+        byte[] dir = tree("removed-dir");
+        byte[] empty = nfs.mkdir(dir, "empty");
+        CompoundResult r = nfs.run(new CompoundBuilder().putfh(dir).lookup("empty").getattr(FATTR4_SIZE)
+                .putfh(dir).remove("empty").putfh(empty).getattr(FATTR4_SIZE));
+        assertThat(r.bodies(OP_REMOVE, REMOVE4resok.class)).hasSize(1);
+        assertThat(r.status()).as("GETATTR of the removed directory, resolved before the REMOVE")
+                .isEqualTo(NfsStatus.STALE);
+    }
+
+    @Test
+    void aLookupAfterARemoveInTheSameDirectoryDoesNotFindTheRemovedName() throws IOException {
+        byte[] dir = tree("removed-name");
+        CompoundResult r = nfs.run(new CompoundBuilder().putfh(top).lookup("removed-name").lookup("a").lookup("b")
+                .lookup("f4").putfh(dir).remove("f4").putfh(top).lookup("removed-name").lookup("a").lookup("b")
+                .lookup("f4"));
+        assertThat(r.bodies(OP_REMOVE, REMOVE4resok.class)).hasSize(1);
+        assertThat(r.status()).as("the last LOOKUP, of the removed name").isEqualTo(NfsStatus.NOENT);
     }
 
     @Test

@@ -229,6 +229,9 @@ public final class TcnfsServer implements AutoCloseable {
                 + "root without a symbolic link (one openat2 each) when a handle was resolved: once per directory "
                 + "and compound while no directory is removed or renamed",
                 () -> fss.stream().mapToLong(LocalFileSystem::symlinkCheckCount).sum());
+        metrics.functionCounter("tcnfs.handle.resolutions", "Handles resolved on the disk (table row, path, lstat) "
+                + "for an operation: once per handle within a run of a compound's operations that change nothing",
+                () -> fss.stream().mapToLong(LocalFileSystem::resolutionCount).sum());
         HandleTable table = handles;
         metrics.functionCounter("tcnfs.fsyncs", fsyncs, table::flushCount,
                 "of", "handle.table");

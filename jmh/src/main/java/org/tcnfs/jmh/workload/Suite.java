@@ -147,34 +147,55 @@ final class Suite {
 
     /**
      * Untimed warm-up before the first workload, so that no target's first measured run also pays for its
-     * server's JIT compilation and first LMDB pages: each target, in its own mode (transactions for a
-     * transactional target), writes {@code files} files of 4 KiB, {@link Settings#perCompound} per call, lists,
-     * reads and removes them, {@code rounds} times. Failures are logged, not reported: the measured runs report
-     * them.
+     * server's JIT compilation and first LMDB pages. Every call shape the measured workloads send runs in it,
+     * each target in its own mode (transactions for a transactional target), {@code rounds} times:
+     * <ul>
+     *   <li>{@code files} files of 4 KiB written {@link Settings#perCompound} per call (writefiles, shared, macro),
+     *       except every fourth one, written one per call (the degree workload's k=1 compounds); then read,
+     *       {@code getattrs} and removed {@link #BULK} per call;
+     *   <li>a small source tree (a tenth of {@code files} directories, {@code files} files, a twentieth of them
+     *       symbolic links) put through the macro workload's untar, cp -R, ls -lR and rm -rf: deep LOOKUP chains,
+     *       READDIR, READLINK, SYMLINK and REMOVE of files and directories.
+     * </ul>
+     * Failures are logged, not reported: the measured runs report them.
      */
     void warmUp(int files, int rounds) {
         if (files < 1) {
             return;
         }
         byte[] data = content(4096, 4096);
+        SourceTree tree = SourceTree.generate(s.seed() + 1, Math.max(1, files / 10), files, Math.max(1, files / 20),
+                s.macroMeanSize());
+        LongConsumer untimed = n -> { };
         for (int round = 0; round < rounds; round++) {
             for (Target t : targets) {
                 String dir = newRunDir("warmup", t);
                 try {
-                    mkdirs(t, List.of(dir));
-                    List<FileData> batch = new ArrayList<>();
+                    mkdirs(t, List.of(dir, dir + "/flat"));
+                    List<FileData> batched = new ArrayList<>();
+                    List<FileData> single = new ArrayList<>();
                     for (int j = 0; j < files; j++) {
-                        batch.add(new FileData(dir + "/f" + j, data));
+                        (j % 4 == 3 ? single : batched).add(new FileData(dir + "/flat/f" + j, data));
                     }
                     try (FsSession session = t.open()) {
-                        for (List<FileData> b : batches(batch, s.perCompound())) {
+                        for (List<FileData> b : batches(batched, s.perCompound())) {
                             session.write(b);
                         }
-                        List<String> paths = session.listRecursive(dir).stream().map(Entry::path).toList();
+                        for (FileData f : single) {
+                            session.write(List.of(f));
+                        }
+                        List<String> paths = session.listRecursive(dir + "/flat").stream().map(Entry::path).toList();
                         for (List<String> b : batches(paths, s.perCompound())) {
                             session.read(b);
                             session.getattrs(b);
                         }
+                        for (List<String> b : batches(paths, BULK)) {
+                            session.remove(b);
+                        }
+                        untar(session, tree, dir + "/tree", untimed);
+                        copy(session, tree, dir + "/tree", dir + "/copy", untimed);
+                        listLong(session, dir, untimed);
+                        removeAll(session, tree, List.of(dir + "/tree", dir + "/copy"), untimed);
                     }
                 } catch (IOException | RuntimeException e) {
                     LOG.warn("warm-up on {} failed: {}", t.name(), e.toString());

@@ -119,6 +119,7 @@ public final class CompoundEngine {
         }
         res.resarray = results.toArray(new nfs_resop4[0]);
         res.status = results.isEmpty() ? NfsStatus.OK.code() : results.get(results.size() - 1).status;
+        CompoundScope.beginChange();
         afterCompound(context, res);
         if (context.replyCache() != null) {
             context.replyCache().accept(res);
@@ -137,6 +138,11 @@ public final class CompoundEngine {
         if (refused != null) {
             return new nfs_resop4(op.argop, refused.code(), null);
         }
+        boolean keeps = KEEPS_ATTRIBUTES.contains(op.argop);
+        if (index == 0 || !keeps) {
+            // the hooks of the first operation plan the compound and may back objects up before it runs
+            CompoundScope.beginChange();
+        }
         for (CompoundHook hook : hooks) {
             try {
                 hook.beforeOp(context, index, op);
@@ -145,10 +151,16 @@ public final class CompoundEngine {
                 return new nfs_resop4(op.argop, s.code(), null);
             }
         }
-        if (!KEEPS_ATTRIBUTES.contains(op.argop)) {
+        if (!keeps) {
             context.forgetAttributes();
         }
+        if (keeps && index == 0) {
+            CompoundScope.endChange();
+        }
         nfs_resop4 result = executor.execute(context, op);
+        if (!keeps) {
+            CompoundScope.endChange();
+        }
         for (CompoundHook hook : hooks) {
             try {
                 hook.afterOp(context, index, op, result);
@@ -161,7 +173,8 @@ public final class CompoundEngine {
 
     /**
      * Operations that change no object and no attribute, after which {@link CompoundContext#getattr} may give what
-     * it read before (READ is not one: it may set the access time).
+     * it read before (READ is not one: it may set the access time); a run of them is one
+     * {@link CompoundScope#stretch()}.
      */
     private static final Set<Integer> KEEPS_ATTRIBUTES = Set.of(OP_SEQUENCE, OP_PUTFH, OP_PUTROOTFH, OP_PUTPUBFH,
             OP_GETFH, OP_LOOKUP, OP_LOOKUPP, OP_SAVEFH, OP_RESTOREFH, OP_GETATTR, OP_ACCESS, OP_VERIFY, OP_NVERIFY,

@@ -21,21 +21,23 @@ final class OpenUnlinked {
     }
 
     /** Before {@code name} in {@code dir} is removed or replaced: keeps what it names if that is open. */
-    static void keepIfOpen(CompoundContext context, VirtualFileSystem fs, Inode dir, String name)
+    static boolean keepIfOpen(CompoundContext context, VirtualFileSystem fs, Inode dir, String name)
             throws IOException {
         OpenStateTable opens = context.server().state().opens();
         if (!opens.hasOpenFiles()) {
-            return;
+            return false;
         }
         Inode victim;
         try {
             victim = fs.lookup(dir, name);
         } catch (NfsException e) {
-            return; // nothing there (the operation itself reports it)
+            return false; // nothing there (the operation itself reports it)
         }
         if (opens.isOpen(victim)) {
             LOG.debug("{} in {} is open: kept usable by its handle until its last CLOSE", name, dir);
             fs.keepWhileOpen(victim);
+            return true;
         }
+        return false;
     }
 }

@@ -3,6 +3,7 @@ package org.tcnfs.nfs4.ops;
 import java.io.IOException;
 import org.tcnfs.nfs4.compound.CompoundContext;
 import org.tcnfs.nfs4.compound.NfsOperation;
+import org.tcnfs.nfs4.vfs.CompoundScope;
 import org.tcnfs.nfs4.vfs.Inode;
 import org.tcnfs.nfs4.vfs.VirtualFileSystem;
 import org.tcnfs.nfs4.xdr.REMOVE4args;
@@ -22,14 +23,21 @@ public final class OperationREMOVE implements NfsOperation {
         REMOVE4args args = (REMOVE4args) op.args;
         VirtualFileSystem fs = context.fs();
         Inode dir = context.currentInode();
+        // nothing changes until the removal itself: its reads of the directory share one stretch (the file system
+        // resolves the directory once for the change attribute before and the removal)
+        CompoundScope.endChange();
         // one look at the directory for its type and its change attribute before
         long before = Directories.requireDirectory(context.getattr(dir)).change();
         String name = Names.checkComponent(args.target);
-        OpenUnlinked.keepIfOpen(context, fs, dir, name);
+        if (OpenUnlinked.keepIfOpen(context, fs, dir, name)) {
+            CompoundScope.beginChange(); // keeping the open victim changed something: read again
+            CompoundScope.endChange();
+        }
         try {
             fs.remove(dir, name);
         } finally {
-            context.forgetAttributes(); // the directory changed: what getattr kept is stale
+            CompoundScope.beginChange(); // the directory changed: what the stretch read is stale
+            context.forgetAttributes(); // and what getattr kept
         }
         long after = Directories.change(fs, dir);
         result.body = new REMOVE4resok(new change_info4(false, before, after));

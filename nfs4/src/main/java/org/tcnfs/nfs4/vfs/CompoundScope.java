@@ -7,11 +7,19 @@ import java.util.concurrent.atomic.AtomicLong;
  * (a check on the disk made once per compound instead of once per operation). The compound engine opens a
  * scope around each compound; outside one, {@link #current()} is 0 and nothing may be cached.
  *
+ * <p>Within a compound, a <em>stretch</em> is a run of operations that change nothing ({@link #stretch()}): the
+ * engine ends it ({@link #beginChange()}: no stretch, nothing may be cached) before the hooks and the execution of
+ * every operation that may change an object or an attribute, and before the first operation's hooks (which plan
+ * the compound and may prepare backups) and the compound's end, and begins a new one ({@link #endChange()}) when
+ * such a change is over. So a cache of what the file system read (a resolved handle and its {@code lstat}) serves
+ * the rest of its stretch, never across a change this server makes, nor within one.
+ *
  * <p>Each thread has its own scope; a compound's operations run on the thread that began it.
  */
 public final class CompoundScope {
     private static final AtomicLong NEXT = new AtomicLong(1);
-    private static final ThreadLocal<long[]> CURRENT = ThreadLocal.withInitial(() -> new long[1]);
+    /** Per thread: the compound, then the stretch (0 outside a compound). */
+    private static final ThreadLocal<long[]> CURRENT = ThreadLocal.withInitial(() -> new long[2]);
 
     private CompoundScope() {
     }
@@ -21,16 +29,42 @@ public final class CompoundScope {
         return CURRENT.get()[0];
     }
 
+    /**
+     * A number unique to the current stretch of operations that change nothing, or 0 outside a compound and while
+     * something may change: what a file system read in one stretch is still true in it, as far as this server's
+     * operations go.
+     */
+    public static long stretch() {
+        return CURRENT.get()[1];
+    }
+
     /** Begins a compound on this thread; returns the previous scope, for {@link #end}. */
     public static long begin() {
         long[] slot = CURRENT.get();
         long previous = slot[0];
         slot[0] = NEXT.getAndIncrement();
+        slot[1] = 0;
         return previous;
+    }
+
+    /** Ends the current stretch, if any: something may change now (no stretch until {@link #endChange()}). */
+    public static void beginChange() {
+        CURRENT.get()[1] = 0;
+    }
+
+    /** Begins a new stretch of operations that change nothing, within the current compound (else a no-op). */
+    public static void endChange() {
+        long[] slot = CURRENT.get();
+        if (slot[0] != 0) {
+            slot[1] = NEXT.getAndIncrement();
+        }
     }
 
     /** Ends the compound this thread runs, going back to {@code previous} (from {@link #begin}). */
     public static void end(long previous) {
-        CURRENT.get()[0] = previous;
+        long[] slot = CURRENT.get();
+        slot[0] = previous;
+        // a stretch never outlives its compound: an outer scope's cached reads may be stale by now
+        slot[1] = 0;
     }
 }

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.tcnfs.nfs4.state.StateHandler;
 import org.tcnfs.nfs4.status.NfsStatus;
 import org.tcnfs.nfs4.status.NoEntException;
+import org.tcnfs.nfs4.vfs.CompoundScope;
 import org.tcnfs.nfs4.vfs.Credential;
 import org.tcnfs.nfs4.vfs.SetAttributes;
 import org.tcnfs.nfs4.vfs.memory.InMemoryFileSystem;
@@ -106,6 +107,43 @@ class CompoundEngineTest {
         assertThat(NfsStatus.of(res.status)).isEqualTo(NfsStatus.OK);
         assertThat(modes).as("PUTROOTFH, GETATTR after a read-only op, GETATTR after SETATTR")
                 .containsExactly(before, before, 0700);
+    }
+
+    @Test
+    void aStretchLastsWhileOnlyOperationsThatChangeNothingRunAndNoneIsOpenWhileAnotherOneRuns() {
+        List<Long> stretches = new ArrayList<>();
+        Map<Integer, NfsOperation> ops = new HashMap<>();
+        for (int op : List.of(OP_SEQUENCE, OP_PUTROOTFH, OP_LOOKUP, OP_GETATTR, OP_REMOVE, OP_GETFH)) {
+            ops.put(op, (ctx, args, res) -> stretches.add(CompoundScope.stretch()));
+        }
+        List<Long> hooksSaw = new ArrayList<>();
+        CompoundHook hook = new CompoundHook() {
+            @Override
+            public void beforeOp(CompoundContext context, int index, nfs_argop4 op) {
+                hooksSaw.add(CompoundScope.stretch());
+            }
+
+            @Override
+            public void afterCompound(CompoundContext context, COMPOUND4res res) {
+                hooksSaw.add(CompoundScope.stretch());
+            }
+        };
+        CompoundEngine engine = new CompoundEngine(OperationExecutor.of(ops), List.of(hook), Set.of(1));
+
+        engine.process(context(1), compound(1, OP_SEQUENCE, OP_PUTROOTFH, OP_LOOKUP, OP_GETATTR, OP_REMOVE,
+                OP_LOOKUP, OP_GETFH));
+        long outside = CompoundScope.stretch();
+
+        assertThat(stretches).hasSize(7);
+        assertThat(stretches.get(0)).as("SEQUENCE").isNotZero();
+        assertThat(stretches.subList(0, 4)).as("SEQUENCE PUTROOTFH LOOKUP GETATTR").containsOnly(stretches.get(0));
+        assertThat(stretches.get(4)).as("while REMOVE runs").isZero();
+        assertThat(stretches.get(5)).as("LOOKUP after REMOVE").isNotZero().isNotEqualTo(stretches.get(0))
+                .isEqualTo(stretches.get(6));
+        assertThat(hooksSaw.get(0)).as("the first operation's hooks").isZero();
+        assertThat(hooksSaw.get(4)).as("the hooks before REMOVE").isZero();
+        assertThat(hooksSaw.get(7)).as("the hooks at the compound's end").isZero();
+        assertThat(outside).as("outside a compound").isZero();
     }
 
     @Test

@@ -145,6 +145,8 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
     private static final long LISTING_TTL_NANOS = 2_000_000_000L;
     /** Most directories one compound remembers as reached without a symbolic link ({@link VerifiedDirectories}). */
     private static final int VERIFIED_DIRECTORIES = 1024;
+    /** Most resolved handles one stretch of operations that change nothing remembers ({@link StretchCache}). */
+    private static final int RESOLVED_IN_STRETCH = 1024;
     private static final int FIRST_COOKIE = 256;
     private static final long VERIFIER_SALT = 0x7463_6e66_7348_0001L;
     private static final FileAttribute<Set<PosixFilePermission>> OWNER_ONLY =
@@ -169,6 +171,9 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
     private final LongAdder fileSyncs = new LongAdder();
     private final LongAdder symlinkChecks = new LongAdder();
     private final VerifiedDirectories verifiedDirectories = new VerifiedDirectories(VERIFIED_DIRECTORIES);
+    private final StretchCache<Nfh, Resolved> resolvedInStretch =
+            new StretchCache<>(RESOLVED_IN_STRETCH, verifiedDirectories::epoch);
+    private final LongAdder resolutions = new LongAdder();
     private final LongAdder fileSystemSyncs = new LongAdder();
     /** A descriptor of the export root, for {@code syncfs}; -1 once closed. */
     private volatile int rootFd = -1;
@@ -315,11 +320,21 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
             throw new NotDirException("not a directory: a " + dir.node().type());
         }
         Child child = visibleChild(dir, checked);
+        Nfh found = null;
         if (child.stat().isDirectory()) {
             // a directory (not a link) in one reached without a symbolic link is reached without one too
             verifiedDirectories.verified(CompoundScope.current(), child.path(), epoch);
+            // and is what the next operation of a LOOKUP chain (LOOKUP, REMOVE, ...) resolves
+            long stretch = CompoundScope.stretch();
+            Resolved known = stretch == 0 ? null : knownDirectory(child);
+            if (known != null) {
+                resolvedInStretch.put(stretch, known.handle(), known, epoch);
+                found = known.handle();
+            }
         }
-        Nfh found = handleFor(child.dir().handle(), child.name(), child.path(), child.stat());
+        if (found == null) {
+            found = handleFor(child.dir().handle(), child.name(), child.path(), child.stat());
+        }
         return new Found(inodeOf(found), toStat(child.stat()));
     }
 
@@ -814,6 +829,14 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         return symlinkChecks.sum();
     }
 
+    /**
+     * Handles this file system resolved on the disk (its table row, path and {@code lstat}) since it was built;
+     * within a stretch of a compound's operations that change nothing, each handle once ({@link StretchCache}).
+     */
+    public long resolutionCount() {
+        return resolutions.sum();
+    }
+
     @Override
     public String toString() {
         return "LocalFileSystem[" + exportId + " at " + root + "]";
@@ -829,8 +852,17 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
     }
 
     private Resolved resolve(Inode inode) throws IOException {
+        long stretch = CompoundScope.stretch();
+        Nfh handle = handleOf(inode);
+        Resolved known = resolvedInStretch.get(stretch, handle);
+        if (known != null) {
+            return known;
+        }
+        long epoch = verifiedDirectories.epoch();
         try {
-            return resolveByName(inode);
+            Resolved resolved = resolveByName(inode);
+            resolvedInStretch.put(stretch, handle, resolved, epoch);
+            return resolved;
         } catch (StaleException e) {
             Optional<KeptOpenFiles.Kept> kept = keptOpen.get(handleOf(inode));
             if (kept.isPresent()) {
@@ -844,6 +876,7 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
     }
 
     private Resolved resolveByName(Inode inode) throws IOException {
+        resolutions.increment();
         Nfh handle = handleOf(inode);
         Node node;
         List<Path> candidates = new ArrayList<>(1);
@@ -950,6 +983,26 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
     private Child visibleChild(Inode parent, String name) throws IOException {
         String checked = checkName(name);
         return visibleChild(resolveDirectory(parent), checked);
+    }
+
+    /**
+     * The directory {@code child} as resolved, when the handle table already knows it under its name as that
+     * object (what {@link #handleFor} finds without registering), else {@code null}.
+     */
+    private Resolved knownDirectory(Child child) throws IOException {
+        try (HandleSnapshot snapshot = handles.read()) {
+            Optional<Nfh> known = snapshot.child(child.dir().handle(), child.name());
+            if (known.isEmpty()) {
+                return null;
+            }
+            Optional<Node> node = snapshot.node(known.get());
+            if (node.isEmpty() || !node.get().exportId().equals(exportId) || !matches(node.get(), child.stat())) {
+                return null;
+            }
+            return new Resolved(known.get(), node.get(), child.path(), child.stat());
+        } catch (HandleTableException e) {
+            throw FsErrors.of(e, "resolving " + child.path());
+        }
     }
 
     /** Like {@link #visibleChild(Inode, String)} in the directory {@code dir}, for a name already checked. */
