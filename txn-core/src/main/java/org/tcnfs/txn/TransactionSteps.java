@@ -320,6 +320,11 @@ final class TransactionSteps implements Transaction.Steps {
             }
             preparer.swapBefore(index);
         }
+        if (light) {
+            // its one change is durable with its directory's fsync, and no record's undo needs the removed row:
+            // the row of an object it removes goes after that fsync, as a plain REMOVE's does (commit())
+            buffer.removeRowsLate();
+        }
         services.crashPoints.reach("before-op-", index);
     }
 
@@ -428,6 +433,11 @@ final class TransactionSteps implements Transaction.Steps {
                     batch.delete(services.records, TransactionHook.key(id));
                 }
             });
+        }
+        if (light) {
+            // after the directory syncs above: a cut keeps a row that answers NFS4ERR_STALE, never an object without
+            // its row (docs/durability.md, "Plain REMOVE: the row goes later")
+            buffer.forgetRemovedRows();
         }
     }
 
