@@ -550,6 +550,10 @@ final class TransactionSteps implements Transaction.Steps {
             BasicFileAttributes a = attributesOrNull(file);
             if (a != null && a.isRegularFile()) {
                 syncs.add(sharedForce(shared, a, file));
+            } else if (a != null && a.isDirectory() && !preparer.touchedDirs().contains(p)) {
+                // a SETATTR of a directory (chmod -R sends one per directory): its mode, owner and times are durable
+                // with its own fsync, as a file's are (a symbolic link's cannot be opened to sync; not done)
+                syncs.add(sharedForce(shared, a, file));
             }
         }
         // Directories that gained a renamed entry first, in the same wave as the files: on a file system that
