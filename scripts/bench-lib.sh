@@ -1,5 +1,5 @@
 # Shared parts of the benchmark scripts (bench-atomic-untar.sh, bench-atomic-untar-big.sh, bench-bigfile.sh,
-# bench-fuse-nfs.sh, bench-fuse-ls.sh, bench-light.sh, bench-lock-waits.sh, bench-spanning-heap.sh,
+# bench-fuse-nfs.sh, bench-fuse-ls.sh, bench-light.sh, bench-lock-waits.sh, bench-spanning-heap.sh, bench-txn-ops.sh,
 # bench-transfer.sh, count-flushes.sh):
 # the common options, the build step, the jar paths, a tcnfs server and an NFS-Ganesha server started on a work
 # directory and stopped on exit, and the source-tree archive. Sourced, not run:

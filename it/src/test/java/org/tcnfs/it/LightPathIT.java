@@ -175,6 +175,71 @@ class LightPathIT {
         assertThat(TxnLeftovers.backupsLeft(server, 5_000)).as("the overwrites' backups deleted").isEmpty();
     }
 
+    /**
+     * rm -rf through an unmodified client sends one REMOVE per compound: a light REMOVE's change is durable with its
+     * directory's fsync, and the removed object's handle row goes a moment after it, as a plain REMOVE's does
+     * (docs/durability.md, "Plain REMOVE: the row goes later"), instead of in a durable LMDB commit before the
+     * reply. The removed object's handle answers NFS4ERR_STALE at once; a new object at the name gets a new handle.
+     */
+    @Test
+    void aLightRemoveMakesNoLmdbCommitBeforeItsReplyAndItsHandleAnswersStale() throws IOException {
+        start();
+        byte[] dir = nfs().mkdir(nfs().rootFh(), "d");
+        byte[] victim = nfs().createFile(dir, "victim", OLD);
+        nfs().createFile(dir, "warm-up", OLD);
+        // the first transaction after the start also makes the transaction id floor durable
+        txn(new CompoundBuilder().putfh(dir).remove("warm-up")).orThrow();
+        double light = light();
+        double lmdb = durableCommitRequests();
+
+        txn(new CompoundBuilder().putfh(dir).remove("victim")).orThrow();
+
+        assertThat(light() - light).isEqualTo(1);
+        assertThat(durableCommitRequests() - lmdb).as("no LMDB commit before the reply").isZero();
+        assertThat(nfs().run(new CompoundBuilder().putfh(victim).getattr(FATTR4_SIZE)).status())
+                .isEqualTo(NfsStatus.STALE);
+        byte[] again = nfs().createFile(dir, "victim", NEW);
+        assertThat(again).as("a new object at the name, a new handle").isNotEqualTo(victim);
+        assertThat(nfs().lookup(dir, "victim")).isEqualTo(again);
+        assertThat(nfs().read(again)).isEqualTo(NEW);
+        assertThat(TxnLeftovers.backupsLeft(server, 5_000)).as("the kept victim deleted").isEmpty();
+    }
+
+    /**
+     * A kill -9 after a light REMOVE's commit (its directory synced, its row not yet removed): the name stays gone,
+     * nothing is left to recover, the row that outlived the object answers NFS4ERR_STALE, and the name can be
+     * created again with a new handle.
+     */
+    @Test
+    void aCrashAfterALightRemoveCommittedLeavesItDoneAndItsHandleStale() throws IOException {
+        start("-D" + CrashPoints.PROPERTY + "=after-commit");
+        byte[] dir = nfs().mkdir(nfs().rootFh(), "d");
+        byte[] victim = nfs().createFile(dir, "victim", OLD);
+        Thread sender = new Thread(() -> {
+            try {
+                txn(new CompoundBuilder().putfh(dir).remove("victim"));
+            } catch (IOException | RuntimeException e) {
+                // the server halts before it answers
+            }
+        });
+        sender.setDaemon(true);
+        sender.start();
+        assertThat(server.awaitExit(EXIT_TIMEOUT)).isEqualTo(CrashPoints.EXIT_STATUS);
+        assertThat(TxnLeftovers.recordsLeft(server)).isEmpty();
+        server.setJvmArgs();
+        server.relaunch();
+        it.close();
+        it = ItSession.open(server, "light-after");
+
+        assertThat(Files.exists(server.exportDir().resolve("d/victim"), LinkOption.NOFOLLOW_LINKS)).isFalse();
+        assertThat(nfs().run(new CompoundBuilder().putfh(victim).getattr(FATTR4_SIZE)).status())
+                .isEqualTo(NfsStatus.STALE);
+        byte[] again = nfs().createFile(dir, "victim", NEW);
+        assertThat(again).isNotEqualTo(victim);
+        assertThat(nfs().read(again)).isEqualTo(NEW);
+        assertThat(TxnLeftovers.backupsLeft(server, 5_000)).as("orphan backups removed at the start").isEmpty();
+    }
+
     private double fsyncRequests() throws IOException {
         return server.metric("tcnfs_shared_fsync_requests_total");
     }

@@ -379,6 +379,39 @@ class PowerLossIT {
         assertThat(checkCuts(r, new ArrayList<>(cuts), FaultLayer.RenameModel.JOURNALED)).isEmpty();
     }
 
+    /**
+     * A light SETATTR of a mode (chmod -R through an unmodified client sends one per file and directory) is durable at
+     * its reply: a cut right after the reply finds the new mode, of a directory as of a file. (Before the commit
+     * fsynced the directories a SETATTR changed, a cut right after the reply found the directory's old mode.)
+     */
+    @Test
+    void aLightChmodOfADirectoryOrAFileIsDurableAtItsReply() throws Exception {
+        Recording r = record("light-chmod", new Random(SEED), w -> {
+            w.putPaths(List.of("d0/f0"), true);
+            w.lightChmod("d0", 0700);
+            w.lightChmod("d0/f0", 0604);
+        });
+        List<Step> chmods = r.steps().stream().filter(step -> step.what().startsWith("light txn chmod")).toList();
+        assertThat(chmods).hasSize(2);
+        Map<String, Integer> expected = Map.of("d0", 0700, "d0/f0", 0604);
+        List<String> violations = new ArrayList<>();
+        try (FaultLayer.States states = new FaultLayer.States(r.log(), FaultLayer.RenameModel.JOURNALED)) {
+            for (Step step : chmods) {
+                Path c = r.dir().resolve("cut-" + step.acked());
+                states.write(step.acked(), c.resolve("disk"), c.resolve("ids"));
+                String path = step.what().split(" ")[3];
+                int mode = ((Number) Files.getAttribute(c.resolve("disk").resolve("data").resolve(path), "unix:mode",
+                        java.nio.file.LinkOption.NOFOLLOW_LINKS)).intValue() & 07777;
+                if (mode != expected.get(path)) {
+                    violations.add(step.what() + ": a cut right after its reply finds mode "
+                            + Integer.toOctalString(mode));
+                }
+                ServerProcess.deleteTree(c);
+            }
+        }
+        assertThat(violations).isEmpty();
+    }
+
     private void checkSeededCuts(FaultLayer.RenameModel renames) throws IOException {
         Seeded s = seeded();
         Recording r = s.recording();
@@ -950,6 +983,15 @@ class PowerLossIT {
                     .write(CompoundBuilder.anonymousStateid(), offset, stable_how4.UNSTABLE4, data)).orThrow();
             session.execute(new CompoundBuilder().putfh(fh).commit(0, 0)).orThrow();
             done("light txn write (UNSTABLE) of " + path + " at " + offset + " + COMMIT", sent, next);
+        }
+
+        /** A transaction of one SETATTR of {@code path}'s mode (light); modes are not in the model: tests check them. */
+        void lightChmod(String path, int mode) throws IOException {
+            Tree next = tree.copy();
+            long sent = layer.position();
+            session.executeTransaction(new CompoundBuilder().putfh(HexFormat.of().parseHex(tree.handles().get(path)))
+                    .setattr(Attrs.builder().mode(mode).build())).orThrow();
+            done("light txn chmod " + path + " " + Integer.toOctalString(mode), sent, next);
         }
 
         void plainRemove(String path) throws IOException {

@@ -320,6 +320,11 @@ final class TransactionSteps implements Transaction.Steps {
             }
             preparer.swapBefore(index);
         }
+        if (light) {
+            // its one change is durable with its directory's fsync, and no record's undo needs the removed row:
+            // the row of an object it removes goes after that fsync, as a plain REMOVE's does (commit())
+            buffer.removeRowsLate();
+        }
         services.crashPoints.reach("before-op-", index);
     }
 
@@ -428,6 +433,11 @@ final class TransactionSteps implements Transaction.Steps {
                     batch.delete(services.records, TransactionHook.key(id));
                 }
             });
+        }
+        if (light) {
+            // after the directory syncs above: a cut keeps a row that answers NFS4ERR_STALE, never an object without
+            // its row (docs/durability.md, "Plain REMOVE: the row goes later")
+            buffer.forgetRemovedRows();
         }
     }
 
@@ -539,6 +549,10 @@ final class TransactionSteps implements Transaction.Steps {
             Path file = preparer.local(p);
             BasicFileAttributes a = attributesOrNull(file);
             if (a != null && a.isRegularFile()) {
+                syncs.add(sharedForce(shared, a, file));
+            } else if (a != null && a.isDirectory() && !preparer.touchedDirs().contains(p)) {
+                // a SETATTR of a directory (chmod -R sends one per directory): its mode, owner and times are durable
+                // with its own fsync, as a file's are (a symbolic link's cannot be opened to sync; not done)
                 syncs.add(sharedForce(shared, a, file));
             }
         }

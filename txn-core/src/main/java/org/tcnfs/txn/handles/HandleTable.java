@@ -376,11 +376,12 @@ public final class HandleTable implements AutoCloseable {
      * the row goes after the compound's directory syncs ({@link TxnBuffer#forgetRemovedRows}); on an unbound
      * thread, which synced the directory already, it is queued now. Returns the handle the row names, or empty
      * if the caller must remove the row itself as before: on a thread bound to a transaction's buffer (whose
-     * commit must remove it atomically), when the table has no such row, or when the queue is full.
+     * commit must remove it atomically) unless that buffer {@link TxnBuffer#removesRowsLate removes rows late}
+     * (a light-path transaction), when the table has no such row, or when the queue is full.
      */
     public Optional<Nfh> unlinkAfterSync(Nfh parent, String name) {
         TxnBuffer buffer = bound.get();
-        if (buffer != null && buffer.ownerSyncsData()) {
+        if (buffer != null && !buffer.removesRowsLate()) {
             return Optional.empty();
         }
         Optional<Nfh> handle = child(parent, name);

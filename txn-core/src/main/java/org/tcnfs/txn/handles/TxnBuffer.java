@@ -35,6 +35,11 @@ public final class TxnBuffer {
     private final Map<Object, PendingSync> pendingSyncs = new LinkedHashMap<>();
     /** Rows of objects a plain compound removed, to go after its directory syncs ({@link #forgetRemovedRows}). */
     private final List<LateDurability.Unlink> removedRows = new ArrayList<>();
+    /**
+     * Whether the rows of objects the compound removes go after its directory syncs even though its owner is a
+     * transaction ({@link #removeRowsLate}).
+     */
+    private boolean removesRowsLate;
     /** Whether a batch merged into the buffer wrote or removed a directory's row. */
     private boolean directoriesChanged;
     /** Whether a change must not be durable before the compound's syncs ({@link #commitAfterSyncs()}). */
@@ -102,6 +107,24 @@ public final class TxnBuffer {
      */
     public boolean ownerSyncsData() {
         return ownerSyncsData;
+    }
+
+    /**
+     * Lets the rows of the objects this transaction's compound removes go after its directory syncs, as a plain
+     * REMOVE's do ({@link HandleTable#unlinkAfterSync}), instead of in its commit: for a light-path compound, which
+     * has no recovery record for whose undo the table must stay as it was, and whose removal is durable with its
+     * directory's fsync. The owner calls {@link #forgetRemovedRows} after those syncs.
+     */
+    public void removeRowsLate() {
+        removesRowsLate = true;
+    }
+
+    /**
+     * Whether the rows of objects the compound removes go after its directory syncs ({@link #forgetRemovedRows}):
+     * always for a plain compound, for a transaction only after {@link #removeRowsLate}.
+     */
+    public boolean removesRowsLate() {
+        return !ownerSyncsData || removesRowsLate;
     }
 
     /** Whether nothing was changed. */

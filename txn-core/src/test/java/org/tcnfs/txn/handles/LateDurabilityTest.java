@@ -174,6 +174,38 @@ class LateDurabilityTest extends HandleTableTestBase {
     }
 
     @Test
+    void aLightTransactionHandsItsRemovalsOverAfterItsCommitInsteadOfCommittingThem() {
+        Nfh root = root();
+        Nfh file = add(root, "f", FileType.REGULAR, 10);
+        TxnBuffer buffer = table.buffer();
+        buffer.removeRowsLate();
+        try (HandleTable.Binding binding = table.bind(buffer)) {
+            assertThat(table.unlinkAfterSync(root, "f")).contains(file);
+        }
+        assertThat(buffer.isEmpty()).as("nothing for the commit to write").isTrue();
+        assertThat(table.late().pending()).as("not before the owner's directory syncs").isZero();
+        buffer.forgetRemovedRows();
+        assertThat(table.late().pending()).isEqualTo(1);
+        table.late().flush();
+        assertThat(table.child(root, "f")).isEmpty();
+    }
+
+    @Test
+    void aRolledBackLightTransactionKeepsTheRowOfWhatItRemoved() {
+        Nfh root = root();
+        Nfh file = add(root, "f", FileType.REGULAR, 10);
+        TxnBuffer buffer = table.buffer();
+        buffer.removeRowsLate();
+        try (HandleTable.Binding binding = table.bind(buffer)) {
+            assertThat(table.unlinkAfterSync(root, "f")).contains(file);
+        }
+        buffer.discard();
+        buffer.forgetRemovedRows();
+        assertThat(table.late().pending()).isZero();
+        assertThat(table.child(root, "f")).contains(file);
+    }
+
+    @Test
     void plainCompoundHandsItsRemovalsOverOnlyAfterItsDirectorySyncs() throws IOException {
         Nfh root = root();
         Nfh file = add(root, "f", FileType.REGULAR, 10);
