@@ -216,7 +216,11 @@ final class HostileCompounds {
             ops.add(random.nextInt(8) == 0 ? new nfs_argop4(OP_PUTROOTFH, null)
                     : new nfs_argop4(OP_PUTFH, new PUTFH4args(new nfs_fh4(pools.home.clone()))));
         }
-        int n = 1 + random.nextInt(random.nextInt(10) == 0 ? 40 : 8);
+        boolean scenario = random.nextBoolean();
+        if (scenario) {
+            scenario(ops, sender);
+        }
+        int n = (scenario ? 0 : 1) + random.nextInt(random.nextInt(10) == 0 ? 40 : scenario ? 3 : 8);
         java.util.Set<Integer> badEnumAt = new java.util.HashSet<>();
         for (int i = 0; i < n; i++) {
             int op = random.nextInt(4) == 0 ? OPS[random.nextInt(OPS.length)] : FS_OPS[random.nextInt(FS_OPS.length)];
@@ -354,6 +358,72 @@ final class HostileCompounds {
         c.ca_maxrequests = random.nextInt(3) == 0 ? random.nextInt() : random.nextInt(2000);
         c.ca_rdma_ird = random.nextInt(6) == 0 ? new int[] {random.nextInt()} : new int[0];
         return c;
+    }
+
+    /**
+     * A run of operations that mostly succeed, so that the compound gets deep and makes real state (files, opens,
+     * locks, names) for the hostile operations after it: open or create and write, lock and unlock, read and
+     * change attributes, rename and link between the home directory and others.
+     */
+    private void scenario(List<nfs_argop4> ops, Sender sender) {
+        stateid4 current = new stateid4(1, new byte[12]);
+        String name = CREATABLE.get(random.nextInt(4));
+        byte[] owner = pick(pools.owners).clone();
+        switch (random.nextInt(5)) {
+            case 0, 1 -> {
+                ops.add(new nfs_argop4(OP_PUTFH, new PUTFH4args(new nfs_fh4(pools.home.clone()))));
+                openflag4 how = random.nextBoolean() ? openflag4.noCreate() : openflag4.create(createhow4.withAttributes(
+                        random.nextBoolean() ? createmode4.UNCHECKED4 : createmode4.GUARDED4, attributes()));
+                ops.add(new nfs_argop4(OP_OPEN, new OPEN4args(sender.minorVersion() == 0 ? seqid() : 0,
+                        1 + random.nextInt(3), random.nextInt(4) == 0 ? random.nextInt(4) : 0,
+                        new open_owner4(sender.clientId(), owner), how, open_claim4.byName(name))));
+                ops.add(new nfs_argop4(OP_GETFH, null));
+                stateid4 use = sender.minorVersion() == 1 ? current : stateid();
+                if (random.nextBoolean()) {
+                    ops.add(new nfs_argop4(OP_WRITE, new WRITE4args(use, random.nextInt(3) == 0 ? offset()
+                            : random.nextInt(9000), random.nextInt(3), ByteBuffer.wrap(randomBytes(random.nextInt(5000))))));
+                }
+                if (random.nextBoolean()) {
+                    ops.add(new nfs_argop4(OP_LOCK, new LOCK4args(1 + random.nextInt(2), false,
+                            random.nextInt(3) == 0 ? offset() : random.nextInt(100),
+                            random.nextInt(3) == 0 ? length() : 1 + random.nextInt(100),
+                            locker4.newOwner(new open_to_lock_owner4(0, use, 0,
+                                    new lock_owner4(sender.clientId(), pick(pools.owners).clone()))))));
+                    if (random.nextBoolean()) {
+                        ops.add(new nfs_argop4(OP_LOCKU, new LOCKU4args(1, 0, current, offset(), length())));
+                    }
+                }
+                if (random.nextInt(3) == 0) {
+                    ops.add(new nfs_argop4(OP_SETATTR, new SETATTR4args(use, attributes())));
+                }
+                if (random.nextBoolean()) {
+                    ops.add(new nfs_argop4(OP_CLOSE, new CLOSE4args(0, use)));
+                }
+            }
+            case 2 -> {
+                ops.add(new nfs_argop4(OP_PUTFH, new PUTFH4args(new nfs_fh4(handle()))));
+                ops.add(new nfs_argop4(OP_READ, new READ4args(stateid(), random.nextInt(3) == 0 ? offset()
+                        : random.nextInt(9000), count())));
+                ops.add(new nfs_argop4(OP_SETATTR, new SETATTR4args(stateid(), attributes())));
+                ops.add(new nfs_argop4(OP_GETATTR, new GETATTR4args(mask())));
+            }
+            case 3 -> {
+                ops.add(new nfs_argop4(OP_PUTFH, new PUTFH4args(new nfs_fh4(pools.home.clone()))));
+                ops.add(new nfs_argop4(OP_SAVEFH, null));
+                if (random.nextBoolean()) {
+                    ops.add(new nfs_argop4(OP_PUTFH, new PUTFH4args(new nfs_fh4(handle()))));
+                }
+                ops.add(random.nextBoolean() ? op(OP_RENAME, sender) : new nfs_argop4(OP_RENAME,
+                        new RENAME4args(name, CREATABLE.get(random.nextInt(4)))));
+            }
+            default -> {
+                ops.add(new nfs_argop4(OP_PUTFH, new PUTFH4args(new nfs_fh4(handle()))));
+                ops.add(new nfs_argop4(OP_SAVEFH, null));
+                ops.add(new nfs_argop4(OP_PUTFH, new PUTFH4args(new nfs_fh4(pools.home.clone()))));
+                ops.add(random.nextBoolean() ? op(OP_LINK, sender) : op(OP_CREATE, sender));
+                ops.add(op(OP_REMOVE, sender));
+            }
+        }
     }
 
     private XdrAble openattrOrNothing(int op) {

@@ -81,6 +81,14 @@ class OperationFuzzIT extends SharedServerTest {
     private final Deque<String> recent = new ArrayDeque<>();
     private int logSeen;
     private long sent;
+    private long okCompounds;
+    private long okTransactions;
+    /** How many results each operation ended with, by status (every result, not only the last). */
+    private final Map<String, Integer> outcomes = new TreeMap<>();
+    /** The first compounds answered NFS4ERR_DELAY (no other client competes here), for the summary. */
+    private final List<String> delays = new ArrayList<>();
+    /** Which compound's GETFH gave each handle (hex), for the summary. */
+    private final Map<String, String> origins = new java.util.HashMap<>();
 
     /** One of the fuzzer's clients: a connection, and for NFSv4.1 a session whose slot 0 it uses. */
     private static final class Client {
@@ -121,7 +129,11 @@ class OperationFuzzIT extends SharedServerTest {
                     Math.max(1, client.slots), client.clientId));
             runAndCheck(client, fuzzed);
         }
-        System.out.printf("OperationFuzzIT: seed %d, %d compounds%n", SEED, sent);
+        System.out.printf("OperationFuzzIT: seed %d, %d compounds, %d of them NFS4_OK (%d transactions committed)%n",
+                SEED, sent, okCompounds, okTransactions);
+        outcomes.entrySet().stream().sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
+                .forEach(e -> System.out.printf("  %7d %s%n", e.getValue(), e.getKey()));
+        delays.forEach(d -> System.out.println("NFS4ERR_DELAY: " + d));
     }
 
     @Test
@@ -279,6 +291,24 @@ class OperationFuzzIT extends SharedServerTest {
             }
         }
         harvest(client, args, res, fuzzed);
+        if (res.status == 0) {
+            okCompounds++;
+            okTransactions += fuzzed.transactional() ? 1 : 0;
+        }
+        if (res.status == NfsStatus.DELAY.code() && delays.size() < 5) {
+            StringBuilder from = new StringBuilder(got);
+            for (nfs_argop4 a : args.argarray) {
+                if (a.args instanceof org.tcnfs.nfs4.xdr.PUTFH4args p) {
+                    from.append("\n    handle ").append(HexFormat.of().formatHex(p.object.value)).append(" came from ")
+                            .append(origins.get(HexFormat.of().formatHex(p.object.value)));
+                }
+            }
+            delays.add(from.toString());
+        }
+        for (nfs_resop4 r : res.resarray) {
+            outcomes.merge(org.tcnfs.nfs4.xdr.nfs_opnum4.name(r.resop) + " " + NfsStatus.nameOf(r.status), 1,
+                    Integer::sum);
+        }
     }
 
     private void checkShape(Client client, COMPOUND4args args, COMPOUND4res res, HostileCompounds.Fuzzed fuzzed,
@@ -373,7 +403,13 @@ class OperationFuzzIT extends SharedServerTest {
                 continue;
             }
             switch (r.resop) {
-                case OP_GETFH -> pools.addHandle(random, ((GETFH4resok) r.body).object.value);
+                case OP_GETFH -> {
+                    byte[] fh = ((GETFH4resok) r.body).object.value;
+                    pools.addHandle(random, fh);
+                    if (origins.size() < 10_000) {
+                        origins.putIfAbsent(HexFormat.of().formatHex(fh), recent.peekLast());
+                    }
+                }
                 case OP_OPEN -> pools.addStateid(random, ((OPEN4resok) r.body).stateid);
                 case OP_LOCK -> pools.addStateid(random, ((LOCK4resok) r.body).lock_stateid);
                 case OP_OPEN_CONFIRM -> pools.addStateid(random, ((OPEN_CONFIRM4resok) r.body).open_stateid);
