@@ -97,6 +97,9 @@ final class HostileCompounds {
     static final List<String> CREATABLE = List.of("a", "b", "c", "d", "\u00e9t\u00e9", "x".repeat(255),
             "\u00e9".repeat(127) + "x", ".tcnfs");
 
+    /** The note of a compound whose first operation is not the sender's own SEQUENCE. */
+    static final String NO_SEQUENCE = "no SEQUENCE first";
+
     private static final byte[][] HOSTILE_NAMES = {
         new byte[0], bytes("."), bytes(".."), bytes("a/b"), bytes("/"), bytes("a\0b"), new byte[] {0},
         {(byte) 0xff}, {(byte) 0xc0, (byte) 0xaf}, {(byte) 0xed, (byte) 0xa0, (byte) 0x80}, {'a', (byte) 0xe2},
@@ -186,7 +189,7 @@ final class HostileCompounds {
         int minor = sender.minorVersion();
         if (minor == 1) {
             if (random.nextInt(25) == 0) {
-                notes.add("no SEQUENCE first");
+                notes.add(NO_SEQUENCE); // a random operation may still be a SEQUENCE, of any session
             } else {
                 SEQUENCE4args seq = new SEQUENCE4args();
                 seq.sa_sessionid = new sessionid4(sender.sessionId().clone());

@@ -382,6 +382,7 @@ class OperationFuzzIT extends SharedServerTest {
     private void harvest(Client client, COMPOUND4args args, COMPOUND4res res, HostileCompounds.Fuzzed fuzzed) {
         if (client.minor == 1 && args.minorversion == 1 && args.argarray.length > 0
                 && args.argarray[0].argop == OP_SEQUENCE && !fuzzed.hostileSequence()
+                && !fuzzed.notes().contains(HostileCompounds.NO_SEQUENCE)
                 && res.resarray.length > 0 && res.resarray[0].resop == OP_SEQUENCE) {
             NfsStatus s = NfsStatus.of(res.resarray[0].status);
             if (s == NfsStatus.OK) {
