@@ -12,8 +12,9 @@ import org.dcache.oncrpc4j.xdr.XdrEncodingStream;
 /**
  * {@code COMPOUND4args}: tag, minor version and the operations.
  *
- * <p>Decoding stops after an operation number the server does not know; that operation is kept as
- * {@code OP_ILLEGAL} so the engine answers NFS4ERR_OP_ILLEGAL at its position.
+ * <p>Decoding stops after an operation number the server cannot decode; that operation is kept with its number
+ * if RFC 8881 defines it (the engine answers NFS4ERR_NOTSUPP at its position), else as {@code OP_ILLEGAL}
+ * (NFS4ERR_OP_ILLEGAL); see {@link nfs_argop4#xdrDecode}.
  *
  * <p>The tag is kept twice: {@link #tagBytes} as it came, byte for byte (the server returns it unchanged and
  * refuses bytes that are not UTF-8 with NFS4ERR_INVAL), and {@link #tag} decoded for logs, with U+FFFD for
@@ -57,7 +58,7 @@ public class COMPOUND4args implements XdrAble {
             nfs_argop4 op = new nfs_argop4();
             op.xdrDecode(xdr);
             ops.add(op);
-            if (op.argop == nfs_opnum4.OP_ILLEGAL) {
+            if (!op.decodable()) {
                 break;
             }
         }

@@ -24,6 +24,11 @@ public class nfs_argop4 implements XdrAble {
         this.args = args;
     }
 
+    /** Whether the server decoded this operation's arguments, so that the operations after it can be decoded. */
+    public boolean decodable() {
+        return argop != nfs_opnum4.OP_ILLEGAL && OperationCodecs.knows(argop);
+    }
+
     @Override
     public void xdrEncode(XdrEncodingStream xdr) throws OncRpcException, IOException {
         xdr.xdrEncodeInt(argop);
@@ -33,14 +38,18 @@ public class nfs_argop4 implements XdrAble {
     }
 
     /**
-     * Decodes one operation. An operation number the server does not know leaves {@link #argop} set to
-     * {@link nfs_opnum4#OP_ILLEGAL}; the rest of the stream cannot be decoded then.
+     * Decodes one operation. An operation number the server cannot decode leaves {@link #args} null, and the rest
+     * of the stream cannot be decoded then ({@link #decodable()} is false): a number RFC 8881 defines (3 to 58,
+     * such as DELEGPURGE or LAYOUTGET) keeps its number, for the server to answer NFS4ERR_NOTSUPP at its position
+     * (RFC 8881 section 15.1.1.5); any other becomes {@link nfs_opnum4#OP_ILLEGAL} (NFS4ERR_OP_ILLEGAL).
      */
     @Override
     public void xdrDecode(XdrDecodingStream xdr) throws OncRpcException, IOException {
         argop = xdr.xdrDecodeInt();
         if (!OperationCodecs.knows(argop)) {
-            argop = nfs_opnum4.OP_ILLEGAL;
+            if (argop < nfs_opnum4.OP_ACCESS || argop > nfs_opnum4.OP_RECLAIM_COMPLETE) {
+                argop = nfs_opnum4.OP_ILLEGAL;
+            }
             args = null;
             return;
         }

@@ -128,7 +128,9 @@ public final class CompoundEngine {
     }
 
     private nfs_resop4 runOne(CompoundContext context, nfs_argop4 op, int index, int count, COMPOUND4args args) {
-        if (args.minorversion == 0 && !inMinorVersionZero(op.argop)) {
+        if (op.argop == OP_ILLEGAL || args.minorversion == 0 && !inMinorVersionZero(op.argop)) {
+            // before the hooks: no refusal of theirs (a transaction that cannot start, say) may stand in for
+            // NFS4ERR_OP_ILLEGAL, the only status of an ILLEGAL result (RFC 7530 16.38, RFC 8881 18.50)
             return new nfs_resop4(OP_ILLEGAL, NfsStatus.OP_ILLEGAL.code(), null);
         }
         if (args.minorversion >= 1 && NFS40_ONLY_OPS.contains(op.argop)) {
@@ -137,6 +139,11 @@ public final class CompoundEngine {
         NfsStatus refused = positionRule(args, op, index, count);
         if (refused != null) {
             return new nfs_resop4(op.argop, refused.code(), null);
+        }
+        if (!executor.implementsOp(op.argop)) {
+            // a defined operation this server does not implement (its arguments were not decoded): NFS4ERR_NOTSUPP
+            // (RFC 8881 15.1.1.5), before the hooks, which know only the operations that run
+            return new nfs_resop4(op.argop, NfsStatus.NOTSUPP.code(), null);
         }
         boolean keeps = KEEPS_ATTRIBUTES.contains(op.argop);
         if (index == 0 || !keeps) {

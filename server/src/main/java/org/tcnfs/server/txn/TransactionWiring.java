@@ -184,6 +184,9 @@ public final class TransactionWiring implements AutoCloseable {
                         .tags(tags).register(metrics.registry());
             }
         }
+        Gauge.builder("tcnfs.txn.lock.keys", locks, LockManager::keysInUse)
+                .description("Lock keys held or waited for now (0 when no compound runs and no transaction that "
+                        + "spans compounds is open)").register(metrics.registry());
         count(metrics, "tcnfs.txn.lock.waitdie", "Lock requests that died rather than wait for an older transaction "
                 + "that spans compounds", locks, LockManager::waitDies);
         count(metrics, "tcnfs.txn.lock.quiet.reads", "Plain read-only compounds run without locks while no compound "

@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributeView;
-import java.nio.file.attribute.FileTime;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -481,10 +480,40 @@ public final class UndoExecutor {
             setSize(path, old.size().getAsLong());
         }
         if (old.atime().isPresent() || old.mtime().isPresent()) {
-            Files.getFileAttributeView(path, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS).setTimes(
-                    old.mtime().map(FileTime::from).orElse(null), old.atime().map(FileTime::from).orElse(null),
-                    null);
+            setTimes(path, old.atime(), old.mtime());
         }
+    }
+
+    /** {@code UTIME_OMIT}: utimensat leaves that time as it is. */
+    private static final long UTIME_OMIT = (1L << 30) - 2;
+    private static final int AT_FDCWD = -100;
+    private static final int AT_SYMLINK_NOFOLLOW = 0x100;
+
+    /**
+     * Sets the access and modification times of {@code path} itself with {@code utimensat(2)}, which does not open
+     * it: {@link BasicFileAttributeView#setTimes} opens the object first, and an open of a FIFO for reading waits
+     * for a writer (for ever: the rollback, its locks and the server's shutdown with it), an open of a device node
+     * opens the device.
+     */
+    private static void setTimes(Path path, Optional<java.time.Instant> atime, Optional<java.time.Instant> mtime)
+            throws IOException {
+        jnr.posix.POSIX posix = Native.POSIX;
+        if (posix.utimensat(AT_FDCWD, path.toString(), timespec(atime), timespec(mtime), AT_SYMLINK_NOFOLLOW) < 0) {
+            int errno = posix.errno();
+            if (errno == jnr.constants.platform.Errno.ENOENT.intValue()) {
+                throw new NoSuchFileException(path.toString());
+            }
+            throw new IOException("utimensat " + path + ": " + jnr.constants.platform.Errno.valueOf(errno));
+        }
+    }
+
+    private static long[] timespec(Optional<java.time.Instant> time) {
+        return time.map(t -> new long[] {t.getEpochSecond(), t.getNano()}).orElse(new long[] {0, UTIME_OMIT});
+    }
+
+    /** The native POSIX calls, made when first needed. */
+    private static final class Native {
+        static final jnr.posix.POSIX POSIX = jnr.posix.POSIXFactory.getNativePOSIX();
     }
 
     /** Files and directories an undo changed, fsynced in one pass. */

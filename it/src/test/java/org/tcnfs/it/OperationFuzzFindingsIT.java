@@ -1,0 +1,96 @@
+package org.tcnfs.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_DELEGPURGE;
+import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_ILLEGAL;
+import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_LAYOUTGET;
+import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_PUTROOTFH;
+import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_SEQUENCE;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.tcnfs.client.Attrs;
+import org.tcnfs.client.CompoundBuilder;
+import org.tcnfs.client.CompoundResult;
+import org.tcnfs.client.Nfs41Session;
+import org.tcnfs.client.rpc.AuthSys;
+import org.tcnfs.client.rpc.NfsConnection;
+import org.tcnfs.nfs4.status.NfsStatus;
+import org.tcnfs.nfs4.xdr.CREATE4args;
+import org.tcnfs.nfs4.xdr.RENEW4args;
+import org.tcnfs.nfs4.xdr.createtype4;
+import org.tcnfs.nfs4.xdr.nfs_ftype4;
+import org.tcnfs.nfs4.xdr.nfs_resop4;
+
+/**
+ * What {@link OperationFuzzIT} found, one test per finding, through the wire (docs/fuzzing.md lists them). Each
+ * failed on the code before its fix.
+ */
+class OperationFuzzFindingsIT extends SharedServerTest {
+
+    /**
+     * Before: a rollback restored the times of the FIFO with {@code BasicFileAttributeView.setTimes}, which opens
+     * the FIFO for reading first and waits for a writer: the compound never got its reply, its locks stayed held,
+     * and the server ignored SIGTERM.
+     */
+    @Test
+    void aFailedTransactionThatSetTheTimesOfAFifoRollsBackWithoutWaitingForAWriter() throws Exception {
+        try (NfsConnection connection = server.connect(AuthSys.ROOT, Duration.ofSeconds(20));
+                Nfs41Session session = Nfs41Session.create(connection, "fifo-undo")) {
+            NfsOps nfs = new NfsOps(session);
+            byte[] dir = nfs.mkdir(nfs.rootFh(), "fifo-undo");
+            nfs.runOk(new CompoundBuilder().putfh(dir)
+                    .create(new CREATE4args(new createtype4(nfs_ftype4.NF4FIFO), "p", Attrs.builder().build())));
+            Path fifo = server.exportDir().resolve("fifo-undo").resolve("p");
+            FileTime before = Files.getLastModifiedTime(fifo, LinkOption.NOFOLLOW_LINKS);
+
+            CompoundResult r = session.executeTransaction(new CompoundBuilder().putfh(dir).lookup("p")
+                    .setattr(Attrs.builder().timeModifySet(1_000_000_000L, 0).build())
+                    .putfh(dir).lookup("missing"));
+
+            assertThat(r.status()).isEqualTo(NfsStatus.NOENT);
+            assertThat(Files.getLastModifiedTime(fifo, LinkOption.NOFOLLOW_LINKS)).isEqualTo(before);
+            assertThat(server.metric("tcnfs_txn_lock_keys")).isZero();
+            assertThat(server.metric("tcnfs_txn_undo_failures_total")).isZero();
+        }
+    }
+
+    /** Before: DELEGPURGE, LAYOUTGET and the like were answered as ILLEGAL (NFS4ERR_OP_ILLEGAL). */
+    @Test
+    void aDefinedOperationTheServerDoesNotImplementIsNotSuppAtItsPosition() throws Exception {
+        try (ItSession s = ItSession.open(server, "notsupp")) {
+            for (int op : new int[] {OP_DELEGPURGE, OP_LAYOUTGET}) {
+                CompoundResult r = s.session().execute(new CompoundBuilder().putrootfh()
+                        .op(op, new RENEW4args(s.session().clientId())).putrootfh());
+                nfs_resop4[] results = r.response().resarray;
+                assertThat(results).hasSize(3);
+                assertThat(results[0].resop).isEqualTo(OP_SEQUENCE);
+                assertThat(results[1].resop).isEqualTo(OP_PUTROOTFH);
+                assertThat(results[2].resop).isEqualTo(op);
+                assertThat(r.status()).isEqualTo(NfsStatus.NOTSUPP);
+            }
+        }
+    }
+
+    /**
+     * Before: in a transactional compound that cannot start (no PUTFH first), the refusal (NFS4ERR_NOTSUPP) took the
+     * place of the ILLEGAL operation's own status.
+     */
+    @Test
+    void anIllegalOperationIsOpIllegalAlsoWhereATransactionCannotStart() throws Exception {
+        try (ItSession s = ItSession.open(server, "illegal")) {
+            for (int opnum : new int[] {2, 72, OP_ILLEGAL}) {
+                CompoundResult r = s.session().executeTransaction(new CompoundBuilder().op(opnum, null));
+                nfs_resop4[] results = r.response().resarray;
+                assertThat(results).hasSize(2);
+                assertThat(results[1].resop).as("opnum %d", opnum).isEqualTo(OP_ILLEGAL);
+                assertThat(r.status()).as("opnum %d", opnum).isEqualTo(NfsStatus.OP_ILLEGAL);
+            }
+        }
+    }
+}

@@ -1,0 +1,607 @@
+package org.tcnfs.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.tcnfs.nfs4.xdr.nfs_opnum4.*;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.tcnfs.client.CompoundBuilder;
+import org.tcnfs.client.Nfs41Session;
+import org.tcnfs.client.XdrBytes;
+import org.tcnfs.client.rpc.NfsConnection;
+import org.tcnfs.client.rpc.RawReply;
+import org.tcnfs.client.rpc.RpcAcceptStatus;
+import org.tcnfs.nfs4.status.NfsStatus;
+import org.tcnfs.nfs4.xdr.COMPOUND4args;
+import org.tcnfs.nfs4.xdr.COMPOUND4res;
+import org.tcnfs.nfs4.xdr.GETFH4resok;
+import org.tcnfs.nfs4.xdr.LOCK4resok;
+import org.tcnfs.nfs4.xdr.OPEN4resok;
+import org.tcnfs.nfs4.xdr.OPEN_CONFIRM4resok;
+import org.tcnfs.nfs4.xdr.OPEN_DOWNGRADE4resok;
+import org.tcnfs.nfs4.xdr.SETCLIENTID4resok;
+import org.tcnfs.nfs4.xdr.nfs_argop4;
+import org.tcnfs.nfs4.xdr.nfs_resop4;
+import org.tcnfs.nfs4.xdr.stateid4;
+
+/**
+ * Structure-aware fuzzing of the operation handlers and the transaction engine through the wire: seeded random
+ * COMPOUNDs of every NFSv4.0/4.1 operation with hostile but well-formed content ({@link HostileCompounds}), plain
+ * and transactional, minor versions 0 to 3, from two NFSv4.1 clients and one NFSv4.0 client, sent to one real
+ * server. After every reply: the RPC accepted it (no GARBAGE_ARGS or SYSTEM_ERR for well-formed XDR), the reply
+ * decodes, its shape follows the arguments (one result per operation run, each for its operation, all but the last
+ * NFS4_OK, the compound's status the last one's), no status is NFS4ERR_SERVERFAULT or NFS4ERR_IO (no real I/O
+ * error happens here) or outside {@code nfsstat4}, the server logged no ERROR line or stack trace, and a
+ * transactional compound that failed left the export as it was. At the end: the server is alive, every session
+ * and client is gone once destroyed or expired, no lock key, spanning transaction or backup is left, no undo or
+ * state restore failed, {@code --check} finds nothing pending, and the export holds only names the compounds could
+ * create.
+ *
+ * <p>{@code -Dtcnfs.opfuzz.seed=N} (default 1) and {@code -Dtcnfs.opfuzz.seconds=S} (default 60) choose the run;
+ * {@code -Dtcnfs.opfuzz.compounds=N} (default 6000) caps it. docs/fuzzing.md says what longer runs found.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class OperationFuzzIT extends SharedServerTest {
+    private static final long SEED = Long.getLong("tcnfs.opfuzz.seed", 1);
+    private static final long SECONDS = Long.getLong("tcnfs.opfuzz.seconds", 60);
+    private static final long COMPOUNDS = Long.getLong("tcnfs.opfuzz.compounds", 6000);
+    private static final int LEASE_SECONDS = 6;
+    /** Statuses that no compound of this test may get: no real I/O error or fault is injected. */
+    private static final Set<NfsStatus> NEVER = Set.of(NfsStatus.SERVERFAULT, NfsStatus.IO);
+    /** Errors of SEQUENCE itself; any other operation after a good SEQUENCE must not give them. */
+    private static final Set<NfsStatus> SESSION_ERRORS = Set.of(NfsStatus.BADSESSION, NfsStatus.BADSLOT,
+            NfsStatus.SEQ_MISORDERED, NfsStatus.BAD_HIGH_SLOT, NfsStatus.DEADSESSION, NfsStatus.SEQ_FALSE_RETRY,
+            NfsStatus.RETRY_UNCACHED_REP);
+    /** NFSv4.0-only operations, which NFSv4.1 answers with NFS4ERR_NOTSUPP (RFC 8881 section 15.1.1.5). */
+    private static final Set<Integer> V40_ONLY = Set.of(OP_SETCLIENTID, OP_SETCLIENTID_CONFIRM, OP_RENEW,
+            OP_OPEN_CONFIRM, OP_RELEASE_LOCKOWNER);
+
+    private final Random random = new Random(SEED);
+    private final HostileCompounds.Pools pools = new HostileCompounds.Pools();
+    private final Deque<String> recent = new ArrayDeque<>();
+    private int logSeen;
+    private long sent;
+    private long okCompounds;
+    private long okTransactions;
+    /** How many results each operation ended with, by status (every result, not only the last). */
+    private final Map<String, Integer> outcomes = new TreeMap<>();
+    /** The first compounds answered NFS4ERR_DELAY (no other client competes here), for the summary. */
+    private final List<String> delays = new ArrayList<>();
+    /** Which compound's GETFH gave each handle (hex), for the summary. */
+    private final Map<String, String> origins = new java.util.HashMap<>();
+
+    /** One of the fuzzer's clients: a connection, and for NFSv4.1 a session whose slot 0 it uses. */
+    private static final class Client {
+        final int minor;
+        NfsConnection connection;
+        long clientId;
+        byte[] sessionId;
+        int slots;
+        int sequenceId;
+
+        Client(int minor) {
+            this.minor = minor;
+        }
+    }
+
+    private final List<Client> clients = new ArrayList<>();
+
+    @Override
+    String[] serverOptions() {
+        return new String[] {"--lease", LEASE_SECONDS + "s", "--max-clients-per-address", "1024",
+            "--max-sessions-per-address", "1024"};
+    }
+
+    @Test
+    @Order(1)
+    void noHostileCompoundMakesTheServerFaultOrChangesWhatAFailedTransactionTouched() throws Exception {
+        setUp();
+        long deadline = System.nanoTime() + Duration.ofSeconds(SECONDS).toNanos();
+        HostileCompounds generator = new HostileCompounds(random, pools);
+        while (sent < COMPOUNDS && System.nanoTime() < deadline) {
+            Client client = pickClient();
+            int minor = client.minor;
+            if (random.nextInt(40) == 0) {
+                minor = 2 + random.nextInt(2);
+            }
+            HostileCompounds.Fuzzed fuzzed = generator.next(new HostileCompounds.Sender(minor,
+                    client.sessionId == null ? new byte[16] : client.sessionId, 0, client.sequenceId,
+                    Math.max(1, client.slots), client.clientId));
+            runAndCheck(client, fuzzed);
+        }
+        System.out.printf("OperationFuzzIT: seed %d, %d compounds, %d of them NFS4_OK (%d transactions committed)%n",
+                SEED, sent, okCompounds, okTransactions);
+        outcomes.entrySet().stream().sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
+                .forEach(e -> System.out.printf("  %7d %s%n", e.getValue(), e.getKey()));
+        delays.forEach(d -> System.out.println("NFS4ERR_DELAY: " + d));
+    }
+
+    @Test
+    @Order(2)
+    void afterTheFuzzingNothingLeaksAndTheExportHoldsOnlyWhatCompoundsCouldMake() throws Exception {
+        assertThat(server.isAlive()).as("server alive").isTrue();
+        for (Client c : clients) {
+            end(c);
+        }
+        // sessions and clients of the fuzzer's own EXCHANGE_IDs and SETCLIENTIDs expire with their leases
+        long deadline = System.nanoTime() + Duration.ofSeconds(6L * LEASE_SECONDS + 30).toNanos();
+        String scraped = server.scrapeMetrics();
+        while (System.nanoTime() < deadline) {
+            scraped = server.scrapeMetrics();
+            if (gauge(scraped, "tcnfs_sessions") == 0 && gauge(scraped, "tcnfs_client_records") == 0
+                    && gauge(scraped, "tcnfs_txn_lock_keys") == 0 && backups().isEmpty()) {
+                break;
+            }
+            Thread.sleep(500);
+        }
+        assertThat(gauge(scraped, "tcnfs_sessions")).as("sessions").isZero();
+        assertThat(gauge(scraped, "tcnfs_client_records")).as("client records").isZero();
+        assertThat(gauge(scraped, "tcnfs_txn_lock_keys")).as("lock keys in use").isZero();
+        assertThat(gauge(scraped, "tcnfs_txn_spanning_open")).as("spanning transactions open").isZero();
+        assertThat(gauge(scraped, "tcnfs_txn_backup_budget_used_bytes")).as("backup bytes held").isZero();
+        assertThat(gauge(scraped, "tcnfs_txn_undo_failures_total")).as("undo failures").isZero();
+        assertThat(gauge(scraped, "tcnfs_txn_state_restore_failures_total")).as("state restore failures").isZero();
+        assertThat(backups()).as("backup directories left in .tcnfs/txn").isEmpty();
+        assertThat(newLog()).as("server log").doesNotContain(" ERROR ").doesNotContain("\tat ");
+
+        List<String> strays = new ArrayList<>();
+        Set<String> allowed = new java.util.HashSet<>(HostileCompounds.CREATABLE);
+        allowed.addAll(List.of("home", "f", "g", "dir", "link"));
+        try (Stream<Path> all = Files.walk(server.exportDir())) {
+            all.filter(p -> !p.equals(server.exportDir()))
+                    .filter(p -> !p.startsWith(server.exportDir().resolve(".tcnfs")))
+                    .filter(p -> !allowed.contains(p.getFileName().toString()))
+                    .forEach(p -> strays.add(server.exportDir().relativize(p).toString()));
+        }
+        assertThat(strays).as("names no compound could have created").isEmpty();
+
+        server.stop();
+        ServerProcess.CheckResult check = server.check();
+        assertThat(check.status()).as("--check:\n%s", check.output()).isZero();
+    }
+
+    // ---- set-up
+
+    private void setUp() throws IOException {
+        try (ItSession s = ItSession.open(server, "opfuzz-setup")) {
+            NfsOps nfs = s.nfs();
+            byte[] root = nfs.rootFh();
+            byte[] home = nfs.mkdir(root, "home");
+            pools.home = home;
+            pools.addHandle(random, root);
+            pools.addHandle(random, home);
+            pools.addHandle(random, nfs.createFile(home, "f", "0123456789".getBytes(StandardCharsets.UTF_8)));
+            pools.addHandle(random, nfs.createFile(home, "g", new byte[5000]));
+            byte[] dir = nfs.mkdir(home, "dir");
+            pools.addHandle(random, dir);
+            pools.addHandle(random, nfs.runOk(new CompoundBuilder().putfh(home).symlink("link", "f").getfh())
+                    .fileHandle());
+        }
+        for (int i = 0; i < 4; i++) {
+            pools.owners.add(("owner-" + i).getBytes(StandardCharsets.UTF_8));
+        }
+        clients.add(newClient41());
+        clients.add(newClient41());
+        clients.add(newClient40());
+        logSeen = server.outputOfLastStart().length();
+    }
+
+    private Client newClient41() throws IOException {
+        Client c = new Client(1);
+        c.connection = server.connect();
+        Nfs41Session session = Nfs41Session.create(c.connection, "opfuzz");
+        c.clientId = session.clientId();
+        c.sessionId = session.sessionId();
+        c.slots = session.foreChannel().ca_maxrequests;
+        c.sequenceId = session.nextSequenceId(0);
+        pools.sessionIds.add(c.sessionId.clone());
+        pools.clientIds.add(c.clientId);
+        return c;
+    }
+
+    private Client newClient40() throws IOException {
+        Client c = new Client(0);
+        c.connection = server.connect();
+        byte[] id = ("opfuzz40-" + random.nextLong()).getBytes(StandardCharsets.UTF_8);
+        COMPOUND4res set = c.connection.compound(new CompoundBuilder().minorVersion(0)
+                .setclientid(id, new byte[8], 0x40000000, "tcp", "127.0.0.1.0.1").build());
+        assertThat(NfsStatus.of(set.status)).isEqualTo(NfsStatus.OK);
+        SETCLIENTID4resok ok = (SETCLIENTID4resok) set.resarray[0].body;
+        c.clientId = ok.clientid;
+        COMPOUND4res confirm = c.connection.compound(new CompoundBuilder().minorVersion(0)
+                .setclientidConfirm(ok.clientid, ok.setclientid_confirm.value).build());
+        assertThat(NfsStatus.of(confirm.status)).isEqualTo(NfsStatus.OK);
+        pools.clientIds.add(c.clientId);
+        return c;
+    }
+
+    private Client pickClient() throws IOException {
+        int i = random.nextInt(10) < 8 ? random.nextInt(2) : 2;
+        Client c = clients.get(i);
+        if (!c.connection.isOpen()) {
+            throw new AssertionError("the server closed a connection; last compounds:\n" + String.join("\n", recent));
+        }
+        return c;
+    }
+
+    private void end(Client c) throws IOException {
+        if (c.minor == 1) {
+            c.connection.compound(new CompoundBuilder().destroySession(c.sessionId).build());
+            c.connection.compound(new CompoundBuilder().destroyClientId(c.clientId).build());
+        }
+        c.connection.close();
+    }
+
+    // ---- one compound
+
+    private void runAndCheck(Client client, HostileCompounds.Fuzzed fuzzed) throws Exception {
+        COMPOUND4args args = fuzzed.args();
+        int procedure = fuzzed.transactional() ? NfsConnection.PROC_COMPOUND_TXN : NfsConnection.PROC_COMPOUND;
+        String what = describe(procedure, client, args, fuzzed.notes());
+        remember(what);
+        Map<String, String> before = fuzzed.transactional() ? snapshot() : null;
+        sent++;
+        RawReply reply;
+        try {
+            reply = client.connection.callRaw(procedure, XdrBytes.encode(args));
+        } catch (IOException e) {
+            throw new AssertionError("no reply (" + e + ") to " + what + recentText() + "\n" + threadDump(), e);
+        }
+        boolean malformed = Stream.of(args.argarray).anyMatch(
+                op -> op.args instanceof HostileCompounds.RawArgs r && r.malformed);
+        if (malformed && reply.acceptStatus() == RpcAcceptStatus.GARBAGE_ARGS) {
+            checkLog(what);
+            return;
+        }
+        assertThat(reply.acceptStatus()).as("RPC accept status of %s", what).isEqualTo(RpcAcceptStatus.SUCCESS);
+        COMPOUND4res res;
+        try {
+            res = XdrBytes.decode(reply.body(), new COMPOUND4res());
+        } catch (IOException | RuntimeException e) {
+            throw new AssertionError("undecodable reply to " + what + ": " + HexFormat.of().formatHex(reply.body()), e);
+        }
+        String got = what + "\n  -> " + describeResult(res);
+        replaceRecent(got);
+        checkShape(client, args, res, fuzzed, got);
+        checkLog(got);
+        if (before != null && res.status != 0) {
+            Map<String, String> after = snapshot();
+            if (!after.equals(before)) {
+                throw new AssertionError("failed transaction changed the export: " + got + "\n" + diff(before, after));
+            }
+        }
+        harvest(client, args, res, fuzzed);
+        if (res.status == 0) {
+            okCompounds++;
+            okTransactions += fuzzed.transactional() ? 1 : 0;
+        }
+        if (res.status == NfsStatus.DELAY.code() && delays.size() < 5) {
+            StringBuilder from = new StringBuilder(got);
+            for (nfs_argop4 a : args.argarray) {
+                if (a.args instanceof org.tcnfs.nfs4.xdr.PUTFH4args p) {
+                    from.append("\n    handle ").append(HexFormat.of().formatHex(p.object.value)).append(" came from ")
+                            .append(origins.get(HexFormat.of().formatHex(p.object.value)));
+                }
+            }
+            delays.add(from.toString());
+        }
+        for (nfs_resop4 r : res.resarray) {
+            outcomes.merge(org.tcnfs.nfs4.xdr.nfs_opnum4.name(r.resop) + " " + NfsStatus.nameOf(r.status), 1,
+                    Integer::sum);
+        }
+    }
+
+    private void checkShape(Client client, COMPOUND4args args, COMPOUND4res res, HostileCompounds.Fuzzed fuzzed,
+            String got) {
+        NfsStatus status = NfsStatus.of(res.status);
+        assertThat(status).as("compound status is an nfsstat4: %s", got).isNotNull();
+        if (args.minorversion > 1) {
+            assertThat(status).as(got).isEqualTo(NfsStatus.MINOR_VERS_MISMATCH);
+            assertThat(res.resarray).as(got).isEmpty();
+            return;
+        }
+        boolean replay = fuzzed.hostileSequence() && res.resarray.length > 0 && res.resarray[0].status == 0;
+        assertThat(res.resarray.length).as("results of %s", got).isLessThanOrEqualTo(args.argarray.length);
+        if (res.resarray.length == 0) {
+            assertThat(status).as("a compound with no result failed as a whole: %s", got).isNotEqualTo(NfsStatus.OK);
+            return;
+        }
+        for (int i = 0; i < res.resarray.length; i++) {
+            nfs_resop4 r = res.resarray[i];
+            NfsStatus s = NfsStatus.of(r.status);
+            assertThat(s).as("status of result %d is an nfsstat4: %s", i, got).isNotNull();
+            assertThat(NEVER).as("status of result %d of %s", i, got).doesNotContain(s);
+            if (i < res.resarray.length - 1) {
+                assertThat(s).as("result %d before the last of %s", i, got).isEqualTo(NfsStatus.OK);
+            }
+            if (replay) {
+                continue; // the reply cache's answer to an earlier compound
+            }
+            nfs_argop4 a = args.argarray[i];
+            // RFC 7530 section 16.1 / RFC 8881 section 18.1: a number outside the minor version's operations is
+            // answered as OP_ILLEGAL with NFS4ERR_OP_ILLEGAL; a defined one the server does not implement is
+            // answered for itself (NFS4ERR_NOTSUPP)
+            int last = args.minorversion == 0 ? OP_RELEASE_LOCKOWNER : OP_RECLAIM_COMPLETE;
+            if (a.argop < OP_ACCESS || a.argop > last) {
+                assertThat(r.resop).as("operation of result %d of %s", i, got).isEqualTo(OP_ILLEGAL);
+                assertThat(s).as(got).isEqualTo(NfsStatus.OP_ILLEGAL);
+            } else {
+                assertThat(r.resop).as("operation of result %d of %s", i, got).isEqualTo(a.argop);
+            }
+            if (i > 0 && args.minorversion == 1 && args.argarray[0].argop == OP_SEQUENCE && a.argop != OP_SEQUENCE
+                    && a.argop != OP_DESTROY_SESSION && a.argop != OP_BIND_CONN_TO_SESSION && a.argop != OP_CREATE_SESSION) {
+                assertThat(SESSION_ERRORS).as("result %d of %s", i, got).doesNotContain(s);
+            }
+            if (args.minorversion == 1 && V40_ONLY.contains(a.argop) && i > 0) {
+                assertThat(s).as("NFSv4.0-only operation in NFSv4.1: %s", got).isEqualTo(NfsStatus.NOTSUPP);
+            }
+            if (s == NfsStatus.BADXDR && !fuzzed.badEnumAt().contains(i)) {
+                assertThat(a.args).as("NFS4ERR_BADXDR only for attribute values: %s", got).isNotNull();
+                assertThat(Set.of(OP_SETATTR, OP_CREATE, OP_OPEN, OP_VERIFY, OP_NVERIFY)).as(got)
+                        .contains(a.argop);
+            }
+        }
+        assertThat(res.status).as("compound status is the last result's: %s", got)
+                .isEqualTo(res.resarray[res.resarray.length - 1].status);
+    }
+
+    private void checkLog(String what) {
+        String log = newLog();
+        if (log.contains(" ERROR ") || log.contains("\tat ") || log.contains("Exception")) {
+            throw new AssertionError("the server logged an error after " + what + ":\n" + log + recentText());
+        }
+    }
+
+    private String newLog() {
+        String all = server.outputOfLastStart();
+        String fresh = all.length() > logSeen ? all.substring(logSeen) : "";
+        logSeen = all.length();
+        return fresh;
+    }
+
+    private void harvest(Client client, COMPOUND4args args, COMPOUND4res res, HostileCompounds.Fuzzed fuzzed) {
+        if (client.minor == 1 && args.minorversion == 1 && args.argarray.length > 0
+                && args.argarray[0].argop == OP_SEQUENCE && !fuzzed.hostileSequence()
+                && !fuzzed.notes().contains(HostileCompounds.NO_SEQUENCE)
+                && res.resarray.length > 0 && res.resarray[0].resop == OP_SEQUENCE) {
+            NfsStatus s = NfsStatus.of(res.resarray[0].status);
+            if (s == NfsStatus.OK) {
+                client.sequenceId++;
+            } else if (s == NfsStatus.BADSESSION || s == NfsStatus.DEADSESSION) {
+                replaceClient(client, "its session is gone (" + s + ")");
+                return;
+            } else if (s != NfsStatus.DELAY) {
+                throw new AssertionError("SEQUENCE of a good session and slot failed: " + recentText());
+            }
+        }
+        if (client.minor == 0 && args.minorversion == 0 && res.status == NfsStatus.STALE_CLIENTID.code()
+                && Stream.of(args.argarray).anyMatch(a -> a.argop == OP_RENEW)) {
+            replaceClient(client, "its client id is gone");
+            return;
+        }
+        for (nfs_resop4 r : res.resarray) {
+            if (r.status != 0 || r.body == null) {
+                continue;
+            }
+            switch (r.resop) {
+                case OP_GETFH -> {
+                    byte[] fh = ((GETFH4resok) r.body).object.value;
+                    pools.addHandle(random, fh);
+                    if (origins.size() < 10_000) {
+                        origins.putIfAbsent(HexFormat.of().formatHex(fh), recent.peekLast());
+                    }
+                }
+                case OP_OPEN -> pools.addStateid(random, ((OPEN4resok) r.body).stateid);
+                case OP_LOCK -> pools.addStateid(random, ((LOCK4resok) r.body).lock_stateid);
+                case OP_OPEN_CONFIRM -> pools.addStateid(random, ((OPEN_CONFIRM4resok) r.body).open_stateid);
+                case OP_OPEN_DOWNGRADE -> pools.addStateid(random, ((OPEN_DOWNGRADE4resok) r.body).open_stateid);
+                case OP_CLOSE, OP_LOCKU -> pools.addStateid(random, (stateid4) r.body);
+                default -> {
+                }
+            }
+        }
+    }
+
+    private void replaceClient(Client client, String why) {
+        try {
+            client.connection.close();
+            Client fresh = client.minor == 1 ? newClient41() : newClient40();
+            clients.set(clients.indexOf(client), fresh);
+        } catch (IOException e) {
+            throw new AssertionError("could not replace a client whose " + why + recentText(), e);
+        }
+    }
+
+    /** The server's threads (jcmd Thread.print) and log, written next to the test reports; where they went. */
+    private String threadDump() {
+        try {
+            Path dir = Path.of("target", "opfuzz");
+            Files.createDirectories(dir);
+            Path threads = dir.resolve("threads-" + SEED + ".txt");
+            Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                    Long.toString(server.pid()), "Thread.print").redirectErrorStream(true)
+                    .redirectOutput(threads.toFile()).start();
+            p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS);
+            Path log = dir.resolve("server-" + SEED + ".log");
+            Files.writeString(log, server.outputOfLastStart());
+            return "server threads in " + threads.toAbsolutePath() + ", its log in " + log.toAbsolutePath();
+        } catch (IOException | InterruptedException e) {
+            return "(no thread dump: " + e + ")";
+        }
+    }
+
+    // ---- the export as it is on disk
+
+    /** Every object below the export (the server's .tcnfs aside): type, size, mode, owner, content digest. */
+    private Map<String, String> snapshot() throws IOException {
+        Map<String, String> out = new TreeMap<>();
+        Path root = server.exportDir();
+        try (Stream<Path> all = Files.walk(root)) {
+            for (Path p : (Iterable<Path>) all::iterator) {
+                if (p.startsWith(root.resolve(".tcnfs"))) {
+                    continue;
+                }
+                PosixFileAttributes a;
+                try {
+                    a = Files.readAttributes(p, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+                } catch (java.nio.file.NoSuchFileException e) {
+                    continue;
+                }
+                String kind = a.isDirectory() ? "dir" : a.isSymbolicLink() ? "link->" + Files.readSymbolicLink(p)
+                        : a.isRegularFile() ? "file" : "other";
+                String content = a.isRegularFile() && a.size() <= (1 << 20) ? digest(Files.readAllBytes(p)) : "";
+                out.put(root.relativize(p).toString(), kind + " size " + (a.isDirectory() ? "-" : a.size()) + " "
+                        + java.nio.file.attribute.PosixFilePermissions.toString(a.permissions()) + " "
+                        + a.owner().getName() + ":" + a.group().getName() + " " + content);
+            }
+        }
+        return out;
+    }
+
+    private List<String> backups() throws IOException {
+        Path area = server.exportDir().resolve(".tcnfs").resolve("txn");
+        if (!Files.isDirectory(area)) {
+            return List.of();
+        }
+        try (Stream<Path> s = Files.list(area)) {
+            return s.map(p -> p.getFileName().toString()).toList();
+        }
+    }
+
+    private static String digest(byte[] bytes) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes)).substring(0, 16);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String diff(Map<String, String> before, Map<String, String> after) {
+        StringBuilder sb = new StringBuilder();
+        for (String k : before.keySet()) {
+            if (!before.get(k).equals(after.get(k))) {
+                sb.append("  ").append(k).append(": ").append(before.get(k)).append(" -> ").append(after.get(k))
+                        .append('\n');
+            }
+        }
+        for (String k : after.keySet()) {
+            if (!before.containsKey(k)) {
+                sb.append("  ").append(k).append(": new ").append(after.get(k)).append('\n');
+            }
+        }
+        return sb.toString();
+    }
+
+    private static double gauge(String scraped, String name) {
+        return ServerProcess.metric(scraped, name).orElseThrow(() -> new AssertionError("no metric " + name));
+    }
+
+    // ---- what went out
+
+    private String describe(int procedure, Client client, COMPOUND4args args, List<String> notes) {
+        StringBuilder sb = new StringBuilder("#").append(sent + 1).append(' ')
+                .append(procedure == NfsConnection.PROC_COMPOUND_TXN ? "TXN " : "").append("minor ")
+                .append(args.minorversion).append(" client ").append(clients.indexOf(client)).append(' ')
+                .append(notes).append(':');
+        for (nfs_argop4 op : args.argarray) {
+            sb.append(' ').append(org.tcnfs.nfs4.xdr.nfs_opnum4.name(op.argop));
+            sb.append(Args.describe(op.args));
+        }
+        return sb.toString();
+    }
+
+    private static String describeResult(COMPOUND4res res) {
+        StringBuilder sb = new StringBuilder(NfsStatus.nameOf(res.status)).append(" [");
+        for (nfs_resop4 r : res.resarray) {
+            sb.append(org.tcnfs.nfs4.xdr.nfs_opnum4.name(r.resop)).append(':').append(NfsStatus.nameOf(r.status))
+                    .append(' ');
+        }
+        return sb.append(']').toString();
+    }
+
+    private void remember(String what) {
+        recent.addLast(what);
+        while (recent.size() > 30) {
+            recent.removeFirst();
+        }
+    }
+
+    private void replaceRecent(String what) {
+        recent.pollLast();
+        remember(what);
+    }
+
+    private String recentText() {
+        return "\nlast compounds (seed " + SEED + "):\n" + String.join("\n", recent);
+    }
+
+    /** A short text of operation arguments for failure messages. */
+    private static final class Args {
+        static String describe(Object args) {
+            if (args == null) {
+                return "";
+            }
+            if (args instanceof HostileCompounds.RawArgs r) {
+                return "(raw" + (r.malformed ? ", malformed" : "") + ")";
+            }
+            StringBuilder sb = new StringBuilder("(");
+            for (java.lang.reflect.Field f : args.getClass().getFields()) {
+                if (java.lang.reflect.Modifier.isStatic(f.getModifiers())) {
+                    continue;
+                }
+                try {
+                    Object v = f.get(args);
+                    sb.append(f.getName()).append('=').append(value(v)).append(' ');
+                } catch (IllegalAccessException e) {
+                    sb.append('?');
+                }
+            }
+            return sb.toString().trim() + ")";
+        }
+
+        private static String value(Object v) {
+            if (v == null) {
+                return "null";
+            }
+            if (v instanceof byte[] b) {
+                return b.length > 24 ? "[" + b.length + " bytes]" : HexFormat.of().formatHex(b);
+            }
+            if (v instanceof String s) {
+                return s.length() > 24 ? "\"" + s.substring(0, 8) + "...\"(" + s.length() + ")" : "\"" + s + "\"";
+            }
+            if (v instanceof java.nio.ByteBuffer bb) {
+                return "[" + bb.remaining() + " bytes]";
+            }
+            if (v instanceof Number || v instanceof Boolean) {
+                return v.toString();
+            }
+            if (v instanceof int[] ints) {
+                return java.util.Arrays.toString(ints);
+            }
+            if (v.getClass().isArray()) {
+                return "[" + java.lang.reflect.Array.getLength(v) + "]";
+            }
+            return describe(v);
+        }
+    }
+}
