@@ -153,6 +153,15 @@ public class StateHandler implements AutoCloseable {
         return sessionLimits;
     }
 
+    /**
+     * Estimated heap bytes of the records, sessions (without kept replies), owners, opens, lock states and
+     * byte-range locks of all clients (at most {@link SessionLimits#clientMemoryBytes()}, but for the state
+     * of requests running at once).
+     */
+    public long clientMemoryBytes() {
+        return registry.clientMemoryBytes();
+    }
+
     /** Bytes of reply cache all sessions reserved together (at most {@link SessionLimits#replyCacheBytes()}). */
     public long replyCacheReservedBytes() {
         return registry.replyCacheReservedBytes();
