@@ -26,10 +26,10 @@ final class ClientCharge {
         return memory == null || memory.admits(account, more);
     }
 
-    /** Logs (rate-limited) that {@code what} was refused for this client's lack of budget. */
-    void warnRefused(String what, long nowMillis) {
+    /** Logs (rate-limited) that {@code what}, which needed {@code bytes}, was refused for lack of budget. */
+    void warnRefused(String what, long bytes, long nowMillis) {
         if (memory != null) {
-            memory.warnRefused(account, what, nowMillis);
+            memory.warnRefused(account, what, bytes, nowMillis);
         }
     }
 

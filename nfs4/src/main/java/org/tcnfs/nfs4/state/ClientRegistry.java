@@ -284,7 +284,7 @@ final class ClientRegistry {
             }
             long cost = sessionCost(fore);
             if (!client.charge().admits(cost)) {
-                client.charge().warnRefused("CREATE_SESSION (NFS4ERR_NOSPC)", now);
+                client.charge().warnRefused("CREATE_SESSION (NFS4ERR_NOSPC)", cost, now);
                 throw new NoSpcException("the client state of " + from + " is at its memory budget");
             }
             if (!client.isConfirmed()) {
@@ -809,7 +809,7 @@ final class ClientRegistry {
                 addressFull.warn(now, op + " from " + source + " refused: it holds " + count + " confirmed "
                         + "clients with state (setting max-clients-per-address)");
             } else {
-                memory.warnRefused(account, op, now);
+                memory.warnRefused(account, op, cost, now);
             }
             return false;
         }
@@ -931,7 +931,7 @@ final class ClientRegistry {
                         + "NFS4ERR_RESOURCE)");
                 return false;
             } else {
-                memory.warnRefused(memory.existing(source), op, now);
+                memory.warnRefused(memory.existing(source), op, cost, now);
                 return false;
             }
         }

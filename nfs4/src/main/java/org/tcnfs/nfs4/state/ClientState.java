@@ -89,7 +89,7 @@ final class ClientState {
             return;
         }
         String status = minorVersion == 0 ? "NFS4ERR_RESOURCE" : "NFS4ERR_DELAY";
-        client.charge().warnRefused(what + " of client " + Long.toHexString(clientId) + " (" + status + ")",
+        client.charge().warnRefused(what + " of client " + Long.toHexString(clientId) + " (" + status + ")", bytes,
                 System.currentTimeMillis());
         String message = "client state of " + client + " at its memory budget (settings client-memory, "
                 + "client-memory-per-address); " + what + " refused";
@@ -105,7 +105,7 @@ final class ClientState {
             return;
         }
         client.charge().warnRefused("a new NFSv4.0 owner of client " + Long.toHexString(clientId)
-                + " (NFS4ERR_RESOURCE)", System.currentTimeMillis());
+                + " (NFS4ERR_RESOURCE)", ownerCost(id), System.currentTimeMillis());
         throw new ResourceException("client state of " + client + " at its memory budget (settings client-memory, "
                 + "client-memory-per-address); new owner refused");
     }
