@@ -245,6 +245,53 @@ class ClientLimitsTest {
         }
     }
 
+    /**
+     * Byte-range locks are charged one by one: an NFSv4.1 client that splits its lock into ever more ranges is
+     * refused with NFS4ERR_DELAY at its address's budget (NFSv4.1 has no NFS4ERR_RESOURCE), and unlocking
+     * gives the bytes back.
+     */
+    @Test
+    void byteRangeLocksPastTheAddressBudgetAreDelayAndUnlockingGivesTheBytesBack() throws Exception {
+        long perAddress = SessionLimits.MIN_CLIENT_MEMORY_PER_ADDRESS;
+        SessionLimits limits = new SessionLimits(1024, 8, 64 * 1024, 1024 * 1024, 4096, 1024, 3, 4 * perAddress,
+                perAddress);
+        java.net.InetAddress a = java.net.InetAddress.getByName("127.0.0.1");
+        try (StateHandler s = StateHandler.builder(NfsLimits.DEFAULTS, CLOCK).sessionLimits(limits)
+                .reaperInterval(Duration.ofHours(1)).build()) {
+            ExchangeIdResult r = s.exchangeId(owner(), 0, ExchangeIdMode.CREATE, a);
+            s.createSession(new CreateSessionRequest(r.client().clientId(), r.sequenceId(), 0, channel(8), channel(1),
+                    0), 0, a);
+            NfsClient c = s.client(r.client().clientId());
+            org.tcnfs.nfs4.vfs.Inode file = org.tcnfs.nfs4.vfs.Inode.of(new byte[] {9});
+            StateId open = s.opens().open(c, "o".getBytes(StandardCharsets.UTF_8), file, new ShareMode(3, 0),
+                    OpenStateTable.NOTHING);
+            long afterOpen = s.clientMemoryBytes();
+            LockResult first = s.opens().lockNewOwner(c, open, "l".getBytes(StandardCharsets.UTF_8), file,
+                    LockType.WRITE, new ByteRange(0, 0));
+            StateId lock = ((LockResult.Granted) first).stateId();
+            int ranges = 1;
+            DelayException refused = null;
+            while (refused == null && ranges < 10_000) {
+                try {
+                    // every other byte: no two ranges merge
+                    lock = ((LockResult.Granted) s.opens().lockExistingOwner(c, lock, file, LockType.WRITE,
+                            new ByteRange(2L * ranges, 2L * ranges))).stateId();
+                    ranges++;
+                } catch (DelayException e) {
+                    refused = e;
+                }
+            }
+            assertThat(refused).isNotNull();
+            assertThat(ranges).isBetween(400, 700);
+            assertThat(s.clientMemoryBytes()).isLessThanOrEqualTo(perAddress);
+
+            StateId unlocked = s.opens().unlock(c, lock, file, new ByteRange(0, Long.MAX_VALUE - 1));
+            assertThat(unlocked).isNotNull();
+            assertThat(s.clientMemoryBytes()).isEqualTo(afterOpen + ClientState.stateCost(
+                    new StateOwner(c.clientId(), "l".getBytes(StandardCharsets.UTF_8))));
+        }
+    }
+
     @Test
     void sessionsBeyondTheLimitAreNoSpcAndAClientLeftWithoutStateMakesRoom() throws Exception {
         NfsSession a = confirmedClient();
