@@ -9,8 +9,9 @@ package org.tcnfs.nfs4.state;
  * encoded replies (XDR bytes, RPC header included).
  *
  * @param maxClients most client records (NFSv4.0 and NFSv4.1, confirmed or not) kept at once; EXCHANGE_ID and
- *     SETCLIENTID past it first drop the oldest unconfirmed record (it holds no state), and are refused when
- *     there is none (NFS4ERR_DELAY, NFS4ERR_RESOURCE)
+ *     SETCLIENTID past it first drop the oldest unconfirmed record (it holds no state), then the confirmed
+ *     record without session or state renewed longest ago, and are refused when there is none
+ *     (NFS4ERR_DELAY, NFS4ERR_RESOURCE)
  * @param maxSessions most NFSv4.1 sessions at once, all clients together; CREATE_SESSION past it is
  *     NFS4ERR_NOSPC
  * @param maxCachedReplyBytes largest reply a slot keeps: CREATE_SESSION grants {@code ca_maxresponsesize_cached}
@@ -22,7 +23,8 @@ package org.tcnfs.nfs4.state;
  *     7530 9.1.7); past it the least recently used owners without state are forgotten, and a new owner is
  *     NFS4ERR_RESOURCE when every owner holds state
  * @param maxClientsPerAddress most client records created from one source address; past it EXCHANGE_ID and
- *     SETCLIENTID first drop that address's oldest unconfirmed record, and are refused when there is none
+ *     SETCLIENTID first drop that address's oldest unconfirmed record, then its clients whose lease lapsed,
+ *     then its confirmed record without state renewed longest ago, and are refused when there is none
  *     (NFS4ERR_DELAY, NFS4ERR_RESOURCE): one address cannot fill the client table and lock others out
  * @param maxSessionsPerAddress most sessions of the clients created from one source address; CREATE_SESSION
  *     past it is NFS4ERR_NOSPC
