@@ -195,6 +195,8 @@ public final class TcnfsServer implements AutoCloseable {
         metrics.gauge("tcnfs.sessions", "Open NFSv4.1 sessions", null, s::sessionCount);
         metrics.gauge("tcnfs.client.records", "NFSv4 client records, confirmed or not (at most max-clients)", null,
                 s::clientCount);
+        metrics.gauge("tcnfs.client.memory", "Estimated heap bytes of all NFSv4 clients' records, sessions, owners "
+                + "and state (at most client-memory)", "bytes", s::clientMemoryBytes);
         metrics.gauge("tcnfs.reply.cache.reserved", "Bytes of reply cache reserved by all sessions (at most "
                 + "reply-cache-memory)", "bytes", s::replyCacheReservedBytes);
         metrics.functionCounter("tcnfs.rpc.inline.compounds", "COMPOUNDs run on the network thread that read them "

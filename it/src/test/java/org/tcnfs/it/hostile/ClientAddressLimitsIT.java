@@ -75,7 +75,7 @@ class ClientAddressLimitsIT extends SessionAttackTest {
      * A TCP relay on 127.0.0.1 whose connections to the server start from {@code source}: the client library
      * cannot choose its local address, the kernel picks 127.0.0.1 for every loopback destination.
      */
-    private static final class Relay implements AutoCloseable {
+    static final class Relay implements AutoCloseable {
         private final ServerSocket listener;
         private final List<Socket> sockets = new ArrayList<>();
 

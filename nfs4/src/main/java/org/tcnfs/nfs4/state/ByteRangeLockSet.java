@@ -117,6 +117,17 @@ public final class ByteRangeLockSet {
     }
 
     /** Whether no lock is held. */
+    /** How many byte-range locks {@code owner} holds (each is charged in its client's memory account). */
+    public int countOf(StateOwner owner) {
+        int n = 0;
+        for (ByteRangeLock l : locks) {
+            if (l.owner().equals(owner)) {
+                n++;
+            }
+        }
+        return n;
+    }
+
     public boolean isEmpty() {
         return locks.isEmpty();
     }

@@ -62,6 +62,8 @@ final class ClientRegistry {
     private final NfsLimits limits;
     private final SessionLimits sessionLimits;
     private final ReplyCacheBudget replyCache;
+    /** The estimated heap of each address's clients and of all of them; accounts guarded by this monitor. */
+    private final ClientMemory memory;
     private final Clock clock;
     private final OpenStateTable opens;
     private final GracePeriod grace;
@@ -135,6 +137,7 @@ final class ClientRegistry {
         this.limits = limits;
         this.sessionLimits = sessionLimits;
         this.replyCache = new ReplyCacheBudget(sessionLimits);
+        this.memory = new ClientMemory(sessionLimits);
         this.clock = clock;
         this.opens = opens;
         this.grace = grace;
@@ -186,12 +189,11 @@ final class ClientRegistry {
             if (unconf != null) {                                                                 // case 5
                 dropLocked(unconf, dropped);
             }
-            if (makeRoomForAddressLocked(source, dropped) && makeRoomLocked(now, dropped)) {
+            long cost = recordCost(owner);
+            if (makeRoomForAddressLocked(source, cost, now, "EXCHANGE_ID", dropped)
+                    && makeRoomLocked(now, cost, source, "EXCHANGE_ID", dropped)) {
                 NfsClient created = new NfsClient(newClientId(), owner, principalUid, 1, now);     // case 1
-                clients.put(created.clientId(), created);
-                if (source != null) {
-                    sources.put(created.clientId(), source);
-                }
+                addRecordLocked(created, source, cost);
                 unconfirmed.put(key, created);
                 result = ExchangeIdResult.of(created);
                 LOG.debug("new client {} from uid {}", created, principalUid);
@@ -202,9 +204,9 @@ final class ClientRegistry {
         releaseAndRecord(dropped);
         if (result == null) {
             // RFC 8881 allows EXCHANGE_ID neither NFS4ERR_NOSPC nor NFS4ERR_RESOURCE: the client is to retry later
-            throw new DelayException("client table full (" + sessionLimits.maxClients() + " records, setting "
-                    + "max-clients, or " + sessionLimits.maxClientsPerAddress() + " from " + source + ", setting "
-                    + "max-clients-per-address); EXCHANGE_ID of " + key + " refused");
+            throw new DelayException("no room for another client record (settings max-clients, "
+                    + "max-clients-per-address, client-memory, client-memory-per-address; source " + source
+                    + "); EXCHANGE_ID of " + key + " refused");
         }
         return result;
     }
@@ -280,6 +282,11 @@ final class ClientRegistry {
                     throw new NoSpcException("the clients of " + from + " hold " + ofAddress + " sessions already");
                 }
             }
+            long cost = sessionCost(fore);
+            if (!client.charge().admits(cost)) {
+                client.charge().warnRefused("CREATE_SESSION (NFS4ERR_NOSPC)", cost, now);
+                throw new NoSpcException("the client state of " + from + " is at its memory budget");
+            }
             if (!client.isConfirmed()) {
                 confirmLocked(client, now, dropped);
             }
@@ -289,6 +296,7 @@ final class ClientRegistry {
                     request.backChannel(), request.callbackProgram(), grant.slotBytes(), grant.reservedBytes());
             sessions.put(session.id(), session);
             client.addSession(session);
+            client.charge().add(sessionCost(session.foreChannel()));
             client.createSessionDone(request.sequence(), session);
             client.renew(now);
             LOG.debug("session {} created", session);
@@ -382,6 +390,7 @@ final class ClientRegistry {
             replyCache.release(s.replyCacheBytes());
             s.markDestroyed();
             s.client().removeSession(s);
+            s.client().charge().subtract(sessionCost(s.foreChannel()));
             LOG.debug("session {} destroyed", s);
         }
     }
@@ -484,10 +493,12 @@ final class ClientRegistry {
                 forgetUnconfirmed40Locked(unconf);
             }
             boolean update = conf != null && conf.principalUid() == principalUid && conf.owner().sameVerifier(owner);
-            if (!update && !(makeRoomForAddressLocked(source, dropped) && makeRoomLocked(now, dropped))) {
-                throw new ResourceException("client table full (" + sessionLimits.maxClients() + " records, setting "
-                        + "max-clients, or " + sessionLimits.maxClientsPerAddress() + " from " + source
-                        + ", setting max-clients-per-address); SETCLIENTID of " + key + " refused");
+            long cost = recordCost(owner);
+            if (!update && !(makeRoomForAddressLocked(source, cost, now, "SETCLIENTID", dropped)
+                    && makeRoomLocked(now, cost, source, "SETCLIENTID", dropped))) {
+                throw new ResourceException("no room for another client record (settings max-clients, "
+                        + "max-clients-per-address, client-memory, client-memory-per-address; source " + source
+                        + "); SETCLIENTID of " + key + " refused");
             }
             long id = update ? conf.clientId() : newClientId();
             byte[] confirm = newConfirmVerifier(conf, unconf);
@@ -495,10 +506,7 @@ final class ClientRegistry {
             unconfirmed40.put(key, created);
             unconfirmed40ById.put(id, created);
             if (!update) {
-                clients.put(id, created);
-                if (source != null) {
-                    sources.put(id, source);
-                }
+                addRecordLocked(created, source, cost);
             }
             LOG.debug("SETCLIENTID: unconfirmed NFSv4.0 client {} from uid {}{}", created, principalUid,
                     update ? " (callback update)" : "");
@@ -603,7 +611,9 @@ final class ClientRegistry {
     private void forgetUnconfirmed40Locked(NfsClient unconf) {
         unconfirmed40.remove(unconf.owner().ownerId(), unconf);
         unconfirmed40ById.remove(unconf.clientId(), unconf);
-        clients.remove(unconf.clientId(), unconf);
+        if (clients.remove(unconf.clientId(), unconf)) {
+            removeRecordLocked(unconf);
+        }
         synchronized (unconf) {
             unconf.markExpired();
         }
@@ -674,7 +684,9 @@ final class ClientRegistry {
 
     /** Removes an (expired) client and its sessions; caller holds this monitor. */
     private void dropLocked(NfsClient c, List<NfsClient> dropped) {
-        clients.remove(c.clientId(), c);
+        if (clients.remove(c.clientId(), c)) {
+            removeRecordLocked(c);
+        }
         OwnerId key = c.owner().ownerId();
         confirmed.remove(key, c);
         unconfirmed.remove(key, c);
@@ -729,41 +741,57 @@ final class ClientRegistry {
     }
 
     /**
-     * Makes room for one more record from {@code source}: when its records reach max-clients-per-address,
-     * forgets its unconfirmed record renewed longest ago (it holds no state). Records of other addresses are
-     * never touched. Caller holds this monitor.
+     * Makes room for one more record from {@code source} that costs {@code cost} bytes: while the address's
+     * records reach max-clients-per-address or their state would pass client-memory-per-address, drops what
+     * costs nothing to drop, cheapest first: the address's unconfirmed record renewed longest ago (it holds no
+     * state; its CREATE_SESSION or SETCLIENTID_CONFIRM gets NFS4ERR_STALE_CLIENTID and the client starts
+     * over), then its confirmed clients whose lease lapsed, then its confirmed client without state (no
+     * session, open or lock; RFC 8881 2.4.3 lets a server release such a client id) renewed longest ago.
+     * Records of other addresses are never touched. Caller holds this monitor.
      *
      * @return whether there is room now (always, for an unknown source)
      */
-    private boolean makeRoomForAddressLocked(InetAddress source, List<NfsClient> dropped) {
+    private boolean makeRoomForAddressLocked(InetAddress source, long cost, long now, String op,
+            List<NfsClient> dropped) {
         if (source == null) {
-            sources.keySet().retainAll(clients.keySet());
             return true;
         }
         boolean lapsedTried = false;
         while (true) {
-            sources.keySet().retainAll(clients.keySet());
-            int count = 0;
+            ClientMemory.Account account = memory.existing(source);
+            int count = account == null ? 0 : account.records();
+            boolean countFits = count < sessionLimits.maxClientsPerAddress();
+            boolean bytesFit = account == null ? cost <= memory.perAddressBudget() : memory.fitsAddress(account, cost);
+            if (countFits && bytesFit) {
+                return true;
+            }
             NfsClient oldest = null;
+            NfsClient idlest = null;
             for (Map.Entry<Long, InetAddress> e : sources.entrySet()) {
                 if (!source.equals(e.getValue())) {
                     continue;
                 }
-                count++;
                 NfsClient c = clients.get(e.getKey());
-                if (c != null && !c.isConfirmed()
-                        && (oldest == null || c.lastRenewMillis() < oldest.lastRenewMillis())) {
-                    oldest = c;
+                if (c == null) {
+                    continue;
+                }
+                if (!c.isConfirmed()) {
+                    if (oldest == null || c.lastRenewMillis() < oldest.lastRenewMillis()) {
+                        oldest = c;
+                    }
+                } else if (lapsedTried && statelessLocked(c, now)
+                        && (idlest == null || c.lastRenewMillis() < idlest.lastRenewMillis())) {
+                    idlest = c;
                 }
             }
-            if (count < sessionLimits.maxClientsPerAddress()) {
-                return true;
+            if (oldest != null) {
+                LOG.debug("clients of {} at their limit: unconfirmed client {} forgotten", source, oldest);
+                forgetUnconfirmedLocked(oldest, dropped);
+                continue;
             }
-            if (oldest == null && !lapsedTried) {
-                // confirmed clients of the address whose lease lapsed (no state kept them) go first, as they
-                // do for the whole table (makeRoomLocked)
+            if (!lapsedTried) {
+                // confirmed clients of the address whose lease lapsed go next, as they do for the whole table
                 lapsedTried = true;
-                long now = clock.millis();
                 for (Map.Entry<Long, InetAddress> e : List.copyOf(sources.entrySet())) {
                     NfsClient c = clients.get(e.getKey());
                     if (c != null && source.equals(e.getValue())) {
@@ -772,15 +800,82 @@ final class ClientRegistry {
                 }
                 continue;
             }
-            if (oldest == null) {
-                addressFull.warn(clock.millis(), "client records from " + source + " refused: it holds " + count
-                        + " confirmed clients (setting max-clients-per-address)");
-                return false;
+            if (idlest != null) {
+                LOG.debug("clients of {} at their limit: client {} without state released", source, idlest);
+                releaseStatelessLocked(idlest, dropped);
+                continue;
             }
-            LOG.debug("clients of {} at their limit: unconfirmed client {} forgotten", source, oldest);
-            forgetUnconfirmedLocked(oldest, dropped);
-            sources.remove(oldest.clientId());
+            if (!countFits) {
+                addressFull.warn(now, op + " from " + source + " refused: it holds " + count + " confirmed "
+                        + "clients with state (setting max-clients-per-address)");
+            } else {
+                memory.warnRefused(account, op, cost, now);
+            }
+            return false;
         }
+    }
+
+    /**
+     * Whether {@code c} is a confirmed client that holds nothing a client would miss: no session, open,
+     * lock or other stateid, and no request running. Caller holds this monitor.
+     */
+    private boolean statelessLocked(NfsClient c, long now) {
+        if (!c.isConfirmed() || c.isExpired() || c.sessionCount() > 0 || opens.holdsState(c)) {
+            return false;
+        }
+        synchronized (c) {
+            return !c.hasActiveRequests(now, staleAfterMillis);
+        }
+    }
+
+    /**
+     * Releases the confirmed client {@code c} without state to make room: an NFSv4.0 client's next use of its
+     * id gets NFS4ERR_EXPIRED, an NFSv4.1 client's CREATE_SESSION NFS4ERR_STALE_CLIENTID, and the client
+     * establishes itself again. Caller holds this monitor.
+     */
+    private void releaseStatelessLocked(NfsClient c, List<NfsClient> dropped) {
+        synchronized (c) {
+            c.markExpired();
+        }
+        dropLocked(c, dropped);
+    }
+
+    /** Publishes the new record {@code c} of {@code source} and charges its {@code cost}; caller holds this monitor. */
+    private void addRecordLocked(NfsClient c, InetAddress source, long cost) {
+        ClientMemory.Account account = memory.account(source);
+        memory.recordAdded(account);
+        ClientCharge charge = new ClientCharge(memory, account);
+        charge.add(cost);
+        c.chargeTo(charge);
+        clients.put(c.clientId(), c);
+        if (source != null) {
+            sources.put(c.clientId(), source);
+        }
+    }
+
+    /** Releases what the record {@code c}, just removed from the table, was charged; caller holds this monitor. */
+    private void removeRecordLocked(NfsClient c) {
+        ClientCharge charge = c.charge();
+        charge.drain();
+        if (charge.account() != null) {
+            memory.recordRemoved(charge.account());
+        }
+        sources.remove(c.clientId());
+    }
+
+    /** The bytes a client record with {@code owner} is charged. */
+    private static long recordCost(ClientOwner owner) {
+        return ClientMemory.RECORD_BYTES + owner.ownerId().value().length;
+    }
+
+    /** The bytes a session with fore channel {@code fore} is charged (its kept replies are bounded apart). */
+    private static long sessionCost(ChannelAttributes fore) {
+        return ClientMemory.SESSION_BYTES + (long) fore.maxRequests() * ClientMemory.SLOT_BYTES;
+    }
+
+    /** Bytes of client state charged to all clients together. */
+    long clientMemoryBytes() {
+        return memory.usedBytes();
     }
 
     /** Forgets an unconfirmed record of either minor version (it holds no state). Caller holds this monitor. */
@@ -796,35 +891,49 @@ final class ClientRegistry {
     }
 
     /**
-     * Makes room in the client table for one more record: expires the clients whose lease ran out, then
-     * forgets the unconfirmed record renewed longest ago (it holds no state; its CREATE_SESSION or
-     * SETCLIENTID_CONFIRM will get NFS4ERR_STALE_CLIENTID and the client starts over). Caller holds this
-     * monitor.
+     * Makes room in the client table for one more record of {@code cost} bytes: while the table holds
+     * max-clients records or all clients' state would pass client-memory, expires the clients whose lease ran
+     * out, then forgets the unconfirmed record renewed longest ago (it holds no state; its CREATE_SESSION or
+     * SETCLIENTID_CONFIRM will get NFS4ERR_STALE_CLIENTID and the client starts over), then releases the
+     * confirmed client without state renewed longest ago. Caller holds this monitor.
      *
      * @return whether there is room now
      */
-    private boolean makeRoomLocked(long now, List<NfsClient> dropped) {
-        if (clients.size() < sessionLimits.maxClients()) {
+    private boolean makeRoomLocked(long now, long cost, InetAddress source, String op, List<NfsClient> dropped) {
+        if (clients.size() < sessionLimits.maxClients() && memory.fitsTotal(cost)) {
             return true;
         }
         for (NfsClient c : List.copyOf(clients.values())) {
             tryExpireLocked(c, now, dropped);
         }
-        while (clients.size() >= sessionLimits.maxClients()) {
+        while (clients.size() >= sessionLimits.maxClients() || !memory.fitsTotal(cost)) {
             NfsClient oldest = null;
+            NfsClient idlest = null;
             for (NfsClient c : clients.values()) {
-                if (!c.isConfirmed() && (oldest == null || c.lastRenewMillis() < oldest.lastRenewMillis())) {
-                    oldest = c;
+                if (!c.isConfirmed()) {
+                    if (oldest == null || c.lastRenewMillis() < oldest.lastRenewMillis()) {
+                        oldest = c;
+                    }
+                } else if (oldest == null && statelessLocked(c, now)
+                        && (idlest == null || c.lastRenewMillis() < idlest.lastRenewMillis())) {
+                    idlest = c;
                 }
             }
-            if (oldest == null) {
-                clientsFull.warn(now, "client table full: " + clients.size() + " confirmed clients (setting "
-                        + "max-clients); new clients are refused (EXCHANGE_ID: NFS4ERR_DELAY, SETCLIENTID: "
+            if (oldest != null) {
+                LOG.debug("client table full: unconfirmed client {} forgotten", oldest);
+                forgetUnconfirmedLocked(oldest, dropped);
+            } else if (idlest != null) {
+                LOG.debug("client table full: client {} without state released", idlest);
+                releaseStatelessLocked(idlest, dropped);
+            } else if (clients.size() >= sessionLimits.maxClients()) {
+                clientsFull.warn(now, "client table full: " + clients.size() + " confirmed clients with state "
+                        + "(setting max-clients); new clients are refused (EXCHANGE_ID: NFS4ERR_DELAY, SETCLIENTID: "
                         + "NFS4ERR_RESOURCE)");
                 return false;
+            } else {
+                memory.warnRefused(memory.existing(source), op, cost, now);
+                return false;
             }
-            LOG.debug("client table full: unconfirmed client {} forgotten", oldest);
-            forgetUnconfirmedLocked(oldest, dropped);
         }
         return true;
     }

@@ -8,6 +8,8 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Consumer;
+import org.tcnfs.nfs4.status.DelayException;
+import org.tcnfs.nfs4.status.NfsException;
 import org.tcnfs.nfs4.status.ResourceException;
 
 /**
@@ -62,6 +64,50 @@ final class ClientState {
             });
         }
         stateCount.incrementAndGet();
+        client.charge().add(stateCost(state.owner));
+    }
+
+    /** The bytes an open or lock state of {@code owner} is charged in its client's memory account. */
+    static long stateCost(StateOwner owner) {
+        return ClientMemory.STATE_BYTES + owner.owner().length;
+    }
+
+    /** The bytes an NFSv4.0 owner with its last reply is charged. */
+    static long ownerCost(StateOwner owner) {
+        return ClientMemory.OWNER_BYTES + owner.owner().length;
+    }
+
+    /**
+     * Checks that {@code bytes} more of state fit the memory budgets of the client's address and of all
+     * clients before {@code what} makes it.
+     *
+     * @throws ResourceException NFSv4.0 (RFC 7530 13.1.6.4 for OPEN and LOCK)
+     * @throws DelayException NFSv4.1, which has no NFS4ERR_RESOURCE: the client retries once state is freed
+     */
+    void admit(long bytes, String what) throws NfsException {
+        if (client.charge().admits(bytes)) {
+            return;
+        }
+        String status = minorVersion == 0 ? "NFS4ERR_RESOURCE" : "NFS4ERR_DELAY";
+        client.charge().warnRefused(what + " of client " + Long.toHexString(clientId) + " (" + status + ")", bytes,
+                System.currentTimeMillis());
+        String message = "client state of " + client + " at its memory budget (settings client-memory, "
+                + "client-memory-per-address); " + what + " refused";
+        if (minorVersion == 0) {
+            throw new ResourceException(message);
+        }
+        throw new DelayException(message);
+    }
+
+    /** As {@link #admit}, for NFSv4.0 owners. */
+    private void admitOwner(StateOwner id) throws ResourceException {
+        if (client.charge().admits(ownerCost(id))) {
+            return;
+        }
+        client.charge().warnRefused("a new NFSv4.0 owner of client " + Long.toHexString(clientId)
+                + " (NFS4ERR_RESOURCE)", ownerCost(id), System.currentTimeMillis());
+        throw new ResourceException("client state of " + client + " at its memory budget (settings client-memory, "
+                + "client-memory-per-address); new owner refused");
     }
 
     /**
@@ -81,6 +127,7 @@ final class ClientState {
             });
         }
         stateCount.decrementAndGet();
+        client.charge().subtract(stateCost(state.owner));
     }
 
     /** NFSv4.0 and NFSv4.1 open and lock owners kept. */
@@ -97,9 +144,12 @@ final class ClientState {
     OwnerSequence openSequence(StateOwner id, Clock clock) throws ResourceException {
         if (!openOwners.containsKey(id)) {
             makeRoomForOwner(clock);
+            admitOwner(id);
         }
-        OwnerSequence seq = openOwners.computeIfAbsent(id,
-                k -> new OpenOwner(k, OwnerSequence.ofOpenOwner(client, k, clock))).sequence;
+        OwnerSequence seq = openOwners.computeIfAbsent(id, k -> {
+            client.charge().add(ownerCost(k));
+            return new OpenOwner(k, OwnerSequence.ofOpenOwner(client, k, clock));
+        }).sequence;
         seq.used();
         return seq;
     }
@@ -108,9 +158,12 @@ final class ClientState {
     OwnerSequence lockSequence(StateOwner id, Clock clock) throws ResourceException {
         if (!lockOwners.containsKey(id)) {
             makeRoomForOwner(clock);
+            admitOwner(id);
         }
-        OwnerSequence seq = lockOwners.computeIfAbsent(id,
-                k -> new LockOwner(k, OwnerSequence.ofLockOwner(client, k, clock))).sequence;
+        OwnerSequence seq = lockOwners.computeIfAbsent(id, k -> {
+            client.charge().add(ownerCost(k));
+            return new LockOwner(k, OwnerSequence.ofLockOwner(client, k, clock));
+        }).sequence;
         seq.used();
         return seq;
     }
@@ -172,14 +225,21 @@ final class ClientState {
             return v;
         });
         if (gone[0] != null) {
+            client.charge().subtract(ownerCost(id));
             StateKey closed = seq.lastClosed();
             if (closed != null) {
                 forgotten.accept(closed);
             }
             return;
         }
-        lockOwners.computeIfPresent(id, (k, v) ->
-                v.sequence == seq && v.states.isEmpty() && seq.idle(now, -1) ? null : v);
+        boolean[] lockGone = new boolean[1];
+        lockOwners.computeIfPresent(id, (k, v) -> {
+            lockGone[0] = v.sequence == seq && v.states.isEmpty() && seq.idle(now, -1);
+            return lockGone[0] ? null : v;
+        });
+        if (lockGone[0]) {
+            client.charge().subtract(ownerCost(id));
+        }
     }
 
     /** The opens of open owner {@code id} (a copy). */
@@ -224,6 +284,7 @@ final class ClientState {
             });
             if (gone[0] != null) {
                 pruned++;
+                client.charge().subtract(ownerCost(id));
                 StateKey closed = gone[0].sequence.lastClosed();
                 if (closed != null) {
                     forgotten.accept(closed);
@@ -238,6 +299,7 @@ final class ClientState {
             });
             if (gone[0]) {
                 pruned++;
+                client.charge().subtract(ownerCost(id));
             }
         }
         return pruned;

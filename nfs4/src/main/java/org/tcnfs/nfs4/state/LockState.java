@@ -7,6 +7,8 @@ package org.tcnfs.nfs4.state;
  */
 final class LockState extends NfsState {
     final OpenState open;
+    /** How many byte-range locks of the owner its client's memory account is charged for. */
+    int chargedRanges;
 
     LockState(byte[] other, ClientState client, FileState file, StateOwner owner, OpenState open,
             OwnerSequence sequence) {

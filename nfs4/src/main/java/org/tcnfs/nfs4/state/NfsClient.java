@@ -36,6 +36,9 @@ public class NfsClient {
     // CREATE_SESSION's sequence and reply cache (RFC 8881 18.36.4); guarded by the ClientRegistry's lock.
     private int createSessionSequence;
     private NfsSession lastCreatedSession;
+    // What the client's record and state are charged in its address's ClientMemory account; set by the
+    // ClientRegistry before the record is published.
+    private volatile ClientCharge charge = ClientCharge.NONE;
 
     /**
      * A confirmed client with the given id and an owner made from it, for tests and for layers that need
@@ -174,6 +177,14 @@ public class NfsClient {
 
     void confirm() {
         confirmed = true;
+    }
+
+    ClientCharge charge() {
+        return charge;
+    }
+
+    void chargeTo(ClientCharge newCharge) {
+        this.charge = newCharge;
     }
 
     /** Marks the client expired; caller holds this client's monitor. */

@@ -219,6 +219,9 @@ public class OpenStateTable {
                                 + " of " + other.owner);
                     }
                 }
+                if (existing == null) {
+                    cs.admit(ClientState.stateCost(openOwner), "OPEN");
+                }
                 beforeGrant.run();
                 if (existing != null) {
                     save(existing);
@@ -358,6 +361,8 @@ public class OpenStateTable {
                 if (prior != null) {
                     save(prior);
                 }
+                cs.admit(ClientMemory.RANGE_BYTES + (prior != null ? 0 : ClientState.stateCost(owner)
+                        + (cs.minorVersion == 0 ? ClientState.ownerCost(owner) : 0)), "LOCK");
                 Optional<ByteRangeLock> conflict = takeInTurn(fs, owner, type, range, wait);
                 if (conflict.isPresent()) {
                     return new LockResult.Denied(conflict.get());
@@ -373,6 +378,7 @@ public class OpenStateTable {
                 } else {
                     lock.bump();
                 }
+                chargeRanges(lock);
                 return new LockResult.Granted(lock.stateId());
             }
         } finally {
@@ -404,10 +410,12 @@ public class OpenStateTable {
                 checkCurrent(lock, lockStateId, file);
                 checkLockMode(lock.open, type);
                 save(lock);
+                cs.admit(ClientMemory.RANGE_BYTES, "LOCK");
                 Optional<ByteRangeLock> conflict = takeInTurn(lock.file, lock.owner, type, range, wait);
                 if (conflict.isPresent()) {
                     return new LockResult.Denied(conflict.get());
                 }
+                chargeRanges(lock);
                 lock.bump();
                 return new LockResult.Granted(lock.stateId());
             }
@@ -469,6 +477,7 @@ public class OpenStateTable {
                 checkCurrent(lock, lockStateId, file);
                 save(lock);
                 lock.file.locks.unlock(lock.owner, range);
+                chargeRanges(lock);
                 lock.bump();
                 return lock.stateId();
             }
@@ -1007,6 +1016,7 @@ public class OpenStateTable {
         }
         lock.restoreSeqid(saved.seqid());
         Optional<ByteRangeLock> conflict = fs.locks.replaceOwner(lock.owner, saved.locks());
+        chargeRanges(lock);
         return conflict.map(c -> "the lock " + c + " of another owner overlaps " + saved.locks()).orElse(null);
     }
 
@@ -1114,6 +1124,7 @@ public class OpenStateTable {
     private void dropLock(LockState lock) {
         save(lock);
         lock.file.locks.removeOwner(lock.owner);
+        chargeRanges(lock);
         lock.file.lockStates.remove(lock.owner, lock);
         lock.open.lockStates.remove(lock);
         unregister(lock);
@@ -1127,6 +1138,21 @@ public class OpenStateTable {
         }
         open.file.opens.remove(open.owner, open);
         unregister(open);
+    }
+
+    /**
+     * Under the monitor of the lock's file: charges (or releases) the client's memory account for the
+     * byte-range locks its owner holds now.
+     */
+    private static void chargeRanges(LockState lock) {
+        int now = lock.file.locks.countOf(lock.owner);
+        int delta = now - lock.chargedRanges;
+        lock.chargedRanges = now;
+        if (delta > 0) {
+            lock.client.client.charge().add((long) delta * ClientMemory.RANGE_BYTES);
+        } else if (delta < 0) {
+            lock.client.client.charge().subtract((long) -delta * ClientMemory.RANGE_BYTES);
+        }
     }
 
     private void unregister(NfsState state) {

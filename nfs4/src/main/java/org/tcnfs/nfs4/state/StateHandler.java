@@ -153,6 +153,15 @@ public class StateHandler implements AutoCloseable {
         return sessionLimits;
     }
 
+    /**
+     * Estimated heap bytes of the records, sessions (without kept replies), owners, opens, lock states and
+     * byte-range locks of all clients (at most {@link SessionLimits#clientMemoryBytes()}, but for the state
+     * of requests running at once).
+     */
+    public long clientMemoryBytes() {
+        return registry.clientMemoryBytes();
+    }
+
     /** Bytes of reply cache all sessions reserved together (at most {@link SessionLimits#replyCacheBytes()}). */
     public long replyCacheReservedBytes() {
         return registry.replyCacheReservedBytes();
@@ -233,7 +242,8 @@ public class StateHandler implements AutoCloseable {
     /**
      * EXCHANGE_ID from the source address {@code source}: as {@link #exchangeId(ClientOwner, int,
      * ExchangeIdMode)}, and DELAY also when the records created from that address reach
-     * {@link SessionLimits#maxClientsPerAddress()} and none of them is unconfirmed.
+     * {@link SessionLimits#maxClientsPerAddress()} or their state {@link SessionLimits#clientMemoryPerAddressBytes()}
+     * and none of them can be dropped (unconfirmed, lease lapsed, confirmed without state).
      */
     public ExchangeIdResult exchangeId(ClientOwner owner, int principalUid, ExchangeIdMode mode,
             java.net.InetAddress source) throws NfsException {
@@ -323,8 +333,9 @@ public class StateHandler implements AutoCloseable {
 
     /**
      * SETCLIENTID from {@code source}: as {@link #setClientId(ClientOwner, ClientCallback, int)}, and RESOURCE
-     * also when the records created from that address reach {@link SessionLimits#maxClientsPerAddress()} and
-     * none of them is unconfirmed.
+     * also when the records created from that address reach {@link SessionLimits#maxClientsPerAddress()} or
+     * their state {@link SessionLimits#clientMemoryPerAddressBytes()} and none of them can be dropped
+     * (unconfirmed, lease lapsed, confirmed without state).
      */
     public SetClientIdResult setClientId(ClientOwner owner, ClientCallback callback, int principalUid,
             java.net.InetAddress source) throws ResourceException {

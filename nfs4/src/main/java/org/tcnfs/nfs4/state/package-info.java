@@ -32,8 +32,11 @@
  *
  * <p>Bounds ({@link org.tcnfs.nfs4.state.SessionLimits}): client records, sessions, the size of one kept
  * reply and the memory of all sessions' reply caches together (reserved per session at CREATE_SESSION, see
- * {@code ReplyCacheBudget}), and the NFSv4.0 owners one client keeps. Past a bound, new clients and sessions
- * are refused with a status the RFCs allow for the operation, or records without state are forgotten.
+ * {@code ReplyCacheBudget}), the NFSv4.0 owners one client keeps, and the estimated bytes of all client state
+ * per source address and in total ({@code ClientMemory}: records, sessions, owners, opens, lock states and
+ * byte-range locks, charged to the address that created the client through its {@code ClientCharge}). Past a
+ * bound, records that cost nothing to drop go first (unconfirmed, lease lapsed, confirmed without state), then
+ * new clients, sessions and state are refused with a status the RFCs allow for the operation.
  *
  * <p>Rollback: a {@link org.tcnfs.nfs4.state.StateJournal} records, for one transactional compound, the
  * opens and lock states it changed as they were before, and the open state table puts them back exactly

@@ -186,8 +186,25 @@ public final class ConfigLoader {
         }
         int clientsPerAddress = (int) integer(Setting.MAX_CLIENTS_PER_ADDRESS, 1, 1 << 20);
         int sessionsPerAddress = (int) integer(Setting.MAX_SESSIONS_PER_ADDRESS, 1, 1 << 20);
+        long clientMemory = size(Setting.CLIENT_MEMORY, 0, 1L << 40);
+        long perAddressMemory = size(Setting.CLIENT_MEMORY_PER_ADDRESS, 0, 1L << 40);
+        if (clientMemory == 0) {
+            clientMemory = Math.max(Runtime.getRuntime().maxMemory() / 8, 4 * SessionLimits.MIN_CLIENT_MEMORY_PER_ADDRESS);
+        }
+        if (perAddressMemory == 0) {
+            perAddressMemory = Math.max(clientMemory / 4, SessionLimits.MIN_CLIENT_MEMORY_PER_ADDRESS);
+        }
+        if (perAddressMemory < SessionLimits.MIN_CLIENT_MEMORY_PER_ADDRESS) {
+            throw invalid(Setting.CLIENT_MEMORY_PER_ADDRESS, "must be at least "
+                    + SessionLimits.MIN_CLIENT_MEMORY_PER_ADDRESS + " bytes");
+        }
+        if (clientMemory < perAddressMemory) {
+            throw invalid(Setting.CLIENT_MEMORY, "must be at least client-memory-per-address (" + perAddressMemory
+                    + " bytes)");
+        }
         return new SessionLimits(maxClients, maxSessions, maxCached, memory, maxOwners,
-                Math.min(clientsPerAddress, maxClients), Math.min(sessionsPerAddress, maxSessions));
+                Math.min(clientsPerAddress, maxClients), Math.min(sessionsPerAddress, maxSessions), clientMemory,
+                perAddressMemory);
     }
 
     /** {@code off}: empty; else a port that is not the NFS port (both listen on the bind address). */

@@ -38,14 +38,26 @@ public enum Setting {
             + "backups may not take: a transactional compound (or a compound of a transaction that spans compounds) "
             + "whose estimated backups do not fit the free space less this reserve is refused with NFS4ERR_NOSPC "
             + "before it changes anything."),
-    MAX_CLIENTS("max-clients", "1024", "Most NFSv4 client records kept; when full, the oldest unconfirmed one is "
-            + "dropped, else EXCHANGE_ID gets NFS4ERR_DELAY and SETCLIENTID NFS4ERR_RESOURCE."),
+    MAX_CLIENTS("max-clients", "16384", "Most NFSv4 client records kept (a backstop: client-memory bounds what "
+            + "they hold); when full, the oldest unconfirmed one is dropped, then the confirmed one without state "
+            + "renewed longest ago, else EXCHANGE_ID gets NFS4ERR_DELAY and SETCLIENTID NFS4ERR_RESOURCE."),
     MAX_SESSIONS("max-sessions", "1024", "Most NFSv4.1 sessions of all clients together; CREATE_SESSION past it "
             + "gets NFS4ERR_NOSPC."),
-    MAX_CLIENTS_PER_ADDRESS("max-clients-per-address", "256", "Most NFSv4 client records created from one source "
-            + "address; past it that address's oldest unconfirmed record is dropped, else its EXCHANGE_ID gets "
-            + "NFS4ERR_DELAY and SETCLIENTID NFS4ERR_RESOURCE (one address cannot lock others out). At most "
-            + "max-clients."),
+    MAX_CLIENTS_PER_ADDRESS("max-clients-per-address", "16384", "Most NFSv4 client records created from one "
+            + "source address (a backstop: client-memory-per-address bounds what they hold); past it that address's "
+            + "oldest unconfirmed record is dropped, then its clients whose lease lapsed, then its confirmed client "
+            + "without state renewed longest ago, else its EXCHANGE_ID gets NFS4ERR_DELAY and SETCLIENTID "
+            + "NFS4ERR_RESOURCE (one address cannot lock others out). At most max-clients."),
+    CLIENT_MEMORY("client-memory", "0", "Estimated heap bytes the records, sessions (without kept replies), "
+            + "owners, opens, lock states and byte-range locks of all NFSv4 clients may take together; 0 means an "
+            + "eighth of the maximum heap. Past it records without state are dropped to make room for new ones, "
+            + "else new clients, sessions and state are refused (see client-memory-per-address)."),
+    CLIENT_MEMORY_PER_ADDRESS("client-memory-per-address", "0", "The same for the clients created from one "
+            + "source address (a NAT gateway or a test suite is one address); 0 means a quarter of client-memory. "
+            + "Past it the address's records without state are dropped to make room for a new one, else its "
+            + "EXCHANGE_ID gets NFS4ERR_DELAY, SETCLIENTID NFS4ERR_RESOURCE, CREATE_SESSION NFS4ERR_NOSPC, and a new "
+            + "OPEN, LOCK or NFSv4.0 owner NFS4ERR_RESOURCE (NFSv4.0) or NFS4ERR_DELAY (NFSv4.1). At least 64KiB, "
+            + "at most client-memory."),
     MAX_SESSIONS_PER_ADDRESS("max-sessions-per-address", "256", "Most NFSv4.1 sessions of the clients created "
             + "from one source address; CREATE_SESSION past it gets NFS4ERR_NOSPC. At most max-sessions."),
     MAX_CACHED_REPLY("max-cached-reply", "4160KiB", "Largest reply a session slot keeps for retransmissions "
