@@ -22,10 +22,12 @@ import org.tcnfs.client.rpc.AuthSys;
 import org.tcnfs.client.rpc.NfsConnection;
 import org.tcnfs.nfs4.status.NfsStatus;
 import org.tcnfs.nfs4.xdr.CREATE4args;
+import org.tcnfs.nfs4.xdr.OPEN4args;
 import org.tcnfs.nfs4.xdr.RENEW4args;
 import org.tcnfs.nfs4.xdr.createtype4;
 import org.tcnfs.nfs4.xdr.nfs_ftype4;
 import org.tcnfs.nfs4.xdr.nfs_resop4;
+import org.tcnfs.nfs4.xdr.stateid4;
 
 /**
  * What {@link OperationFuzzIT} found, one test per finding, through the wire (docs/fuzzing.md lists them). Each
@@ -91,6 +93,37 @@ class OperationFuzzFindingsIT extends SharedServerTest {
                 assertThat(results[1].resop).as("opnum %d", opnum).isEqualTo(OP_ILLEGAL);
                 assertThat(r.status()).as("opnum %d", opnum).isEqualTo(NfsStatus.OP_ILLEGAL);
             }
+        }
+    }
+
+    /**
+     * The first guess at the open finding of seed 4 (docs/fuzzing.md): a transaction opens a second name of a file
+     * (a hard link), writes through it with the all-ones stateid across two pages, then fails; the bytes it
+     * overwrote must come back under both names. A guard: it passes, so seed 4's case is another shape.
+     */
+    @Test
+    void aFailedTransactionThatWroteThroughAHardLinkLeavesTheBytesOfBothNamesAsTheyWere() throws Exception {
+        try (ItSession s = ItSession.open(server, "link-undo")) {
+            NfsOps nfs = s.nfs();
+            byte[] dir = nfs.mkdir(nfs.rootFh(), "link-undo");
+            Path a = server.exportDir().resolve("link-undo").resolve("a");
+            byte[] before = new byte[9343];
+            new java.util.Random(4).nextBytes(before);
+            Files.write(a, before);
+            nfs.runOk(new CompoundBuilder().putfh(dir).lookup("a").savefh().putfh(dir).link("d"));
+            byte[] data = new byte[4328];
+            java.util.Arrays.fill(data, (byte) 0x5a);
+            byte[] ones = new byte[12];
+            java.util.Arrays.fill(ones, (byte) 0xff);
+
+            CompoundResult r = s.session().executeTransaction(new CompoundBuilder().putfh(dir)
+                    .openExisting(s.session().clientId(), "o".getBytes(java.nio.charset.StandardCharsets.UTF_8), "d",
+                            OPEN4args.OPEN4_SHARE_ACCESS_WRITE)
+                    .getfh().write(new stateid4(0xffffffff, ones), 3371, data).putfh(dir).lookup("missing"));
+
+            assertThat(r.status()).isEqualTo(NfsStatus.NOENT);
+            assertThat(Files.readAllBytes(a)).as("a after the rollback").isEqualTo(before);
+            assertThat(Files.readAllBytes(a.resolveSibling("d"))).as("d after the rollback").isEqualTo(before);
         }
     }
 }
