@@ -39,6 +39,7 @@ import org.tcnfs.nfs4.xdr.LOCK4resok;
 import org.tcnfs.nfs4.xdr.OPEN4resok;
 import org.tcnfs.nfs4.xdr.OPEN_CONFIRM4resok;
 import org.tcnfs.nfs4.xdr.OPEN_DOWNGRADE4resok;
+import org.tcnfs.nfs4.xdr.SEQUENCE4args;
 import org.tcnfs.nfs4.xdr.SETCLIENTID4resok;
 import org.tcnfs.nfs4.xdr.nfs_argop4;
 import org.tcnfs.nfs4.xdr.nfs_resop4;
@@ -380,6 +381,17 @@ class OperationFuzzIT extends SharedServerTest {
     }
 
     private void harvest(Client client, COMPOUND4args args, COMPOUND4res res, HostileCompounds.Fuzzed fuzzed) {
+        if (client.minor == 1 && args.minorversion == 1 && args.argarray.length > 0
+                && args.argarray[0].argop == OP_SEQUENCE && fuzzed.hostileSequence()
+                && res.resarray.length > 0 && res.resarray[0].resop == OP_SEQUENCE
+                && res.resarray[0].status == NfsStatus.OK.code()
+                && args.argarray[0].args instanceof SEQUENCE4args seq
+                && java.util.Arrays.equals(seq.sa_sessionid.value, client.sessionId) && seq.sa_slotid == 0
+                && seq.sa_sequenceid == client.sequenceId) {
+            // a hostile SEQUENCE that is still this client's own next one (its own session drawn from the pool, or
+            // only the highest slot changed): the server advanced the slot, so the client must too (seed 5)
+            client.sequenceId++;
+        }
         if (client.minor == 1 && args.minorversion == 1 && args.argarray.length > 0
                 && args.argarray[0].argop == OP_SEQUENCE && !fuzzed.hostileSequence()
                 && !fuzzed.notes().contains(HostileCompounds.NO_SEQUENCE)
