@@ -107,19 +107,15 @@ class OperationFuzzFindingsIT extends SharedServerTest {
             NfsOps nfs = s.nfs();
             byte[] dir = nfs.mkdir(nfs.rootFh(), "link-undo");
             Path a = server.exportDir().resolve("link-undo").resolve("a");
-            byte[] before = new byte[9343];
-            new java.util.Random(4).nextBytes(before);
-            Files.write(a, before);
+            byte[] before = writeRandomBytes(a, 9343, 4);
             nfs.runOk(new CompoundBuilder().putfh(dir).lookup("a").savefh().putfh(dir).link("d"));
             byte[] data = new byte[4328];
             java.util.Arrays.fill(data, (byte) 0x5a);
-            byte[] ones = new byte[12];
-            java.util.Arrays.fill(ones, (byte) 0xff);
 
             CompoundResult r = s.session().executeTransaction(new CompoundBuilder().putfh(dir)
                     .openExisting(s.session().clientId(), "o".getBytes(java.nio.charset.StandardCharsets.UTF_8), "d",
                             OPEN4args.OPEN4_SHARE_ACCESS_WRITE)
-                    .getfh().write(new stateid4(0xffffffff, ones), 3371, data).putfh(dir).lookup("missing"));
+                    .getfh().write(readBypassStateid(), 3371, data).putfh(dir).lookup("missing"));
 
             assertThat(r.status()).isEqualTo(NfsStatus.NOENT);
             assertThat(Files.readAllBytes(a)).as("a after the rollback").isEqualTo(before);
@@ -130,7 +126,7 @@ class OperationFuzzFindingsIT extends SharedServerTest {
     /**
      * A guard from the analysis of seed 5's open finding (docs/fuzzing.md): a WRITE across a page boundary with the
      * all-ones or the anonymous stateid, then a failure, puts the bytes back. It passes: the finding needs more
-     * than this shape (NFSv4.0, a non-ASCII name, a SETATTR answered NFS4ERR_ATTRNOTSUPP are the differences left).
+     * than this shape (the state earlier compounds of the run left on the file, docs/fuzzing.md).
      */
     @Test
     void aFailedTransactionThatWroteAcrossAPageBoundaryPutsTheBytesBack() throws Exception {
@@ -138,12 +134,8 @@ class OperationFuzzFindingsIT extends SharedServerTest {
             NfsOps nfs = s.nfs();
             byte[] dir = nfs.mkdir(nfs.rootFh(), "page-undo");
             Path f = server.exportDir().resolve("page-undo").resolve("f");
-            byte[] before = new byte[10038];
-            new java.util.Random(5).nextBytes(before);
-            Files.write(f, before);
-            byte[] ones = new byte[12];
-            java.util.Arrays.fill(ones, (byte) 0xff);
-            for (stateid4 stateid : new stateid4[] {new stateid4(0xffffffff, ones), CompoundBuilder.anonymousStateid()}) {
+            byte[] before = writeRandomBytes(f, 10038, 5);
+            for (stateid4 stateid : new stateid4[] {readBypassStateid(), CompoundBuilder.anonymousStateid()}) {
                 byte[] data = new byte[28];
                 java.util.Arrays.fill(data, (byte) 0x5a);
                 CompoundResult r = s.session().executeTransaction(new CompoundBuilder().putfh(dir).lookup("f")
@@ -153,5 +145,20 @@ class OperationFuzzFindingsIT extends SharedServerTest {
                 assertThat(Files.readAllBytes(f)).as("f after the rollback").isEqualTo(before);
             }
         }
+    }
+
+    /** Writes {@code size} bytes drawn from {@code seed} to {@code file} beside the server; returns them. */
+    private static byte[] writeRandomBytes(Path file, int size, long seed) throws IOException {
+        byte[] bytes = new byte[size];
+        new java.util.Random(seed).nextBytes(bytes);
+        Files.write(file, bytes);
+        return bytes;
+    }
+
+    /** The READ bypass stateid (all bits one, RFC 8881 section 8.2.3), which a WRITE treats as anonymous. */
+    private static stateid4 readBypassStateid() {
+        byte[] ones = new byte[12];
+        java.util.Arrays.fill(ones, (byte) 0xff);
+        return new stateid4(0xffffffff, ones);
     }
 }
