@@ -181,6 +181,23 @@ bench_step() {
   echo "$r,$t,$s,$(python3 -c "print(round($t1-$t0,2))"),rc=$rc" | tee -a "$csv"
 }
 
+# bench_make_tree_tar WORK FILES DIRS: WORK/tree.tar, a seeded tree of FILES files (1-16 KiB) in DIRS nested
+# directories under tree/ (the same tree for the same arguments), for the unmodified-client benches.
+bench_make_tree_tar() {
+  local work=$1 files=$2 dirs=$3
+  python3 - "$work/tree" "$files" "$dirs" <<'PY'
+import os, random, sys
+root, files, dirs = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]); random.seed(16)
+ds = [root]; os.makedirs(root)
+for i in range(dirs):
+    d = os.path.join(random.choice(ds), 'd%03d' % i); os.makedirs(d); ds.append(d)
+for i in range(files):
+    with open(os.path.join(random.choice(ds), 'f%04d.c' % i), 'wb') as f:
+        f.write(os.urandom(random.randint(1024, 16384)))
+PY
+  tar -C "$work" -cf "$work/tree.tar" tree && rm -rf "$work/tree"
+}
+
 # bench_make_archive WORK FILES: WORK/archive.tar of a source-like tree: FILES files of 1-6 KiB of random bytes
 # in 50 directories (src/pkgN/fileM.c), the same for a given FILES on every run.
 bench_make_archive() {

@@ -17,17 +17,7 @@ DIR=${BENCH_DIR:-/mnt/tcnfs-xfs}
 mkdir -p $OUT; OUT=$(cd $OUT && pwd); bench_workdir light-bench; W=$WORK
 # fuse mounts left by a failure or Ctrl-C are unmounted before the servers stop
 BENCH_CLEANUP_HOOKS+=('for m in "$W"/mnt-*; do mountpoint -q "$m" && { umount "$m" 2>/dev/null || umount -l "$m"; }; done')
-python3 - $W/tree $FILES $DIRS <<'PY'
-import os, random, sys
-root, files, dirs = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]); random.seed(16)
-ds = [root]; os.makedirs(root)
-for i in range(dirs):
-    d = os.path.join(random.choice(ds), 'd%03d' % i); os.makedirs(d); ds.append(d)
-for i in range(files):
-    with open(os.path.join(random.choice(ds), 'f%04d.c' % i), 'wb') as f:
-        f.write(os.urandom(random.randint(1024, 16384)))
-PY
-tar -C $W -cf $W/tree.tar tree && rm -rf $W/tree
+bench_make_tree_tar "$W" "$FILES" "$DIRS"   # $W/tree.tar
 TRACES=()
 declare -A PORT MPORT
 start_tcnfs() { # name jar options

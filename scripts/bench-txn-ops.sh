@@ -19,17 +19,7 @@ DIR=${BENCH_DIR:-/mnt/tcnfs-xfs}
 mkdir -p "$OUT"; OUT=$(cd "$OUT" && pwd); bench_workdir txn-ops; W=$WORK
 BENCH_CLEANUP_HOOKS+=('mountpoint -q "$W/mnt" && { umount "$W/mnt" 2>/dev/null || umount -l "$W/mnt"; }'
   '[ -n "${SPID:-}" ] && kill -INT $SPID 2>/dev/null')
-python3 - "$W/tree" "$FILES" "$DIRS" <<'PY'
-import os, random, sys
-root, files, dirs = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]); random.seed(16)
-ds = [root]; os.makedirs(root)
-for i in range(dirs):
-    d = os.path.join(random.choice(ds), 'd%03d' % i); os.makedirs(d); ds.append(d)
-for i in range(files):
-    with open(os.path.join(random.choice(ds), 'f%04d.c' % i), 'wb') as f:
-        f.write(os.urandom(random.randint(1024, 16384)))
-PY
-tar -C "$W" -cf "$W/tree.tar" tree && rm -rf "$W/tree"
+bench_make_tree_tar "$W" "$FILES" "$DIRS"   # $W/tree.tar
 cat >"$W/logback.xml" <<'XML'
 <configuration>
   <appender name="STDERR" class="ch.qos.logback.core.ConsoleAppender">
