@@ -147,6 +147,26 @@ class OperationFuzzFindingsIT extends SharedServerTest {
         }
     }
 
+    @Test
+    void aFailedTransactionPutsBackTheBytesOfAFileWhoseFirstNameWasLinkedElsewhereAndRemoved() throws Exception {
+        try (ItSession s = ItSession.open(server, "moved-undo")) {
+            NfsOps nfs = s.nfs();
+            byte[] dir = nfs.mkdir(nfs.rootFh(), "moved-undo");
+            byte[] file = nfs.createFile(dir, "a", new byte[1]);
+            Path f = server.exportDir().resolve("moved-undo").resolve("\u00e9t\u00e9");
+            byte[] before = writeRandomBytes(server.exportDir().resolve("moved-undo").resolve("a"), 10038, 5);
+            nfs.runOk(new CompoundBuilder().putfh(file).savefh().putfh(dir).link("\u00e9t\u00e9").remove("a"));
+            byte[] data = new byte[28];
+            java.util.Arrays.fill(data, (byte) 0x5a);
+
+            CompoundResult r = s.session().executeTransaction(new CompoundBuilder().putfh(file)
+                    .write(readBypassStateid(), 4095, data).putfh(dir).lookup("missing"));
+
+            assertThat(r.status()).isEqualTo(NfsStatus.NOENT);
+            assertThat(Files.readAllBytes(f)).as("the file under its second name after the rollback").isEqualTo(before);
+        }
+    }
+
     /** Writes {@code size} bytes drawn from {@code seed} to {@code file} beside the server; returns them. */
     private static byte[] writeRandomBytes(Path file, int size, long seed) throws IOException {
         byte[] bytes = new byte[size];

@@ -67,6 +67,8 @@ class OperationFuzzIT extends SharedServerTest {
     private static final long SECONDS = Long.getLong("tcnfs.opfuzz.seconds", 60);
     private static final long COMPOUNDS = Long.getLong("tcnfs.opfuzz.compounds", 6000);
     private static final int LEASE_SECONDS = 6;
+    /** When set, a file to which every compound sent and its reply are appended, to replay a finding's history. */
+    private static final String TRACE = System.getProperty("tcnfs.opfuzz.trace");
     /** Statuses that no compound of this test may get: no real I/O error or fault is injected. */
     private static final Set<NfsStatus> NEVER = Set.of(NfsStatus.SERVERFAULT, NfsStatus.IO);
     /** Errors of SEQUENCE itself; any other operation after a good SEQUENCE must not give them. */
@@ -283,6 +285,14 @@ class OperationFuzzIT extends SharedServerTest {
         }
         String got = what + "\n  -> " + describeResult(res);
         replaceRecent(got);
+        trace(got);
+        if (TRACE != null) {
+            Map<String, String> now = snapshot();
+            if (traced != null && !now.equals(traced)) {
+                trace(diff(traced, now));
+            }
+            traced = now;
+        }
         checkShape(client, args, res, fuzzed, got);
         checkLog(got);
         if (before != null && res.status != 0) {
@@ -555,6 +565,15 @@ class OperationFuzzIT extends SharedServerTest {
         recent.addLast(what);
         while (recent.size() > 30) {
             recent.removeFirst();
+        }
+    }
+
+    private Map<String, String> traced;
+
+    private static void trace(String got) throws IOException {
+        if (TRACE != null) {
+            Files.writeString(Path.of(TRACE), got + "\n", StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.CREATE,
+                    java.nio.file.StandardOpenOption.APPEND);
         }
     }
 

@@ -80,11 +80,28 @@ abstract class AbstractView implements HandleView {
             if (node.get().isRoot()) {
                 return Optional.of(joined(List.of(), names, walkedDirectories, walkedDepths));
             }
-            Link link = node.get().links().get(0);
+            Link link = firstStandingLink(current, node.get().links());
             names.addFirst(link.name());
             current = link.parent();
         }
         throw new HandleTableException("parent chain of " + handle + " exceeds " + HandleTable.MAX_DEPTH);
+    }
+
+    /**
+     * The first of {@code links} whose name a plain REMOVE did not remove already: the row of a removed name may
+     * stay a moment ({@link LateDurability#removes}), and a path through it would lead to nothing while the file
+     * system reaches the object by its other name (a transaction would then back up nothing and lock the wrong
+     * name). Only a hard-linked object has a choice.
+     */
+    private Link firstStandingLink(Nfh handle, List<Link> links) {
+        if (links.size() > 1) {
+            for (Link link : links) {
+                if (!table.late().removes(link.parent(), link.name(), handle)) {
+                    return link;
+                }
+            }
+        }
+        return links.get(0);
     }
 
     /**

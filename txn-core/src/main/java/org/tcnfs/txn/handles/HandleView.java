@@ -25,7 +25,9 @@ public interface HandleView {
 
     /**
      * The names leading from the export root to {@code handle} (empty list for the root itself), following
-     * the first link of each node; empty if the handle or one of its ancestors is unknown.
+     * the first link of each node that no plain REMOVE removed on disk already (a hard-linked file whose first
+     * name is gone while its row waits for {@link LateDurability#unlinkLater}; a node whose every link is so
+     * removed follows its first); empty if the handle or one of its ancestors is unknown.
      *
      * @throws HandleTableException if the chain of parents is longer than {@link HandleTable#MAX_DEPTH}
      *     (a cycle, which the table never creates)

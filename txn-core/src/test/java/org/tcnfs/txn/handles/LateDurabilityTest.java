@@ -119,6 +119,25 @@ class LateDurabilityTest extends HandleTableTestBase {
     }
 
     @Test
+    void aHardLinkedFileWhoseFirstNameIsRemovedLeadsByItsOtherNameBeforeTheFlush() {
+        Nfh root = root();
+        Nfh file = add(root, "a", FileType.REGULAR, 10);
+        try (HandleBatch batch = table.write()) {
+            batch.addLink(file, root, "\u00e9t\u00e9");
+            batch.commit();
+        }
+        assertThat(table.unlinkAfterSync(root, "a")).contains(file);
+
+        try (HandleSnapshot snapshot = table.read()) {
+            assertThat(snapshot.path(file)).contains(List.of("\u00e9t\u00e9"));
+        }
+        table.late().flush();
+        try (HandleSnapshot snapshot = table.read()) {
+            assertThat(snapshot.path(file)).contains(List.of("\u00e9t\u00e9"));
+        }
+    }
+
+    @Test
     void queuedRemovalSparesANewObjectThatTookTheName() {
         Nfh root = root();
         add(root, "f", FileType.REGULAR, 10);
