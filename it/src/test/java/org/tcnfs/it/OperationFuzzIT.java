@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.security.MessageDigest;
 import java.time.Duration;
@@ -289,7 +290,7 @@ class OperationFuzzIT extends SharedServerTest {
         if (TRACE != null) {
             Map<String, String> now = snapshot();
             if (traced != null && !now.equals(traced)) {
-                trace(diff(traced, now));
+                trace(diff(traced, now) + inodes());
             }
             traced = now;
         }
@@ -478,16 +479,39 @@ class OperationFuzzIT extends SharedServerTest {
     private Map<String, String> snapshot() throws IOException {
         Map<String, String> out = new TreeMap<>();
         Path root = server.exportDir();
-        try (Stream<Path> all = Files.walk(root)) {
-            for (Path p : (Iterable<Path>) all::iterator) {
-                if (p.startsWith(root.resolve(".tcnfs"))) {
-                    continue;
+        Path reserved = root.resolve(".tcnfs");
+        // walked without the server's .tcnfs, whose backup directories come and go while the walk runs
+        Files.walkFileTree(root, new java.nio.file.SimpleFileVisitor<>() {
+            @Override
+            public java.nio.file.FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs)
+                    throws IOException {
+                if (dir.equals(reserved)) {
+                    return java.nio.file.FileVisitResult.SKIP_SUBTREE;
                 }
+                record(dir);
+                return java.nio.file.FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public java.nio.file.FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+                record(file);
+                return java.nio.file.FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public java.nio.file.FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+                if (e instanceof java.nio.file.NoSuchFileException) {
+                    return java.nio.file.FileVisitResult.CONTINUE;
+                }
+                throw e;
+            }
+
+            private void record(Path p) throws IOException {
                 PosixFileAttributes a;
                 try {
                     a = Files.readAttributes(p, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
                 } catch (java.nio.file.NoSuchFileException e) {
-                    continue;
+                    return;
                 }
                 String kind = a.isDirectory() ? "dir" : a.isSymbolicLink() ? "link->" + Files.readSymbolicLink(p)
                         : a.isRegularFile() ? "file" : "other";
@@ -496,7 +520,7 @@ class OperationFuzzIT extends SharedServerTest {
                         + java.nio.file.attribute.PosixFilePermissions.toString(a.permissions()) + " "
                         + a.owner().getName() + ":" + a.group().getName() + " " + content);
             }
-        }
+        });
         return out;
     }
 
@@ -569,6 +593,19 @@ class OperationFuzzIT extends SharedServerTest {
     }
 
     private Map<String, String> traced;
+
+    /** Inode number and link count of every name in home, for a trace. */
+    private String inodes() throws IOException {
+        StringBuilder sb = new StringBuilder("  inodes:");
+        try (Stream<Path> names = Files.list(server.exportDir().resolve("home"))) {
+            for (Path p : names.sorted().toList()) {
+                sb.append(' ').append(p.getFileName()).append('=').append(Files.getAttribute(p, "unix:ino",
+                        java.nio.file.LinkOption.NOFOLLOW_LINKS)).append('/').append(Files.getAttribute(p,
+                        "unix:nlink", java.nio.file.LinkOption.NOFOLLOW_LINKS));
+            }
+        }
+        return sb.append('\n').toString();
+    }
 
     private static void trace(String got) throws IOException {
         if (TRACE != null) {

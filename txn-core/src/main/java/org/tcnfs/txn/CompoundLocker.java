@@ -36,6 +36,7 @@ import org.tcnfs.txn.lock.LockTimeoutException;
 import org.tcnfs.txn.lock.WaitDieException;
 import org.tcnfs.nfs4.status.DeadlockException;
 import org.tcnfs.txn.plan.CompoundPlanner;
+import org.tcnfs.txn.plan.Retransmissions;
 import org.tcnfs.txn.plan.OperationTable;
 import org.tcnfs.txn.plan.PathResolver;
 import org.tcnfs.txn.plan.TxnPlan;
@@ -202,6 +203,15 @@ final class CompoundLocker {
      */
     Admission admit(COMPOUND4args args, boolean transactionFlag, InetAddress client, LockOwner owner)
             throws IOException {
+        return admit(args, transactionFlag, client, owner, Retransmissions.NONE);
+    }
+
+    /**
+     * Plans {@code args} as {@link #admit(COMPOUND4args, boolean, InetAddress, LockOwner)} does, asking
+     * {@code retransmissions} which NFSv4.0 OPENs only answer their owner's last reply.
+     */
+    Admission admit(COMPOUND4args args, boolean transactionFlag, InetAddress client, LockOwner owner,
+            Retransmissions retransmissions) throws IOException {
         boolean transactional = transactionFlag;
         if (!transactional && owner == null && readOnly == ReadOnlyCompounds.QUIET_WHEN_NO_WRITER
                 && fenced.isEmpty() && onlyReads(args)) {
@@ -243,7 +253,7 @@ final class CompoundLocker {
             }
             boolean hold = false;
             try {
-                TxnPlan plan = planner.plan(args, export.resolver());
+                TxnPlan plan = planner.plan(args, export.resolver(), retransmissions);
                 if (policy == TxnPolicy.ALWAYS && plan.unplannable().isEmpty() && plan.mutates()) {
                     transactional = true;
                 }

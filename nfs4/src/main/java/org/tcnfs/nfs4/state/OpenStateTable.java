@@ -28,6 +28,7 @@ import org.tcnfs.nfs4.status.OpenModeException;
 import org.tcnfs.nfs4.status.ResourceException;
 import org.tcnfs.nfs4.status.ShareDeniedException;
 import org.tcnfs.nfs4.vfs.Inode;
+import org.tcnfs.nfs4.xdr.nfs_opnum4;
 
 /**
  * Opens (share reservations), byte-range locks and their stateids, for NFSv4.1 (RFC 8881 sections 8.2, 9
@@ -656,6 +657,20 @@ public class OpenStateTable {
         } finally {
             cs.lock.readLock().unlock();
         }
+    }
+
+    /**
+     * NFSv4.0: what OPEN with {@code seqid} of open owner {@code owner} of client {@code clientId} would be
+     * answered now if it is a retransmission of that owner's last request ({@link OwnerSequence#retransmissionOf});
+     * empty for an owner or client this table does not hold. Creates nothing and renews no lease.
+     */
+    public Optional<OwnerSequence.Retransmission> openRetransmission(long clientId, byte[] owner, int seqid) {
+        ClientState cs = clients.get(clientId);
+        if (cs == null || owner == null) {
+            return Optional.empty();
+        }
+        return cs.existingOpenSequence(new StateOwner(clientId, owner))
+                .flatMap(sequence -> sequence.retransmissionOf(seqid, nfs_opnum4.OP_OPEN));
     }
 
     /**
