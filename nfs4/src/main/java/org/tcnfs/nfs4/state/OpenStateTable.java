@@ -901,9 +901,10 @@ public class OpenStateTable {
      * Puts the open and lock state {@code journal} recorded back as it was before the compound (a rollback):
      * opens and lock states the compound created are released; the ones it changed get back their share
      * reservation, asked-for share modes, seqid, byte-range locks and, if it closed or freed them,
-     * their existence. States of other owners are not touched. What cannot be put back (another owner took
-     * a conflicting open or lock meanwhile, the client's state was released) is logged at ERROR and counted
-     * in the result; the rest is still restored.
+     * their existence. States of other owners are not touched. The states of a client whose state was released
+     * meanwhile (its lease ran out during the compound) stay released: that is what its expiry asks, not a
+     * failure. What cannot be put back (another owner took a conflicting open or lock meanwhile) is logged at
+     * ERROR and counted in the result; the rest is still restored.
      *
      * @return how many states could not be restored
      */
@@ -978,9 +979,11 @@ public class OpenStateTable {
         cs.lock.readLock().lock();
         try {
             if (cs.released) {
-                LOG.error("rollback: cannot restore {} {} of client {}: the client's state was released meanwhile",
+                // its lease ran out (or it was purged) while the compound ran: an expired client's state is gone
+                // whatever the compound did, so there is nothing of it to put back (the client recovers on EXPIRED)
+                LOG.debug("rollback: {} {} of client {} stays released: the client's state was released meanwhile",
                         kind(state), state.stateId(), Long.toHexString(cs.clientId));
-                return false;
+                return true;
             }
             synchronized (state.file) {
                 String problem = putBackLocked(saved);

@@ -12,6 +12,7 @@ import static org.tcnfs.nfs4.ops.Nfs40Harness.status;
 import static org.tcnfs.nfs4.ops.Nfs40Harness.withSeqid;
 import static org.tcnfs.nfs4.ops.Nfs40Harness.write;
 
+import java.io.IOException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.tcnfs.nfs4.state.OpenStateTable;
@@ -128,12 +129,16 @@ class Nfs40StateTest {
 
     // ------------------------------------------------------------------ seqids and replays
 
+    /** Creates and confirms "f" for open owner "owner" of {@code c}; its next OPEN of "f" for reading. */
+    private static org.tcnfs.nfs4.xdr.nfs_argop4 nextReadOpenOfF(Nfs40Harness.Client c) throws IOException {
+        c.openConfirmed("owner", "f");
+        return c.open("owner", "f", OPEN4args.OPEN4_SHARE_ACCESS_READ, OPEN4args.OPEN4_SHARE_DENY_NONE, false);
+    }
+
     @Test
     void retransmittedOpenGetsTheOriginalReplyAndFileHandle() throws Exception {
         Nfs40Harness.Client c = h.client("c1");
-        c.openConfirmed("owner", "f");
-        org.tcnfs.nfs4.xdr.nfs_argop4 open = c.open("owner", "f", OPEN4args.OPEN4_SHARE_ACCESS_READ,
-                OPEN4args.OPEN4_SHARE_DENY_NONE, false);
+        org.tcnfs.nfs4.xdr.nfs_argop4 open = nextReadOpenOfF(c);
         COMPOUND4res first = h.compound(putfh(h.root()), open, getfh());
         COMPOUND4res resent = h.compound(putfh(h.root()), open, getfh());
         assertThat(status(resent)).isEqualTo(NfsStatus.OK);
@@ -145,10 +150,8 @@ class Nfs40StateTest {
     @Test
     void aRetransmittedOpenIsFoundBeforeItRunsWithTheFileItMakesCurrent() throws Exception {
         Nfs40Harness.Client c = h.client("c1");
-        c.openConfirmed("owner", "f");
+        org.tcnfs.nfs4.xdr.nfs_argop4 open = nextReadOpenOfF(c);
         int seqid = c.seqid("owner");
-        org.tcnfs.nfs4.xdr.nfs_argop4 open = c.open("owner", "f", OPEN4args.OPEN4_SHARE_ACCESS_READ,
-                OPEN4args.OPEN4_SHARE_DENY_NONE, false);
         OpenStateTable opens = h.server.state().opens();
         assertThat(opens.openRetransmission(c.clientId, bytes("owner"), seqid)).as("before it ran").isEmpty();
 
@@ -166,9 +169,7 @@ class Nfs40StateTest {
     void anOpenPlannedAsOneThatRunsButFoundARetransmissionIsDelayedAndTheRetryIsAnsweredFromTheCache()
             throws Exception {
         Nfs40Harness.Client c = h.client("c1");
-        c.openConfirmed("owner", "f");
-        org.tcnfs.nfs4.xdr.nfs_argop4 open = c.open("owner", "f", OPEN4args.OPEN4_SHARE_ACCESS_READ,
-                OPEN4args.OPEN4_SHARE_DENY_NONE, false);
+        org.tcnfs.nfs4.xdr.nfs_argop4 open = nextReadOpenOfF(c);
         COMPOUND4res first = h.compound(putfh(h.root()), open, getfh());
 
         COMPOUND4res planned = h.plannedCompound(i -> false, putfh(h.root()), open, getfh());
@@ -182,9 +183,7 @@ class Nfs40StateTest {
     @Test
     void anOpenPlannedAsARetransmissionThatWouldRunIsDelayedWithoutUsingItsSeqid() throws Exception {
         Nfs40Harness.Client c = h.client("c1");
-        c.openConfirmed("owner", "f");
-        org.tcnfs.nfs4.xdr.nfs_argop4 open = c.open("owner", "f", OPEN4args.OPEN4_SHARE_ACCESS_READ,
-                OPEN4args.OPEN4_SHARE_DENY_NONE, false);
+        org.tcnfs.nfs4.xdr.nfs_argop4 open = nextReadOpenOfF(c);
 
         COMPOUND4res planned = h.plannedCompound(i -> i == 1, putfh(h.root()), open, getfh());
 
