@@ -26,7 +26,7 @@ import org.tcnfs.txn.CrashPoints;
 
 /**
  * The light path of transactions (docs/durability.md, "The light path"; issue 16): a transactional compound whose
- * one change is atomic by itself (REMOVE, LINK, SETATTR of one call's attributes,
+ * one change is atomic by itself (REMOVE of a file or an empty directory, LINK, SETATTR of one call's attributes,
  * OPEN-create where the file system creates atomically, WRITE within one page) and is followed only by operations that cannot fail for
  * the client's arguments commits without a recovery record or durable backups, and still leaves all or nothing of
  * itself when the server dies at any point: through the wire, against the real server process, with its crash
@@ -240,6 +240,85 @@ class LightPathIT {
         assertThat(TxnLeftovers.backupsLeft(server, 5_000)).as("orphan backups removed at the start").isEmpty();
     }
 
+    /** Longer than the delay after which a removed object's row goes ({@code LateDurability.DEFAULT_DELAY}). */
+    private static final Duration LATE_ROWS_DELAY = Duration.ofMillis(1_500);
+
+    private static void sleep(Duration d) {
+        try {
+            Thread.sleep(d.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private double lightRollbacks() throws IOException {
+        return server.metric("tcnfs_txn_light_rollbacks_total");
+    }
+
+    private static Object inode(Path p) throws IOException {
+        return Files.getAttribute(p, "unix:ino", LinkOption.NOFOLLOW_LINKS);
+    }
+
+    /**
+     * rm -rf through an unmodified client removes each emptied directory in a compound of its own: a REMOVE of an empty
+     * directory is light too, one rename into the transaction's backup directory that is the removal (and keeps the
+     * same directory for an undo); it writes no record, makes no LMDB commit before its reply (its row goes later, as
+     * a file's), and its handle answers NFS4ERR_STALE; a new directory at the name gets a new handle.
+     */
+    @Test
+    void aLightRmdirOfAnEmptyDirectoryMakesNoLmdbCommitBeforeItsReplyAndItsHandleAnswersStale() throws IOException {
+        start();
+        byte[] dir = nfs().mkdir(nfs().rootFh(), "d");
+        byte[] sub = nfs().mkdir(dir, "sub");
+        nfs().mkdir(dir, "warm-up");
+        // the first transaction after the start also makes the transaction id floor durable; its row goes within a
+        // second, in a lazy commit the counter below would count
+        txn(new CompoundBuilder().putfh(dir).remove("warm-up")).orThrow();
+        sleep(LATE_ROWS_DELAY);
+        double light = light();
+        double lmdb = durableCommitRequests();
+
+        txn(new CompoundBuilder().putfh(dir).remove("sub").getattr(FATTR4_SIZE)).orThrow();
+
+        assertThat(light() - light).as("the rmdir took the light path").isEqualTo(1);
+        assertThat(durableCommitRequests() - lmdb).as("no record, no LMDB commit before the reply").isZero();
+        assertThat(Files.exists(server.exportDir().resolve("d/sub"), LinkOption.NOFOLLOW_LINKS)).isFalse();
+        assertThat(nfs().run(new CompoundBuilder().putfh(sub).getattr(FATTR4_SIZE)).status())
+                .isEqualTo(NfsStatus.STALE);
+        assertThat(TxnLeftovers.backupsLeft(server, 5_000)).as("the kept directory deleted").isEmpty();
+        byte[] again = nfs().mkdir(dir, "sub");
+        assertThat(again).as("a new directory at the name, a new handle").isNotEqualTo(sub);
+        assertThat(nfs().lookup(dir, "sub")).isEqualTo(again);
+    }
+
+    /**
+     * A REMOVE of a directory that is not empty answers NFS4ERR_NOTEMPTY and changes nothing: the same directory (its
+     * inode, its handle) with its entry, no record left, nothing kept in the backup area.
+     */
+    @Test
+    void aLightRmdirOfADirectoryThatIsNotEmptyAnswersNotEmptyAndChangesNothing() throws IOException {
+        start();
+        byte[] dir = nfs().mkdir(nfs().rootFh(), "d");
+        byte[] full = nfs().mkdir(dir, "full");
+        nfs().createFile(full, "inside", OLD);
+        Path local = server.exportDir().resolve("d/full");
+        Object ino = inode(local);
+        double light = light();
+        double rollbacks = lightRollbacks();
+
+        CompoundResult r = txn(new CompoundBuilder().putfh(dir).remove("full"));
+
+        assertThat(r.status()).isEqualTo(NfsStatus.NOTEMPTY);
+        assertThat(light() - light).as("nothing committed").isZero();
+        assertThat(lightRollbacks() - rollbacks).as("a light compound rolled back").isEqualTo(1);
+        assertThat(inode(local)).as("the same directory").isEqualTo(ino);
+        assertThat(Files.readAllBytes(local.resolve("inside"))).isEqualTo(OLD);
+        assertThat(nfs().lookup(dir, "full")).as("the same handle").isEqualTo(full);
+        assertThat(nfs().readdirNames(full)).containsExactly("inside");
+        assertThat(server.metric("tcnfs_txn_undo_failures_total")).as("its undo did not fail").isZero();
+        assertThat(TxnLeftovers.backupsLeft(server, 5_000)).isEmpty();
+    }
+
     private double fsyncRequests() throws IOException {
         return server.metric("tcnfs_shared_fsync_requests_total");
     }
@@ -357,6 +436,23 @@ class LightPathIT {
         }
     };
 
+    private final Scenario rmdir = new Scenario() {
+        @Override
+        public CompoundBuilder compound(byte[] dir) {
+            return new CompoundBuilder().putfh(dir).remove("sub").getattr(FATTR4_SIZE);
+        }
+
+        @Override
+        public void checkBefore(Path dir) {
+            assertThat(Files.isDirectory(dir.resolve("sub"), LinkOption.NOFOLLOW_LINKS)).isTrue();
+        }
+
+        @Override
+        public void checkAfter(Path dir) {
+            assertThat(Files.exists(dir.resolve("sub"), LinkOption.NOFOLLOW_LINKS)).isFalse();
+        }
+    };
+
     private final Scenario openCreate = new Scenario() {
         @Override
         public CompoundBuilder compound(byte[] dir) {
@@ -441,6 +537,8 @@ class LightPathIT {
         nfs().createFile(dir, "victim", OLD);
         nfs().createFile(dir, "src", NEW);
         nfs().createFile(dir, "target", OLD);
+        byte[] sub = nfs().mkdir(dir, "sub");
+        Object subInode = inode(server.exportDir().resolve("d/sub"));
         Thread sender = new Thread(() -> {
             try {
                 txn(scenario.compound(dir));
@@ -465,6 +563,29 @@ class LightPathIT {
         it = ItSession.open(server, "light-after");
         byte[] again = nfs().lookup(nfs().rootFh(), "d");
         assertThat(nfs().readdirNames(again)).as("the directory reads through the wire").isNotNull();
+        Path subAfter = local.resolve("sub");
+        if (Files.exists(subAfter, LinkOption.NOFOLLOW_LINKS)) {
+            assertThat(inode(subAfter)).as("d/sub is the same directory").isEqualTo(subInode);
+            assertThat(nfs().lookup(again, "sub")).as("with the same handle").isEqualTo(sub);
+        } else {
+            assertThat(nfs().run(new CompoundBuilder().putfh(sub).getattr(FATTR4_SIZE)).status())
+                    .as("the handle of the removed d/sub").isEqualTo(NfsStatus.STALE);
+        }
+    }
+
+    @Test
+    void aCrashRightAfterALightRmdirLeavesItDoneAndNothingToRecover() throws IOException {
+        crashAt(rmdir, "after-op-2", true);
+    }
+
+    @Test
+    void aCrashRightBeforeALightRmdirLeavesTheSameDirectory() throws IOException {
+        crashAt(rmdir, "before-op-2", false);
+    }
+
+    @Test
+    void aCrashBeforeTheCommitOfALightRmdirLeavesItDone() throws IOException {
+        crashAt(rmdir, "before-commit", true);
     }
 
     @Test

@@ -380,6 +380,41 @@ class PowerLossIT {
     }
 
     /**
+     * Light REMOVEs of empty directories (rm -rf through an unmodified client: one rename into the transaction's
+     * backup directory that is the removal, no record, no LMDB commit before the reply), each cut at every fsync
+     * inside it and right after its reply, under both rename models: in flight, the directory is there with its
+     * handle or gone; acknowledged, it is gone; no record is left for recovery, and the kept directory is not found
+     * anywhere in the export.
+     */
+    @Test
+    void everyPowerCutInALightRmdirLeavesTheSameDirectoryOrNoneAndAnAcknowledgedOneNone() throws Exception {
+        Recording r = record("light-rmdir", new Random(SEED), w -> {
+            w.toggleSubdirectory("d0", false);
+            w.toggleSubdirectory("d1", false);
+            w.toggleSubdirectory("d0", true);
+            w.toggleSubdirectory("d1", true);
+            w.toggleSubdirectory("d0", false);
+            w.toggleSubdirectory("d0", true);
+        });
+        List<Step> rmdirs = r.steps().stream().filter(step -> step.what().startsWith("txn rmdir")).toList();
+        assertThat(rmdirs).hasSize(3);
+        TreeSet<Long> cuts = new TreeSet<>();
+        rmdirs.forEach(step -> cuts.add(step.acked()));
+        for (FaultLayer.Entry e : FaultLayer.entries(r.log())) {
+            if (e.type() == FaultLayer.FSYNC_RECORD
+                    && rmdirs.stream().anyMatch(step -> e.start() >= step.sent() && e.end() <= step.acked())) {
+                cuts.add(e.start());
+                cuts.add(e.end());
+            }
+        }
+        System.out.printf("PowerLossIT: %d light rmdirs, %d cuts in them%n", rmdirs.size(), cuts.size());
+        for (FaultLayer.RenameModel model : FaultLayer.RenameModel.values()) {
+            List<String> violations = checkCuts(r, new ArrayList<>(cuts), model);
+            assertThat(violations).as("violations under %s renames (seed %d)", model, SEED).isEmpty();
+        }
+    }
+
+    /**
      * A light SETATTR of a mode (chmod -R through an unmodified client sends one per file and directory) is durable at
      * its reply: a cut right after the reply finds the new mode, of a directory as of a file. (Before the commit
      * fsynced the directories a SETATTR changed, a cut right after the reply found the directory's old mode.)

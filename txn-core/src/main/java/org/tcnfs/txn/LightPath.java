@@ -45,8 +45,9 @@ import org.tcnfs.txn.plan.TxnPlan;
  *       part of a transaction that spans compounds;</li>
  *   <li>exactly one operation changes objects, and that change is one system call:
  *     <ul>
- *       <li>REMOVE of one name (unlink or rmdir; not of a directory, whose undo needs an empty stand-in moved
- *           in first: two steps);</li>
+ *       <li>REMOVE of one name: unlink, or, of an empty directory, a rename into the transaction's backup
+ *           directory that is the removal and keeps the directory for the undo (where the file system can:
+ *           {@link #whyNotSteps});</li>
  *       <li>LINK;</li>
  *       <li>SETATTR of one group that one call sets: size (truncate), mode (chmod), owner and group (lchown),
  *           access and modification times (utimensat);</li>
@@ -236,14 +237,28 @@ final class LightPath {
     }
 
     /**
-     * Why the prepared undo steps rule the light path out, or empty if they do not: a directory kept by moving
-     * it aside and leaving an empty stand-in (a REMOVE of a directory, a RENAME over one) is a second change
-     * before the operation's own.
+     * Why the prepared undo steps rule the light path out, or empty if they do not. A directory kept by moving
+     * it aside and leaving an empty stand-in (a RENAME over one, or a REMOVE of one where the file system cannot
+     * remove a directory into a place) is a second change before the operation's own. A REMOVE of an empty
+     * directory where the file system can ({@code VirtualFileSystem.removesDirectoriesIntoPlace}) is light: the
+     * REMOVE itself renames the directory into the backup directory, one step that is the removal and keeps the
+     * same directory for the undo ({@code TransactionSteps.beforeOp}).
+     *
+     * @param steps the prepared undo steps
+     * @param args the compound
+     * @param removesIntoPlace whether the export's file system removes a directory into a given place
      */
-    static Optional<String> whyNotSteps(List<UndoStep> steps) {
+    static Optional<String> whyNotSteps(List<UndoStep> steps, COMPOUND4args args, BooleanSupplier removesIntoPlace) {
         for (UndoStep step : steps) {
             if (step instanceof UndoStep.MoveBack m && m.kind() == ObjectKind.DIRECTORY) {
-                return Optional.of("a directory is moved aside first");
+                nfs_argop4[] ops = args.argarray;
+                boolean remove = ops != null && m.opIndex() < ops.length && ops[m.opIndex()].argop == OP_REMOVE;
+                if (!remove) {
+                    return Optional.of("a directory is moved aside first");
+                }
+                if (!removesIntoPlace.getAsBoolean()) {
+                    return Optional.of("the file system cannot remove a directory into a place");
+                }
             }
         }
         return Optional.empty();

@@ -209,7 +209,8 @@ final class TransactionSteps implements Transaction.Steps {
      * only if the prepared steps rule it out after all (a directory moved aside first), else nothing.
      */
     private void makeDurable(List<UndoStep> prepared) throws IOException {
-        if (light && LightPath.whyNotSteps(prepared).isEmpty()) {
+        if (light && LightPath.whyNotSteps(prepared, args, () -> export.fs().removesDirectoriesIntoPlace())
+                .isEmpty()) {
             return;
         }
         light = false;
@@ -318,7 +319,17 @@ final class TransactionSteps implements Transaction.Steps {
             if (!upFront) {
                 prepareOp(index);
             }
-            preparer.swapBefore(index);
+            if (light) {
+                // a light REMOVE of an empty directory moves it into the backup directory in one rename that is the
+                // removal (LocalFileSystem.remove); the full path moves it aside first and leaves a stand-in
+                for (UndoPreparer.Swap swap : preparer.takeSwaps(index)) {
+                    if (swap.fileId().isPresent()) {
+                        buffer.keepRemovedDirectory(swap.fileId().getAsLong(), swap.kept().toAbsolutePath());
+                    }
+                }
+            } else {
+                preparer.swapBefore(index);
+            }
         }
         if (light) {
             // its one change is durable with its directory's fsync, and no record's undo needs the removed row:

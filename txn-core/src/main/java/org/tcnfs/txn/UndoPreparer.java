@@ -389,6 +389,16 @@ final class UndoPreparer {
     }
 
     /**
+     * Instead of {@link #swapBefore}, for a light-path compound: the empty directories operation {@code op} will
+     * remove, each with the place in the backup directory where its REMOVE is to move it (no stand-in: the move is
+     * the removal). Empty for an operation that removes none.
+     */
+    List<Swap> takeSwaps(int op) {
+        List<Swap> due = swaps.remove(op);
+        return due == null ? List.of() : due;
+    }
+
+    /**
      * Deletes what REMOVE and RENAME kept (hard links to victims, moved directories) once the transaction
      * committed, so that link counts are right again before the reply; data backups stay for the
      * background cleaner.
@@ -409,7 +419,7 @@ final class UndoPreparer {
     }
 
     /** An empty directory to move aside right before its operation. */
-    private record Swap(Path victim, Path kept, OptionalLong fileId) {
+    record Swap(Path victim, Path kept, OptionalLong fileId) {
     }
 
     /** Saves bytes {@code [from, to)} of a file (clamped to its size) as a RestoreRanges or RestoreSize step. */

@@ -207,14 +207,33 @@ class LightPathTest {
     }
 
     @Test
-    void aDirectoryMovedAsideFirstRulesTheLightPathOut() {
+    void aRemovedDirectoryIsLightOnlyWhereTheFileSystemRemovesItIntoAPlace() {
         UndoStep file = new UndoStep.MoveBack(1, ObjectRef.at(RelativePath.of("x")), ObjectKind.REGULAR,
                 RelativePath.of("rm-1"));
         UndoStep dir = new UndoStep.MoveBack(1, ObjectRef.at(RelativePath.of("x")), ObjectKind.DIRECTORY,
                 RelativePath.of("rm-1"));
+        COMPOUND4args rmdir = compound(putrootfh(), remove("x"));
 
-        assertThat(LightPath.whyNotSteps(List.of(file))).isEmpty();
-        assertThat(LightPath.whyNotSteps(List.of(dir))).isPresent();
+        assertThat(LightPath.whyNotSteps(List.of(file), rmdir, () -> false)).isEmpty();
+        assertThat(LightPath.whyNotSteps(List.of(dir), rmdir, () -> true)).isEmpty();
+        assertThat(LightPath.whyNotSteps(List.of(dir), rmdir, () -> false)).hasValueSatisfying(
+                w -> assertThat(w).contains("cannot remove a directory into a place"));
+    }
+
+    @Test
+    void aDirectoryARenameReplacesRulesTheLightPathOut() {
+        UndoStep dir = new UndoStep.MoveBack(2, ObjectRef.at(RelativePath.of("n")), ObjectKind.DIRECTORY,
+                RelativePath.of("mv-2"));
+
+        assertThat(LightPath.whyNotSteps(List.of(dir), compound(putrootfh(), savefh(), rename("d", "n")), () -> true))
+                .hasValueSatisfying(w -> assertThat(w).contains("moved aside first"));
+    }
+
+    private static COMPOUND4args compound(nfs_argop4... ops) {
+        COMPOUND4args args = new COMPOUND4args();
+        args.minorversion = 1;
+        args.argarray = ops;
+        return args;
     }
 
     private static nfs_argop4 putrootfh() {

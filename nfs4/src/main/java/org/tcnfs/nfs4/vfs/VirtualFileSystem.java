@@ -128,6 +128,15 @@ public interface VirtualFileSystem {
     }
 
     /**
+     * Whether {@link #remove} of an empty directory honours a place the transaction layer gave for it (the light
+     * path's REMOVE of a directory): it then renames the directory there, one step, instead of removing it, so that
+     * the same directory can be put back if the transaction rolls back. False unless a file system says so.
+     */
+    default boolean removesDirectoriesIntoPlace() {
+        return false;
+    }
+
+    /**
      * Creates an empty regular file with its access and modification times set (an exclusive OPEN's verifier), in
      * one step where {@link #createsAtomically()}. The default creates it, then sets the times, and removes it
      * again if that fails.

@@ -42,6 +42,7 @@ import org.tcnfs.nfs4.status.IsDirException;
 import org.tcnfs.nfs4.status.NameTooLongException;
 import org.tcnfs.nfs4.status.NfsException;
 import org.tcnfs.nfs4.status.NoEntException;
+import org.tcnfs.nfs4.status.NotEmptyException;
 import org.tcnfs.nfs4.status.NotDirException;
 import org.tcnfs.nfs4.status.NotSameException;
 import org.tcnfs.nfs4.status.StaleException;
@@ -434,7 +435,12 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         if (stat.isDirectory()) {
             verifiedDirectories.forgetAll();
             try {
-                posix.rmdir(path);
+                Optional<Path> place = handles.placeForRemovedDirectory(stat.ino());
+                if (place.isPresent()) {
+                    moveEmptyDirectory(path, place.get());
+                } else {
+                    posix.rmdir(path);
+                }
             } finally {
                 verifiedDirectories.forgetAll();
             }
@@ -461,6 +467,43 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         }
         changes.modified(dir.stat().ino(), dir.stat().ctimeNanos());
         survivorChanged(stat);
+    }
+
+    @Override
+    public boolean removesDirectoriesIntoPlace() {
+        return true;
+    }
+
+    /**
+     * The REMOVE of the empty directory {@code path} as one rename into {@code place} (a light-path transaction's
+     * backup directory, {@link HandleTable#placeForRemovedDirectory}): the name goes in one step, and the same
+     * directory is there to be put back if the transaction rolls back. NFS4ERR_NOTEMPTY, changing nothing, for a
+     * directory with entries, also for one a process on the server gave an entry between the check and the rename.
+     */
+    private void moveEmptyDirectory(Path path, Path place) throws IOException {
+        if (!isEmptyDirectory(path)) {
+            throw new NotEmptyException(path + " is not empty");
+        }
+        int errno = posix.rename(path, place);
+        if (errno != 0) {
+            throw FsErrors.ofRename(errno, path, place);
+        }
+        if (!isEmptyDirectory(place)) {
+            int back = posix.rename(place, path);
+            if (back != 0) {
+                LOG.error("{} gained an entry while it was removed and cannot be put back from {} (errno {}): the "
+                        + "transaction's rollback moves it back", path, place, back);
+            }
+            throw new NotEmptyException(path + " gained an entry while it was removed");
+        }
+    }
+
+    private static boolean isEmptyDirectory(Path dir) throws IOException {
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+            return !entries.iterator().hasNext();
+        } catch (IOException e) {
+            throw FsErrors.of(e, "listing " + dir);
+        }
     }
 
     @Override

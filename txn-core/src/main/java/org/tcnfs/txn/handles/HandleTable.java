@@ -396,6 +396,16 @@ public final class HandleTable implements AutoCloseable {
     }
 
     /**
+     * Where the REMOVE of the empty directory with inode number {@code ino}, on this thread, is to rename it instead
+     * of removing it: the place a light-path transaction's buffer keeps it at for its undo ({@link
+     * TxnBuffer#keepRemovedDirectory}), taken once; empty elsewhere (remove it).
+     */
+    public Optional<java.nio.file.Path> placeForRemovedDirectory(long ino) {
+        TxnBuffer buffer = bound.get();
+        return buffer == null ? Optional.empty() : buffer.takeRemovedDirectoryPlace(ino);
+    }
+
+    /**
      * On a thread bound to a plain compound's buffer: the change about to be made (a RENAME's rows) must become
      * durable only after the compound's directory syncs, so the buffer is not committed alongside them
      * ({@link TxnBuffer#mayCommitAlongsideSyncs}). Elsewhere nothing.

@@ -40,6 +40,11 @@ public final class TxnBuffer {
      * transaction ({@link #removeRowsLate}).
      */
     private boolean removesRowsLate;
+    /**
+     * Where a light-path transaction's REMOVE moves an empty directory instead of removing it, by its inode number
+     * ({@link #keepRemovedDirectory}); at most the compound's REMOVEs.
+     */
+    private final Map<Long, java.nio.file.Path> removedDirectoryPlaces = new java.util.HashMap<>();
     /** Whether a batch merged into the buffer wrote or removed a directory's row. */
     private boolean directoriesChanged;
     /** Whether a change must not be durable before the compound's syncs ({@link #commitAfterSyncs()}). */
@@ -117,6 +122,21 @@ public final class TxnBuffer {
      */
     public void removeRowsLate() {
         removesRowsLate = true;
+    }
+
+    /**
+     * Lets the REMOVE of the empty directory with inode number {@code ino} rename it to {@code place} (in the
+     * transaction's backup directory) instead of removing it ({@link HandleTable#placeForRemovedDirectory}): one
+     * step, as a removal is, and the same directory is kept for the undo (a light-path transaction, which moves
+     * nothing aside before its one change).
+     */
+    public void keepRemovedDirectory(long ino, java.nio.file.Path place) {
+        removedDirectoryPlaces.put(ino, Objects.requireNonNull(place, "place"));
+    }
+
+    /** The place {@link #keepRemovedDirectory} gave the directory with inode number {@code ino}, taken once. */
+    java.util.Optional<java.nio.file.Path> takeRemovedDirectoryPlace(long ino) {
+        return java.util.Optional.ofNullable(removedDirectoryPlaces.remove(ino));
     }
 
     /**
