@@ -3,6 +3,7 @@ package org.tcnfs.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -22,8 +23,9 @@ import org.tcnfs.client.CompoundResult;
  * maybe while the new object is being registered. The crash-recovery stream test of main 018a580 saw such a CREATE
  * answer NFS4ERR_STALE once (the handle table's registration refused the inode number, "the directory changed").
  *
- * <p>Half the clients run compounds that make and remove {@value #CHURN} symbolic links each, the other half
- * compounds of {@value #BATCH} CREATEs of a symbolic link, each client in its own directory, for 20 seconds
+ * <p>A third of the clients run compounds that make and remove {@value #CHURN} symbolic links each, a third
+ * compounds of {@value #BATCH} CREATEs of a symbolic link, a third compounds of {@value #BATCH} LOOKUPs of files
+ * the test made beside the server (which the LOOKUP registers), each client in its own directory, for 20 seconds
  * ({@code -Dtcnfs.it.create-beside.seconds}); every compound must succeed and every name made must resolve
  * afterwards. Before the fix (d888c6f) a run here saw 1 to 3 CREATEs answer NFS4ERR_STALE, the server logging
  * "registering .../x35-2 failed: inode 35288 of export / is registered" at DEBUG.
@@ -39,10 +41,14 @@ class CreateBesideRemovedRowsIT extends SharedServerTest {
         return TestMounts.directoryOn("TCNFS_EXT4_DIR", "ext4");
     }
 
+    /** What a client does in a round: churn (create and remove), create, or look up objects made beside the server. */
+    private enum Role { CHURN, CREATE, LOOKUP }
+
     @Test
-    void createsBesideCompoundsThatCreateAndRemoveNeverAnswerStale() throws Exception {
+    void createsAndLookupsBesideCompoundsThatCreateAndRemoveNeverAnswerStale() throws Exception {
         List<String> failures = Collections.synchronizedList(new ArrayList<>());
         AtomicInteger creates = new AtomicInteger();
+        AtomicInteger lookups = new AtomicInteger();
         AtomicInteger churned = new AtomicInteger();
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(SECONDS);
         byte[][] dirs = new byte[CLIENTS][];
@@ -54,51 +60,63 @@ class CreateBesideRemovedRowsIT extends SharedServerTest {
                 dirs[c] = clients.nfs().mkdir(top, "c" + c);
                 NfsOps nfs = clients.newClient("create-beside-" + c);
                 byte[] dir = dirs[c];
+                Path onDisk = server.exportDir().resolve("create-beside").resolve("c" + c);
                 List<String> names = new ArrayList<>();
                 made.add(names);
-                boolean churner = c % 2 == 0;
+                Role role = Role.values()[c % Role.values().length];
                 tasks.add(() -> {
                     for (int round = 0; System.nanoTime() < end && failures.size() < 5; round++) {
                         // CREATE makes the new object the current one: each goes from the directory's handle
                         CompoundBuilder ops = new CompoundBuilder();
-                        if (churner) {
-                            for (int i = 0; i < CHURN; i++) {
-                                ops.putfh(dir).symlink("x" + round + "-" + i, "../gone");
+                        List<String> inRound = new ArrayList<>();
+                        switch (role) {
+                            case CHURN -> {
+                                for (int i = 0; i < CHURN; i++) {
+                                    ops.putfh(dir).symlink("x" + round + "-" + i, "../gone");
+                                }
+                                ops.putfh(dir);
+                                for (int i = 0; i < CHURN; i++) {
+                                    ops.remove("x" + round + "-" + i);
+                                }
                             }
-                            ops.putfh(dir);
-                            for (int i = 0; i < CHURN; i++) {
-                                ops.remove("x" + round + "-" + i);
+                            case CREATE -> {
+                                for (int i = 0; i < BATCH; i++) {
+                                    inRound.add("y" + round + "-" + i);
+                                    ops.putfh(dir).symlink("y" + round + "-" + i, "../t312");
+                                }
                             }
-                        } else {
-                            for (int i = 0; i < BATCH; i++) {
-                                ops.putfh(dir).symlink("y" + round + "-" + i, "../t312");
+                            case LOOKUP -> {
+                                for (int i = 0; i < BATCH; i++) {
+                                    // made beside the server: the LOOKUP registers it
+                                    inRound.add("z" + round + "-" + i);
+                                    Files.createFile(onDisk.resolve("z" + round + "-" + i));
+                                    ops.putfh(dir).lookup("z" + round + "-" + i);
+                                }
                             }
+                            default -> throw new IllegalStateException(role.toString());
                         }
                         CompoundResult r = nfs.run(ops);
                         if (!r.isOk()) {
-                            failures.add((churner ? "create-and-remove" : "create") + " round " + round + ": " + r);
-                        } else if (churner) {
-                            churned.addAndGet(CHURN);
-                        } else {
-                            creates.addAndGet(BATCH);
-                            for (int i = 0; i < BATCH; i++) {
-                                names.add("y" + round + "-" + i);
-                            }
+                            failures.add(role + " round " + round + ": " + r);
+                            continue;
                         }
+                        names.addAll(inRound);
+                        (role == Role.CHURN ? churned : role == Role.CREATE ? creates : lookups).addAndGet(
+                                role == Role.CHURN ? CHURN : BATCH);
                     }
                     return null;
                 });
             }
             ThreadClients.runAll(tasks, TimeUnit.SECONDS.toNanos(SECONDS));
-            System.out.printf("CreateBesideRemovedRowsIT: %d creates beside %d created and removed objects in %d s, "
-                    + "%d failed compounds%n", creates.get(), churned.get(), SECONDS, failures.size());
+            System.out.printf("CreateBesideRemovedRowsIT: %d creates and %d lookups beside %d created and removed "
+                    + "objects in %d s, %d failed compounds%n", creates.get(), lookups.get(), churned.get(), SECONDS,
+                    failures.size());
             assertThat(failures).as("compounds that failed; server log:%n%s", server.warnings(40)).isEmpty();
-            for (int c = 1; c < CLIENTS; c += 2) {
-                for (String name : made.get(c)) {
-                    clients.nfs().lookup(dirs[c], name);
-                }
+            for (int c = 0; c < CLIENTS; c++) {
+                assertThat(clients.nfs().readdirNames(dirs[c])).as("c%s", c).containsAll(made.get(c));
             }
         }
         assertThat(creates.get()).isPositive();
+        assertThat(lookups.get()).isPositive();
     }
 }
