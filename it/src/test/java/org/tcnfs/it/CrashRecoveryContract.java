@@ -1040,7 +1040,8 @@ abstract class CrashRecoveryContract {
                     if (inj == null) {
                         CompoundResult plain = ops.run(compound.render(b));
                         if (!plain.isOk()) {
-                            problem("plain run on the copy failed (generator bug) for " + current + ": " + plain);
+                            problem("plain run on the copy failed (generator bug) for " + current + ": " + plain
+                                    + "\nthe server's last WARN and ERROR lines:\n" + server.warnings(20));
                             return;
                         }
                         after = ExportSnapshot.of(twin.pathB);
@@ -1062,7 +1063,8 @@ abstract class CrashRecoveryContract {
                                 : "and its rollback left a partial state:\n"
                                 + before.diff(ExportSnapshot.of(twin.pathA));
                         problem(current + ": transactional run answered " + r.status() + " instead of " + expected
-                                + " (no crash involved); " + rolledBack + "\n" + r);
+                                + " (no crash involved); " + rolledBack + "\n" + r
+                                + "\nthe server's last WARN and ERROR lines:\n" + server.warnings(20));
                         return;
                     }
                     if (r.isOk()) {

@@ -460,6 +460,21 @@ public final class ServerProcess implements AutoCloseable {
         }
     }
 
+    /**
+     * The last {@code max} WARN and ERROR lines the server printed since its last launch, one a line (each cut at
+     * 2,000 characters), for failure messages: what the server said about a status it answered.
+     */
+    public String warnings(int max) {
+        List<String> lines = new ArrayList<>();
+        for (String line : outputOfLastStart().split("\n")) {
+            if (line.contains(" WARN ") || line.contains(" ERROR ")) {
+                lines.add(line.length() <= 2000 ? line : line.substring(0, 2000) + "...");
+            }
+        }
+        List<String> last = lines.subList(Math.max(0, lines.size() - max), lines.size());
+        return last.isEmpty() ? "(no WARN or ERROR lines)" : String.join("\n", last);
+    }
+
     /** Everything the server printed so far (all starts), for failure messages; the last 64 KiB. */
     public String output() {
         try {

@@ -18,6 +18,7 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
@@ -29,6 +30,7 @@ import java.util.Set;
 import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tcnfs.nfs4.log.RateLimitedLog;
 import org.tcnfs.nfs4.status.AccessException;
 import org.tcnfs.nfs4.status.BadCharException;
 import org.tcnfs.nfs4.status.BadCookieException;
@@ -132,6 +134,10 @@ import org.tcnfs.txn.handles.Node;
  */
 public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LocalFileSystem.class);
+    /** Registrations the handle table refused (answered NFS4ERR_STALE), with the table's reason. */
+    private static final RateLimitedLog TABLE_DISAGREED = RateLimitedLog.of(LOG, 5, Duration.ofMinutes(1));
+    /** Runs of a registration before a disagreement of the handle table is NFS4ERR_STALE ({@link #registering}). */
+    private static final int REGISTRATION_ATTEMPTS = 2;
 
     /** The name at the export root that is reserved for the server. */
     public static final String RESERVED_NAME = ".tcnfs";
@@ -1107,16 +1113,26 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
 
     /**
      * Runs {@code work}, mapping a failure of the handle table to an NFS error and a table that no longer
-     * agrees with what {@code work} expected (the directory changed meanwhile) to NFS4ERR_STALE.
+     * agrees with what {@code work} expected (the directory changed meanwhile) to NFS4ERR_STALE. A disagreement
+     * is tried once more first: on a thread bound to a compound's buffer the work reads the committed rows one at
+     * a time, so a row another compound commits meanwhile can be missing at one read and there at the next; the
+     * second run sees it from the start. What is still refused is logged (WARN, rate-limited) with its reason.
      */
     private static Nfh registering(String name, Path path, TableWork work) throws IOException {
-        try {
-            return work.run();
-        } catch (HandleTableException e) {
-            throw FsErrors.of(e, "registering " + path);
-        } catch (IllegalStateException | IllegalArgumentException e) {
-            LOG.debug("registering {} failed: {}", path, e.getMessage());
-            throw new StaleException("the directory changed while " + name + " was registered", e);
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return work.run();
+            } catch (HandleTableException e) {
+                throw FsErrors.of(e, "registering " + path);
+            } catch (IllegalStateException | IllegalArgumentException e) {
+                if (attempt < REGISTRATION_ATTEMPTS) {
+                    LOG.debug("registering {} failed, once more: {}", path, e.getMessage());
+                    continue;
+                }
+                TABLE_DISAGREED.warn("registering {} in the handle table failed {} times, answering NFS4ERR_STALE: {}",
+                        path, attempt, e.toString());
+                throw new StaleException("the directory changed while " + name + " was registered", e);
+            }
         }
     }
 
@@ -1284,16 +1300,10 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
      */
     private Nfh registerCreated(Nfh parent, String name, Path path, PosixStat stat) throws IOException {
         return registering(name, path, () -> {
-            return handles.inGroupCommit(batch -> {
-                batch.unlink(parent, name).filter(HandleBatch.Unlinked::nodeRemoved)
-                        .ifPresent(gone -> channels.invalidate(gone.handle()));
-                Optional<Nfh> previous = batch.byInode(exportId, stat.ino());
-                if (previous.isPresent()) {
-                    batch.removeNode(previous.get());
-                    channels.invalidate(previous.get());
-                }
-                return batch.register(parent, name, stat.type(), stat.dev(), stat.ino(), stat.generation());
-            });
+            HandleBatch.Registered registered = handles.inGroupCommit(batch -> batch.registerReplacing(parent, name,
+                    stat.type(), stat.dev(), stat.ino(), stat.generation()));
+            registered.forgotten().forEach(channels::invalidate);
+            return registered.handle();
         });
     }
 

@@ -132,6 +132,44 @@ public final class HandleBatch extends AbstractView implements AutoCloseable {
     }
 
     /**
+     * Registers an object the caller has just made at {@code name} in {@code parent}, with the inode it has just
+     * read from the disk, under a fresh random handle. Nothing else can be at that name or have that inode
+     * number now, so whatever the table still holds for either is stale and is forgotten first ({@link #unlink},
+     * {@link #removeNode}). Unlike {@link #register(Nfh, String, FileType, long, long, long) register}, this does
+     * not fail when such a row shows up while it runs: a batch of a {@link TxnBuffer} reads the latest committed
+     * rows one at a time, so a row another compound commits meanwhile (the row of an object it registered and
+     * then removed, whose removal from the table comes later, {@link LateDurability}, and whose inode number the
+     * new object got) may be absent at one read and present at the next.
+     *
+     * @return the new handle, and the handles forgotten
+     * @throws IllegalStateException if the parent is unknown or not a directory, or the table gives the inode
+     *     number to the parent or one of its ancestors (it disagrees with the disk)
+     */
+    public Registered registerReplacing(Nfh parent, String name, FileType type, long dev, long ino,
+            long generation) {
+        Objects.requireNonNull(type, "type");
+        Link link = new Link(parent, name);
+        Node dir = requireDirectory(parent);
+        List<Nfh> forgotten = new ArrayList<>(2);
+        unlink(parent, name).filter(Unlinked::nodeRemoved).ifPresent(gone -> forgotten.add(gone.handle()));
+        byte[] inodeKey = Codec.inodeKey(dir.exportId(), ino);
+        Optional<Nfh> holder = handleAt(table.inodes, inodeKey);
+        if (holder.isPresent()) {
+            if (isAncestorOrSelf(holder.get(), parent)) {
+                throw new IllegalStateException("inode " + ino + " of export " + dir.exportId() + " belongs to "
+                        + holder.get() + ", the directory " + parent + " or one above it");
+            }
+            removeNode(holder.get());
+            forgotten.add(holder.get());
+        }
+        Nfh handle = freshHandle();
+        putNode(new Node(handle, dir.exportId(), type, dev, ino, generation, List.of(link)));
+        put(table.names, Codec.nameKey(parent, name), Codec.handle(handle));
+        put(table.inodes, inodeKey, Codec.handle(handle));
+        return new Registered(handle, List.copyOf(forgotten));
+    }
+
+    /**
      * Adds the name {@code name} in {@code parent} to the (non-directory) object {@code handle}: a hard
      * link.
      *
@@ -422,6 +460,19 @@ public final class HandleBatch extends AbstractView implements AutoCloseable {
     public record Unlinked(Nfh handle, boolean nodeRemoved) {
         public Unlinked {
             Objects.requireNonNull(handle, "handle");
+        }
+    }
+
+    /**
+     * What {@link #registerReplacing} did.
+     *
+     * @param handle the new object's handle
+     * @param forgotten the handles of the stale nodes it forgot (at the name, or with the inode number)
+     */
+    public record Registered(Nfh handle, List<Nfh> forgotten) {
+        public Registered {
+            Objects.requireNonNull(handle, "handle");
+            forgotten = List.copyOf(forgotten);
         }
     }
 

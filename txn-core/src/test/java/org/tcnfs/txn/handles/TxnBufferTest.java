@@ -73,6 +73,14 @@ class TxnBufferTest extends HandleTableTestBase {
         return other.submit(read).get(10, TimeUnit.SECONDS);
     }
 
+    private <T> T uncheckedOnOtherThread(Callable<T> work) {
+        try {
+            return onOtherThread(work);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     private static byte[] bytes(String text) {
         return text.getBytes(StandardCharsets.UTF_8);
     }
@@ -305,6 +313,63 @@ class TxnBufferTest extends HandleTableTestBase {
         assertThat(onOtherThread(() -> table.child(root, "f"))).isEmpty();
         assertThat(onOtherThread(() -> table.child(root, "old"))).contains(existing);
         assertThat(table.node(existing)).isPresent();
+    }
+
+    /**
+     * The CREATE that answered NFS4ERR_STALE in the crash-recovery stream test (CI of 018a580): a plain compound's
+     * buffer reads the committed rows one at a time, so the row of an object another compound registered and then
+     * removed (its row goes later) may show up between the creator's look at the inode number and its
+     * registration, when the new object got that inode number. {@code register} refuses then (the server turned
+     * that into NFS4ERR_STALE); {@code registerReplacing} forgets the stale row.
+     */
+    @Test
+    void registerReplacingForgetsAnInodeRowCommittedAfterTheBufferLooked() throws Exception {
+        Nfh dir = add(root, "d", FileType.DIRECTORY);
+        TxnBuffer buffer = table.plainBuffer();
+        HandleBatch.Registered made;
+        try (HandleTable.Binding bound = table.bind(buffer)) {
+            made = table.inGroupCommit(batch -> {
+                assertThat(batch.byInode(EXPORT, 777)).isEmpty();
+                // meanwhile another compound commits the row of "x", inode 777, which it has removed from the disk
+                Nfh removed = uncheckedOnOtherThread(() -> {
+                    try (HandleBatch other = table.write()) {
+                        Nfh x = other.register(dir, "x", FileType.REGULAR, 1, 777, 5);
+                        other.commit();
+                        return x;
+                    }
+                });
+                assertThatThrownBy(() -> batch.register(dir, "y11", FileType.SYMLINK, 1, 777, 9))
+                        .isInstanceOf(IllegalStateException.class).hasMessageContaining("inode 777");
+
+                HandleBatch.Registered registered = batch.registerReplacing(dir, "y11", FileType.SYMLINK, 1, 777, 9);
+                assertThat(registered.forgotten()).containsExactly(removed);
+                return registered;
+            });
+        }
+        buffer.commit(batch -> { });
+
+        assertThat(table.byInode(EXPORT, 777)).contains(made.handle());
+        assertThat(table.child(dir, "y11")).contains(made.handle());
+        assertThat(table.node(made.forgotten().get(0))).isEmpty();
+        assertThat(table.child(dir, "x")).isEmpty();
+        assertThat(table.path(made.handle())).contains(List.of("d", "y11"));
+    }
+
+    @Test
+    void registerReplacingForgetsWhatHeldTheNameAndRefusesTheInodeOfTheParent() {
+        Nfh dir = add(root, "d", FileType.DIRECTORY);
+        Nfh old = add(dir, "n", FileType.REGULAR);
+        long dirIno = table.node(dir).orElseThrow().ino();
+        try (HandleBatch batch = table.write()) {
+            HandleBatch.Registered registered = batch.registerReplacing(dir, "n", FileType.DIRECTORY, 1, 900, 0);
+            assertThat(registered.forgotten()).containsExactly(old);
+            assertThatThrownBy(() -> batch.registerReplacing(dir, "m", FileType.REGULAR, 1, dirIno, 0))
+                    .isInstanceOf(IllegalStateException.class).hasMessageContaining("belongs to " + dir);
+            batch.commit();
+        }
+        assertThat(table.node(old)).isEmpty();
+        assertThat(table.node(dir)).isPresent();
+        assertThat(table.child(dir, "m")).isEmpty();
     }
 
     @Test
