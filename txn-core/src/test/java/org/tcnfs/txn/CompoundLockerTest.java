@@ -255,6 +255,45 @@ class CompoundLockerTest {
         assertThat(locks.keysInUse()).isZero();
     }
 
+    /**
+     * A handle the table no longer knows, of a file a client holds open (it lost its last name while open): PUTFH
+     * accepts it, so a plan that stops there cannot cover what follows (OperationFuzzIT seed 3 answered
+     * NFS4ERR_DELAY at the next operation, for ever).
+     */
+    @Test
+    void putfhOfAFileWithNoNameThatAClientHoldsOpenLocksEveryExportWholeOrRefusesATransaction() throws IOException {
+        Nfh unnamed = Nfh.random();
+        java.util.function.Predicate<org.tcnfs.nfs4.vfs.Inode> heldOpen =
+                h -> h.equals(org.tcnfs.nfs4.vfs.Inode.of(unnamed.toBytes()));
+        COMPOUND4args args = compound(1, sequence(), putfh(file), putfh(unnamed), op(nfs_opnum4.OP_SAVEFH), write());
+
+        Admission plain = singleRoot().admit(args, false, CLIENT, null, heldOpen);
+        held.add(plain.locks());
+        assertThat(plain.wholeExports()).isTrue();
+        assertThat(plain.transactional()).isFalse();
+        assertThat(plain.locks().holds(LockKey.root("/"), LockMode.WRITE)).isTrue();
+        held.forEach(LockSet::close);
+        held.clear();
+
+        assertThatThrownBy(() -> singleRoot().admit(args, true, CLIENT, null, heldOpen))
+                .isInstanceOf(NotSuppException.class);
+        assertThat(locks.keysInUse()).isZero();
+
+        policy = TxnPolicy.ALWAYS;
+        Admission always = singleRoot().admit(compound(1, sequence(), putfh(file), write(), putfh(unnamed), write()),
+                false, CLIENT, null, heldOpen);
+        held.add(always.locks());
+        assertThat(always.wholeExports()).as("txn=always runs it plain").isTrue();
+        assertThat(always.transactional()).isFalse();
+        held.forEach(LockSet::close);
+        held.clear();
+
+        Admission notOpen = singleRoot().admit(args, true, CLIENT, null, h -> false);
+        held.add(notOpen.locks());
+        assertThat(notOpen.wholeExports()).as("a stale handle: its PUTFH fails, the plan stops there").isFalse();
+        assertThat(notOpen.plan().expectedFailure()).isPresent();
+    }
+
     @Test
     void transactionOutsideAnyExportIsRefused() {
         assertThatThrownBy(() -> admit(locker(null, Duration.ofSeconds(5)),
