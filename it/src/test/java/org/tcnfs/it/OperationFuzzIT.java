@@ -518,26 +518,56 @@ class OperationFuzzIT extends SharedServerTest {
     private Map<String, String> snapshot() throws IOException {
         Map<String, String> out = new TreeMap<>();
         Path root = server.exportDir();
-        try (Stream<Path> all = Files.walk(root)) {
-            for (Path p : (Iterable<Path>) all::iterator) {
-                if (p.startsWith(root.resolve(".tcnfs"))) {
-                    continue;
-                }
-                PosixFileAttributes a;
-                try {
-                    a = Files.readAttributes(p, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-                } catch (java.nio.file.NoSuchFileException e) {
-                    continue;
-                }
-                String kind = a.isDirectory() ? "dir" : a.isSymbolicLink() ? "link->" + Files.readSymbolicLink(p)
-                        : a.isRegularFile() ? "file" : "other";
-                String content = a.isRegularFile() && a.size() <= (1 << 20) ? digest(Files.readAllBytes(p)) : "";
-                out.put(root.relativize(p).toString(), kind + " size " + (a.isDirectory() ? "-" : a.size()) + " "
-                        + java.nio.file.attribute.PosixFilePermissions.toString(a.permissions()) + " "
-                        + a.owner().getName() + ":" + a.group().getName() + " " + content);
+        for (Path p : exportPaths(root)) {
+            PosixFileAttributes a;
+            try {
+                a = Files.readAttributes(p, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            } catch (java.nio.file.NoSuchFileException e) {
+                continue;
             }
+            String kind = a.isDirectory() ? "dir" : a.isSymbolicLink() ? "link->" + Files.readSymbolicLink(p)
+                    : a.isRegularFile() ? "file" : "other";
+            String content = a.isRegularFile() && a.size() <= (1 << 20) ? digest(Files.readAllBytes(p)) : "";
+            out.put(root.relativize(p).toString(), kind + " size " + (a.isDirectory() ? "-" : a.size()) + " "
+                    + java.nio.file.attribute.PosixFilePermissions.toString(a.permissions()) + " "
+                    + a.owner().getName() + ":" + a.group().getName() + " " + content);
         }
         return out;
+    }
+
+    /**
+     * The paths of the export, {@code root} first, without descending into {@code .tcnfs} (the server removes
+     * backups there while the walk runs: Files.walk failed with NoSuchFileException, seed 3) or into a directory
+     * that goes while the walk runs.
+     */
+    private static List<Path> exportPaths(Path root) throws IOException {
+        List<Path> paths = new ArrayList<>();
+        Files.walkFileTree(root, new java.nio.file.SimpleFileVisitor<>() {
+            @Override
+            public java.nio.file.FileVisitResult preVisitDirectory(Path dir,
+                    java.nio.file.attribute.BasicFileAttributes attrs) {
+                if (dir.equals(root.resolve(".tcnfs"))) {
+                    return java.nio.file.FileVisitResult.SKIP_SUBTREE;
+                }
+                paths.add(dir);
+                return java.nio.file.FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public java.nio.file.FileVisitResult visitFile(Path file, java.nio.file.attribute.BasicFileAttributes attrs) {
+                paths.add(file);
+                return java.nio.file.FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public java.nio.file.FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+                if (e instanceof java.nio.file.NoSuchFileException) {
+                    return java.nio.file.FileVisitResult.CONTINUE;
+                }
+                throw e;
+            }
+        });
+        return paths;
     }
 
     private List<String> backups() throws IOException {
