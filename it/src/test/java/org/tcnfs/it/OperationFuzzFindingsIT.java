@@ -219,6 +219,10 @@ class OperationFuzzFindingsIT extends SharedServerTest {
                         .putfh(dir).rename("b", "c"));
                 assertThat(renameFromAFile.status()).as("%s: RENAME from a file, not a directory: %s", how,
                         renameFromAFile).isEqualTo(NfsStatus.NOTDIR);
+                CompoundResult renameIntoAFile = nfs.run(new CompoundBuilder().putfh(dir).savefh().putfh(d)
+                        .rename("b", "c"));
+                assertThat(renameIntoAFile.status()).as("%s: RENAME into a file, not a directory: %s", how,
+                        renameIntoAFile).isEqualTo(NfsStatus.NOTDIR);
                 CompoundResult txn = s.session().executeTransaction(new CompoundBuilder().putfh(dir)
                         .putfh(d).write(stateid, 0, "zz".getBytes(UTF_8)));
                 assertThat(txn.status()).as("%s: transactional WRITE of the removed, open file: %s", how, txn)
