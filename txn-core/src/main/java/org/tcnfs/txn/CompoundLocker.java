@@ -61,8 +61,10 @@ import org.tcnfs.txn.plan.Unplannable;
  *       transaction flag, {@code always} makes every plannable compound that changes something a
  *       transaction.</li>
  *   <li><b>Plan and lock.</b> {@link CompoundPlanner}, all keys at once, the plan's assumptions checked
- *       again under the locks, at most {@value #MAX_PLANS} attempts, the last under a WRITE lock of the whole
- *       export. A plain compound the planner cannot plan locks every export whole; a transactional one is
+ *       again under the locks, at most {@value #MAX_PLANS} attempts, the last ones ({@value #EXCLUSIVE_PLANS})
+ *       under a WRITE lock of the whole export; if the assumptions fail even there, a plain compound locks every
+ *       export whole and a transaction is refused with NFS4ERR_NOTSUPP (a disagreement of planner and handle
+ *       table, logged at WARN, not a DELAY that would be answered every time). A plain compound the planner cannot plan locks every export whole; a transactional one is
  *       refused with NFS4ERR_NOTSUPP. Keys fenced after a failed undo answer NFS4ERR_DELAY, and so does a
  *       lock that is not free in time.</li>
  *   <li><b>Files with no name.</b> A plan that stops at a PUTFH because its handle does not resolve expects that
@@ -87,6 +89,12 @@ final class CompoundLocker {
 
     /** Plans before the last attempt, which plans under an exclusive lock of the export. */
     static final int MAX_PLANS = 3;
+
+    /**
+     * Attempts under an exclusive lock of the export before the locker stops re-planning: there only the handle
+     * table's late row removals ({@code LateDurability}) can change what the planner saw.
+     */
+    static final int EXCLUSIVE_PLANS = 2;
 
     /** How plain compounds that only read are admitted. */
     enum ReadOnlyCompounds {
@@ -258,6 +266,7 @@ final class CompoundLocker {
         }
         Unplannable unplannable = null;
         ExpectedFailure unnamed = null;
+        String unsettled = null;
         for (int attempt = 1; ; attempt++) {
             // The last attempt locks the whole export first and plans under that lock, where no name can
             // change: a compound is never refused because others kept renaming what it uses.
@@ -302,15 +311,24 @@ final class CompoundLocker {
                     hold = true;
                     return new Admission(Optional.of(export.exportId()), plan, set, transactional, false);
                 }
-                if (exclusive) {
-                    throw new DelayException("the plan's view of the name space does not hold even under an "
-                            + "exclusive lock of the export");
+                if (exclusive && attempt >= MAX_PLANS + EXCLUSIVE_PLANS - 1) {
+                    // Nothing another compound holds can be the cause: NFS4ERR_DELAY would be answered every time.
+                    unsettled = "the plan's view of the name space does not hold even under an exclusive lock of the "
+                            + "export (" + attempt + " attempts)";
+                    LOG.warn("{}; the planner and the handle table disagree", unsettled);
+                    if (transactionFlag || owner != null) {
+                        throw new NotSuppException("not plannable as a transaction: " + unsettled);
+                    }
+                    break;
                 }
             } finally {
                 if (!hold && set != null) {
                     set.close();
                 }
             }
+        }
+        if (unsettled != null) {
+            return wholeExports(unsettled);
         }
         if (unnamed != null) {
             return wholeExports("operation " + unnamed.opIndex() + " PUTFH names a file that lost its last name while "

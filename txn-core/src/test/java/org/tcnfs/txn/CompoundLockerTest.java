@@ -294,6 +294,41 @@ class CompoundLockerTest {
         assertThat(notOpen.plan().expectedFailure()).isPresent();
     }
 
+    /**
+     * A resolver that never answers twice the same (a disagreement of planner and handle table): before, every
+     * attempt failed its assumptions and the compound got NFS4ERR_DELAY, every time it was sent.
+     */
+    @Test
+    void assumptionsThatFailEvenUnderAnExclusiveLockAreNeverADelay() throws IOException {
+        java.util.concurrent.atomic.AtomicInteger answers = new java.util.concurrent.atomic.AtomicInteger();
+        org.tcnfs.txn.plan.PathResolver unsettled = new org.tcnfs.txn.plan.PathResolver() {
+            @Override
+            public org.tcnfs.txn.plan.ResolvedPath resolve(org.tcnfs.nfs4.vfs.Inode handle) {
+                return org.tcnfs.txn.plan.ObjectPath.of("/", List.of("d", "f" + answers.incrementAndGet()));
+            }
+
+            @Override
+            public org.tcnfs.txn.plan.ResolvedPath root() {
+                return org.tcnfs.txn.plan.ObjectPath.root("/");
+            }
+        };
+        CompoundLocker locker = new CompoundLocker(
+                List.of(new CompoundLocker.Export("/", unsettled, client -> policy)), "/", table, locks,
+                Duration.ofSeconds(5), fenced);
+        COMPOUND4args args = compound(1, sequence(), putfh(file), write());
+
+        Admission plain = admit(locker, args, false);
+        assertThat(plain.wholeExports()).isTrue();
+        assertThat(plain.locks().holds(LockKey.root("/"), LockMode.WRITE)).isTrue();
+        held.forEach(LockSet::close);
+        held.clear();
+        assertThatThrownBy(() -> admit(locker, args, true)).isInstanceOf(NotSuppException.class);
+        assertThat(locks.keysInUse()).isZero();
+        int attempts = CompoundLocker.MAX_PLANS + CompoundLocker.EXCLUSIVE_PLANS - 1;
+        assertThat(answers.get()).as("two admissions of %d attempts, each planned and checked", attempts)
+                .isEqualTo(2 * 2 * attempts);
+    }
+
     @Test
     void transactionOutsideAnyExportIsRefused() {
         assertThatThrownBy(() -> admit(locker(null, Duration.ofSeconds(5)),
