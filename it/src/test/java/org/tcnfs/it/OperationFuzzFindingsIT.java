@@ -11,6 +11,7 @@ import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_OPEN;
 import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_PUTROOTFH;
 import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_READ;
 import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_SEQUENCE;
+import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_WRITE;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -23,17 +24,22 @@ import org.junit.jupiter.api.Test;
 import org.tcnfs.client.Attrs;
 import org.tcnfs.client.CompoundBuilder;
 import org.tcnfs.client.CompoundResult;
+import org.tcnfs.client.Nfs40Client;
 import org.tcnfs.client.Nfs41Session;
 import org.tcnfs.client.rpc.AuthSys;
 import org.tcnfs.client.rpc.NfsConnection;
 import org.tcnfs.nfs4.status.NfsStatus;
+import org.tcnfs.nfs4.xdr.COMPOUND4args;
 import org.tcnfs.nfs4.xdr.CREATE4args;
 import org.tcnfs.nfs4.xdr.GETATTR4resok;
 import org.tcnfs.nfs4.xdr.OPEN4args;
 import org.tcnfs.nfs4.xdr.OPEN4resok;
 import org.tcnfs.nfs4.xdr.READ4resok;
 import org.tcnfs.nfs4.xdr.RENEW4args;
+import org.tcnfs.nfs4.xdr.createhow4;
+import org.tcnfs.nfs4.xdr.createmode4;
 import org.tcnfs.nfs4.xdr.createtype4;
+import org.tcnfs.nfs4.xdr.fattr4;
 import org.tcnfs.nfs4.xdr.nfs_ftype4;
 import org.tcnfs.nfs4.xdr.nfs_resop4;
 import org.tcnfs.nfs4.xdr.stateid4;
@@ -245,6 +251,49 @@ class OperationFuzzFindingsIT extends SharedServerTest {
                 nfs.runOk(new CompoundBuilder().putfh(dir).remove("y"));
             }
             assertThat(server.metric("tcnfs_txn_lock_keys")).isZero();
+        }
+    }
+
+    @Test
+    void aTransactionWhoseNfs40OpenIsARetransmissionWritesAndRollsBackTheFileThatOpenMadeCurrent() throws Exception {
+        byte[] dir;
+        try (ItSession s = ItSession.open(server, "retransmitted-open")) {
+            dir = s.nfs().mkdir(s.nfs().rootFh(), "retransmitted-open");
+        }
+        Path d = server.exportDir().resolve("retransmitted-open").resolve("d");
+        Path a = server.exportDir().resolve("retransmitted-open").resolve("a");
+        try (NfsConnection connection = server.connect()) {
+            Nfs40Client c40 = Nfs40Client.create(connection, "retransmitted-open");
+            c40.openCreate(dir, "first");
+            byte[] before = writeRandomBytes(d, 13214, 7);
+            int seqid = c40.seqid();
+            c40.executeSequenced(new CompoundBuilder().putfh(dir).openNfs40(seqid, c40.clientId(), c40.openOwner(),
+                    "d", OPEN4args.OPEN4_SHARE_ACCESS_BOTH, null)).orThrow();
+            byte[] data = new byte[3398];
+            java.util.Arrays.fill(data, (byte) 0x5a);
+
+            // the same seqid again: a retransmission of the OPEN of d, whatever name it carries now
+            COMPOUND4args args = new CompoundBuilder().minorVersion(0).putfh(dir)
+                    .openNfs40(seqid, c40.clientId(), c40.openOwner(), "a", OPEN4args.OPEN4_SHARE_ACCESS_BOTH,
+                            createhow4.withAttributes(createmode4.UNCHECKED4, new fattr4()))
+                    .getfh().write(CompoundBuilder.anonymousStateid(), 5466, data).putfh(dir).lookup("missing")
+                    .build();
+            CompoundResult txn = new CompoundResult(args, connection.compound(NfsConnection.PROC_COMPOUND_TXN, args,
+                    connection.credential()));
+
+            assertThat(txn.status()).as("%s", txn).isEqualTo(NfsStatus.NOENT);
+            assertThat(txn.statusOf(OP_WRITE)).as("the WRITE ran, on d").isEqualTo(NfsStatus.OK);
+            assertThat(Files.readAllBytes(d)).as("d after the rollback").isEqualTo(before);
+            assertThat(a).as("a retransmitted OPEN creates nothing").doesNotExist();
+
+            CompoundResult plain = c40.execute(new CompoundBuilder().putfh(dir)
+                    .openNfs40(seqid, c40.clientId(), c40.openOwner(), "a", OPEN4args.OPEN4_SHARE_ACCESS_BOTH,
+                            createhow4.withAttributes(createmode4.UNCHECKED4, new fattr4()))
+                    .getfh().write(CompoundBuilder.anonymousStateid(), 0, data));
+            assertThat(plain.status()).as("%s", plain).isEqualTo(NfsStatus.OK);
+            assertThat(Files.readAllBytes(d)).as("a plain compound writes d, the file the retransmission made current")
+                    .startsWith(data);
+            assertThat(a).doesNotExist();
         }
     }
 

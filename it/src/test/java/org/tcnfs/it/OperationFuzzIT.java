@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.security.MessageDigest;
 import java.time.Duration;
@@ -294,7 +295,7 @@ class OperationFuzzIT extends SharedServerTest {
         if (TRACE != null) {
             Map<String, String> now = snapshot();
             if (traced != null && !now.equals(traced)) {
-                trace(diff(traced, now));
+                trace(diff(traced, now) + inodes());
             }
             traced = now;
         }
@@ -518,44 +519,22 @@ class OperationFuzzIT extends SharedServerTest {
     private Map<String, String> snapshot() throws IOException {
         Map<String, String> out = new TreeMap<>();
         Path root = server.exportDir();
-        for (Path p : exportPaths(root)) {
-            PosixFileAttributes a;
-            try {
-                a = Files.readAttributes(p, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-            } catch (java.nio.file.NoSuchFileException e) {
-                continue;
-            }
-            String kind = a.isDirectory() ? "dir" : a.isSymbolicLink() ? "link->" + Files.readSymbolicLink(p)
-                    : a.isRegularFile() ? "file" : "other";
-            String content = a.isRegularFile() && a.size() <= (1 << 20) ? digest(Files.readAllBytes(p)) : "";
-            out.put(root.relativize(p).toString(), kind + " size " + (a.isDirectory() ? "-" : a.size()) + " "
-                    + java.nio.file.attribute.PosixFilePermissions.toString(a.permissions()) + " "
-                    + a.owner().getName() + ":" + a.group().getName() + " " + content);
-        }
-        return out;
-    }
-
-    /**
-     * The paths of the export, {@code root} first, without descending into {@code .tcnfs} (the server removes
-     * backups there while the walk runs: Files.walk failed with NoSuchFileException, seed 3) or into a directory
-     * that goes while the walk runs.
-     */
-    private static List<Path> exportPaths(Path root) throws IOException {
-        List<Path> paths = new ArrayList<>();
+        Path reserved = root.resolve(".tcnfs");
+        // walked without the server's .tcnfs, whose backup directories come and go while the walk runs
         Files.walkFileTree(root, new java.nio.file.SimpleFileVisitor<>() {
             @Override
-            public java.nio.file.FileVisitResult preVisitDirectory(Path dir,
-                    java.nio.file.attribute.BasicFileAttributes attrs) {
-                if (dir.equals(root.resolve(".tcnfs"))) {
+            public java.nio.file.FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs)
+                    throws IOException {
+                if (dir.equals(reserved)) {
                     return java.nio.file.FileVisitResult.SKIP_SUBTREE;
                 }
-                paths.add(dir);
+                record(dir);
                 return java.nio.file.FileVisitResult.CONTINUE;
             }
 
             @Override
-            public java.nio.file.FileVisitResult visitFile(Path file, java.nio.file.attribute.BasicFileAttributes attrs) {
-                paths.add(file);
+            public java.nio.file.FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+                record(file);
                 return java.nio.file.FileVisitResult.CONTINUE;
             }
 
@@ -566,8 +545,23 @@ class OperationFuzzIT extends SharedServerTest {
                 }
                 throw e;
             }
+
+            private void record(Path p) throws IOException {
+                PosixFileAttributes a;
+                try {
+                    a = Files.readAttributes(p, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+                } catch (java.nio.file.NoSuchFileException e) {
+                    return;
+                }
+                String kind = a.isDirectory() ? "dir" : a.isSymbolicLink() ? "link->" + Files.readSymbolicLink(p)
+                        : a.isRegularFile() ? "file" : "other";
+                String content = a.isRegularFile() && a.size() <= (1 << 20) ? digest(Files.readAllBytes(p)) : "";
+                out.put(root.relativize(p).toString(), kind + " size " + (a.isDirectory() ? "-" : a.size()) + " "
+                        + java.nio.file.attribute.PosixFilePermissions.toString(a.permissions()) + " "
+                        + a.owner().getName() + ":" + a.group().getName() + " " + content);
+            }
         });
-        return paths;
+        return out;
     }
 
     private List<String> backups() throws IOException {
@@ -639,6 +633,19 @@ class OperationFuzzIT extends SharedServerTest {
     }
 
     private Map<String, String> traced;
+
+    /** Inode number and link count of every name in home, for a trace. */
+    private String inodes() throws IOException {
+        StringBuilder sb = new StringBuilder("  inodes:");
+        try (Stream<Path> names = Files.list(server.exportDir().resolve("home"))) {
+            for (Path p : names.sorted().toList()) {
+                sb.append(' ').append(p.getFileName()).append('=').append(Files.getAttribute(p, "unix:ino",
+                        java.nio.file.LinkOption.NOFOLLOW_LINKS)).append('/').append(Files.getAttribute(p,
+                        "unix:nlink", java.nio.file.LinkOption.NOFOLLOW_LINKS));
+            }
+        }
+        return sb.append('\n').toString();
+    }
 
     private static void trace(String got) throws IOException {
         if (TRACE != null) {

@@ -39,6 +39,7 @@ import org.tcnfs.txn.lock.WaitDieException;
 import org.tcnfs.nfs4.status.DeadlockException;
 import org.tcnfs.txn.plan.CompoundPlanner;
 import org.tcnfs.txn.plan.ExpectedFailure;
+import org.tcnfs.txn.plan.Retransmissions;
 import org.tcnfs.txn.plan.OperationTable;
 import org.tcnfs.txn.plan.PathResolver;
 import org.tcnfs.txn.plan.TxnPlan;
@@ -220,21 +221,30 @@ final class CompoundLocker {
      */
     Admission admit(COMPOUND4args args, boolean transactionFlag, InetAddress client, LockOwner owner)
             throws IOException {
-        return admit(args, transactionFlag, client, owner, NO_FILE_HELD_OPEN);
+        return admit(args, transactionFlag, client, owner, Retransmissions.NONE);
+    }
+
+    /**
+     * Plans {@code args} as {@link #admit(COMPOUND4args, boolean, InetAddress, LockOwner)} does, asking
+     * {@code retransmissions} which NFSv4.0 OPENs only answer their owner's last reply.
+     */
+    Admission admit(COMPOUND4args args, boolean transactionFlag, InetAddress client, LockOwner owner,
+            Retransmissions retransmissions) throws IOException {
+        return admit(args, transactionFlag, client, owner, retransmissions, NO_FILE_HELD_OPEN);
     }
 
     /** For callers that know of no open file: every handle that does not resolve is taken for a stale one. */
     static final Predicate<Inode> NO_FILE_HELD_OPEN = handle -> false;
 
     /**
-     * Plans {@code args} and takes its locks, as {@link #admit(COMPOUND4args, boolean, InetAddress, LockOwner)};
-     * {@code heldOpen} says whether a client holds a file open, for a PUTFH whose handle does not resolve (see the
-     * class comment, "Files with no name").
+     * Plans {@code args} and takes its locks, as {@link #admit(COMPOUND4args, boolean, InetAddress, LockOwner,
+     * Retransmissions)}; {@code heldOpen} says whether a client holds a file open, for a PUTFH whose handle does not
+     * resolve (see the class comment, "Files with no name").
      *
      * @param heldOpen whether a client holds the file of a handle open (the server's open state)
      */
     Admission admit(COMPOUND4args args, boolean transactionFlag, InetAddress client, LockOwner owner,
-            Predicate<Inode> heldOpen) throws IOException {
+            Retransmissions retransmissions, Predicate<Inode> heldOpen) throws IOException {
         Objects.requireNonNull(heldOpen, "heldOpen");
         boolean transactional = transactionFlag;
         if (!transactional && owner == null && readOnly == ReadOnlyCompounds.QUIET_WHEN_NO_WRITER
@@ -279,7 +289,7 @@ final class CompoundLocker {
             }
             boolean hold = false;
             try {
-                TxnPlan plan = planner.plan(args, export.resolver());
+                TxnPlan plan = planner.plan(args, export.resolver(), retransmissions);
                 if (policy == TxnPolicy.ALWAYS && plan.unplannable().isEmpty() && plan.mutates()) {
                     transactional = true;
                 }

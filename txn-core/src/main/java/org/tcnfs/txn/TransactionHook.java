@@ -16,6 +16,7 @@ import org.slf4j.LoggerFactory;
 import org.tcnfs.nfs4.compound.CompoundContext;
 import org.tcnfs.nfs4.compound.CompoundHook;
 import org.tcnfs.nfs4.export.PseudoFs;
+import org.tcnfs.nfs4.state.OpenStateTable;
 import org.tcnfs.nfs4.state.StateJournal;
 import org.tcnfs.nfs4.status.DelayException;
 import org.tcnfs.nfs4.status.NfsStatus;
@@ -38,6 +39,7 @@ import org.tcnfs.txn.lock.LockSet;
 import org.tcnfs.txn.lock.PendingDurability;
 import org.tcnfs.txn.plan.CompoundPlanner;
 import org.tcnfs.txn.plan.PathResolver;
+import org.tcnfs.txn.plan.Retransmissions;
 import org.tcnfs.txn.plan.TxnPlan;
 import org.tcnfs.txn.undo.UndoExecutor;
 
@@ -450,11 +452,24 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
                 && context.server().state().opens().isOpen(handle);
     }
 
+    /** Which NFSv4.0 OPENs of the compound only answer their open owner's last reply (the plan follows them). */
+    private static Retransmissions retransmissions(CompoundContext context) {
+        if (context.minorVersion() != 0) {
+            return Retransmissions.NONE;
+        }
+        OpenStateTable opens = context.server().state().opens();
+        return args -> opens.openRetransmission(args.owner.clientid, args.owner.owner, args.seqid);
+    }
+
     private void begin(CompoundContext context, Txn txn) throws IOException {
         CompoundLocker.Admission admitted = locker.admit(txn.args, txn.transactional, context.clientAddress(), null,
-                heldOpen(context));
+                retransmissions(context), heldOpen(context));
         if (admitted.locks() == null) {
             return;
+        }
+        if (admitted.plan() != null) {
+            Set<Integer> planned = admitted.plan().retransmissions();
+            context.planRetransmissions(planned::contains);
         }
         txn.lockSet = admitted.locks();
         txn.transactional = admitted.transactional();
@@ -514,7 +529,8 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         spanning.holdOps(multi, txn.args.argarray.length);
         CompoundLocker.Admission admitted;
         try (HandleTable.Binding planning = handles.bind(multi.buffer())) {
-            admitted = locker.admit(txn.args, true, context.clientAddress(), multi.owner(), heldOpen(context));
+            admitted = locker.admit(txn.args, true, context.clientAddress(), multi.owner(), retransmissions(context),
+                    heldOpen(context));
         }
         if (admitted.locks() == null || admitted.wholeExports() || admitted.plan() == null) {
             if (admitted.locks() != null) {
@@ -532,6 +548,8 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
                     + e.getMessage(), e);
         }
         txn.plan = admitted.plan();
+        Set<Integer> planned = txn.plan.retransmissions();
+        context.planRetransmissions(planned::contains);
         Area area = areas.get(admitted.exportId().orElseThrow());
         TransactionSteps steps = new TransactionSteps(services, area.export(), area.undo(), txn.args, txn.plan,
                 txn.lockSet, multi.buffer());

@@ -44,6 +44,7 @@ import org.tcnfs.txn.lock.LockManager;
 import org.tcnfs.txn.lock.LockMode;
 import org.tcnfs.txn.lock.LockRequest;
 import org.tcnfs.txn.lock.LockSet;
+import org.tcnfs.txn.plan.Retransmissions;
 
 /**
  * What a compound locks (issue 13, item 1), without the wire: a real handle table and lock manager, compounds
@@ -267,7 +268,7 @@ class CompoundLockerTest {
                 h -> h.equals(org.tcnfs.nfs4.vfs.Inode.of(unnamed.toBytes()));
         COMPOUND4args args = compound(1, sequence(), putfh(file), putfh(unnamed), op(nfs_opnum4.OP_SAVEFH), write());
 
-        Admission plain = singleRoot().admit(args, false, CLIENT, null, heldOpen);
+        Admission plain = singleRoot().admit(args, false, CLIENT, null, Retransmissions.NONE, heldOpen);
         held.add(plain.locks());
         assertThat(plain.wholeExports()).isTrue();
         assertThat(plain.transactional()).isFalse();
@@ -275,20 +276,20 @@ class CompoundLockerTest {
         held.forEach(LockSet::close);
         held.clear();
 
-        assertThatThrownBy(() -> singleRoot().admit(args, true, CLIENT, null, heldOpen))
+        assertThatThrownBy(() -> singleRoot().admit(args, true, CLIENT, null, Retransmissions.NONE, heldOpen))
                 .isInstanceOf(NotSuppException.class);
         assertThat(locks.keysInUse()).isZero();
 
         policy = TxnPolicy.ALWAYS;
         Admission always = singleRoot().admit(compound(1, sequence(), putfh(file), write(), putfh(unnamed), write()),
-                false, CLIENT, null, heldOpen);
+                false, CLIENT, null, Retransmissions.NONE, heldOpen);
         held.add(always.locks());
         assertThat(always.wholeExports()).as("txn=always runs it plain").isTrue();
         assertThat(always.transactional()).isFalse();
         held.forEach(LockSet::close);
         held.clear();
 
-        Admission notOpen = singleRoot().admit(args, true, CLIENT, null, h -> false);
+        Admission notOpen = singleRoot().admit(args, true, CLIENT, null, Retransmissions.NONE, h -> false);
         held.add(notOpen.locks());
         assertThat(notOpen.wholeExports()).as("a stale handle: its PUTFH fails, the plan stops there").isFalse();
         assertThat(notOpen.plan().expectedFailure()).isPresent();

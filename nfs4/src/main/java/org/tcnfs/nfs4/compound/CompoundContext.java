@@ -4,8 +4,10 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.util.Objects;
 import java.util.function.Consumer;
+import java.util.function.IntPredicate;
 import org.tcnfs.nfs4.state.NfsSession;
 import org.tcnfs.nfs4.state.StateId;
+import org.tcnfs.nfs4.status.DelayException;
 import org.tcnfs.nfs4.status.NoFileHandleException;
 import org.tcnfs.nfs4.status.RestoreFhException;
 import org.tcnfs.nfs4.vfs.Credential;
@@ -47,6 +49,7 @@ public final class CompoundContext {
     private Object extension;
     private long requestFingerprint;
     private ReplySizeLimit replySizeLimit;
+    private IntPredicate plannedRetransmissions;
 
     private CompoundContext(Builder b) {
         this.server = Objects.requireNonNull(b.server, "server");
@@ -215,6 +218,30 @@ public final class CompoundContext {
 
     public void setSession(NfsSession session) {
         this.session = session;
+    }
+
+    /**
+     * How the plan of this compound (made before it ran, to lock what it touches) took its NFSv4.0 OPENs:
+     * {@code planned.test(i)} is true where operation {@code i} was taken for a retransmission of its open
+     * owner's last request (answered from the last reply, making the file opened then the current file). Unset:
+     * nothing was planned.
+     */
+    public void planRetransmissions(IntPredicate planned) {
+        this.plannedRetransmissions = Objects.requireNonNull(planned, "planned");
+    }
+
+    /**
+     * Called by a sequenced OPEN under its owner's lock, when it knows whether it is a retransmission: if the
+     * plan took it the other way (another request of the owner ran between planning and now), the plan locked
+     * and backed up another file than the one the OPEN makes current, so the operation goes no further.
+     *
+     * @throws DelayException if the plan took the operation the other way; the client retries and is planned anew
+     */
+    public void checkPlannedRetransmission(boolean retransmission) throws DelayException {
+        if (plannedRetransmissions != null && plannedRetransmissions.test(opIndex) != retransmission) {
+            throw new DelayException("the open owner's last request changed since the compound was planned ("
+                    + (retransmission ? "now" : "no longer") + " a retransmission)");
+        }
     }
 
     /** A cached reply SEQUENCE found for a retransmission, or {@code null}. */

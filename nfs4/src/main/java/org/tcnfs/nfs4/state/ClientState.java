@@ -3,6 +3,7 @@ package org.tcnfs.nfs4.state;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -152,6 +153,12 @@ final class ClientState {
         }).sequence;
         seq.used();
         return seq;
+    }
+
+    /** NFSv4.0: the sequence of open owner {@code id} if this client has it; creates nothing. */
+    Optional<OwnerSequence> existingOpenSequence(StateOwner id) {
+        OpenOwner owner = openOwners.get(id);
+        return owner == null ? Optional.empty() : Optional.ofNullable(owner.sequence);
     }
 
     /** NFSv4.0: the sequence of lock owner {@code id}, which is created if new. */

@@ -28,6 +28,7 @@ import org.tcnfs.nfs4.status.OpenModeException;
 import org.tcnfs.nfs4.status.ResourceException;
 import org.tcnfs.nfs4.status.ShareDeniedException;
 import org.tcnfs.nfs4.vfs.Inode;
+import org.tcnfs.nfs4.xdr.nfs_opnum4;
 
 /**
  * Opens (share reservations), byte-range locks and their stateids, for NFSv4.1 (RFC 8881 sections 8.2, 9
@@ -659,6 +660,20 @@ public class OpenStateTable {
     }
 
     /**
+     * NFSv4.0: what OPEN with {@code seqid} of open owner {@code owner} of client {@code clientId} would be
+     * answered now if it is a retransmission of that owner's last request ({@link OwnerSequence#retransmissionOf});
+     * empty for an owner or client this table does not hold. Creates nothing and renews no lease.
+     */
+    public Optional<OwnerSequence.Retransmission> openRetransmission(long clientId, byte[] owner, int seqid) {
+        ClientState cs = clients.get(clientId);
+        if (cs == null || owner == null) {
+            return Optional.empty();
+        }
+        return cs.existingOpenSequence(new StateOwner(clientId, owner))
+                .flatMap(sequence -> sequence.retransmissionOf(seqid, nfs_opnum4.OP_OPEN));
+    }
+
+    /**
      * NFSv4.0: the sequence of lock owner {@code owner} of {@code client}, created if new.
      *
      * @throws ExpiredException if the client's state was released
@@ -886,9 +901,10 @@ public class OpenStateTable {
      * Puts the open and lock state {@code journal} recorded back as it was before the compound (a rollback):
      * opens and lock states the compound created are released; the ones it changed get back their share
      * reservation, asked-for share modes, seqid, byte-range locks and, if it closed or freed them,
-     * their existence. States of other owners are not touched. What cannot be put back (another owner took
-     * a conflicting open or lock meanwhile, the client's state was released) is logged at ERROR and counted
-     * in the result; the rest is still restored.
+     * their existence. States of other owners are not touched. The states of a client whose state was released
+     * meanwhile (its lease ran out during the compound) stay released: that is what its expiry asks, not a
+     * failure. What cannot be put back (another owner took a conflicting open or lock meanwhile) is logged at
+     * ERROR and counted in the result; the rest is still restored.
      *
      * @return how many states could not be restored
      */
@@ -963,9 +979,11 @@ public class OpenStateTable {
         cs.lock.readLock().lock();
         try {
             if (cs.released) {
-                LOG.error("rollback: cannot restore {} {} of client {}: the client's state was released meanwhile",
+                // its lease ran out (or it was purged) while the compound ran: an expired client's state is gone
+                // whatever the compound did, so there is nothing of it to put back (the client recovers on EXPIRED)
+                LOG.debug("rollback: {} {} of client {} stays released: the client's state was released meanwhile",
                         kind(state), state.stateId(), Long.toHexString(cs.clientId));
-                return false;
+                return true;
             }
             synchronized (state.file) {
                 String problem = putBackLocked(saved);

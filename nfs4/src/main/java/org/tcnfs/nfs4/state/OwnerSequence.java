@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.time.Clock;
 import java.util.EnumSet;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 import org.dcache.oncrpc4j.rpc.OncRpcException;
@@ -112,7 +113,11 @@ public final class OwnerSequence {
         lock.lock();
         try {
             touch();
-            if (started && seqid == lastSeqid && opcode == lastOpcode) {
+            boolean retransmission = isRetransmission(seqid, opcode);
+            if (opcode == nfs_opnum4.OP_OPEN) {
+                context.checkPlannedRetransmission(retransmission);
+            }
+            if (retransmission) {
                 result.status = lastStatus;
                 result.body = lastBody;
                 if (lastFile != null) {
@@ -130,6 +135,34 @@ public final class OwnerSequence {
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * What a request with {@code seqid} and {@code opcode} would be answered now if it is a retransmission of
+     * this owner's last request (see the class comment): the last reply's status and, for an OPEN, the file it
+     * made current; empty if the request would run (or be refused). A compound's plan asks, before the request
+     * runs; {@link CompoundContext#checkPlannedRetransmission} catches a change in between.
+     */
+    public Optional<Retransmission> retransmissionOf(int seqid, int opcode) {
+        lock.lock();
+        try {
+            return isRetransmission(seqid, opcode)
+                    ? Optional.of(new Retransmission(lastStatus, lastFile))
+                    : Optional.empty();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The answer to a retransmitted request: the status of the last reply and the file that an OPEN made current
+     * ({@code null} for other operations or an OPEN that failed).
+     */
+    public record Retransmission(int status, Inode file) {
+    }
+
+    private boolean isRetransmission(int seqid, int opcode) {
+        return started && seqid == lastSeqid && opcode == lastOpcode;
     }
 
     /**

@@ -107,6 +107,20 @@ final class Nfs40Harness implements AutoCloseable {
 
     /** A COMPOUND of any minor version and caller, through XDR both ways. */
     COMPOUND4res compound(int minorVersion, Credential caller, nfs_argop4... ops) throws IOException {
+        return compound(context -> { }, minorVersion, caller, ops);
+    }
+
+    /**
+     * A COMPOUND of minor version 0 as root whose NFSv4.0 OPENs were planned as {@code retransmission} says (as
+     * the transaction layer's planner marks them before the compound runs).
+     */
+    COMPOUND4res plannedCompound(java.util.function.IntPredicate retransmission, nfs_argop4... ops)
+            throws IOException {
+        return compound(context -> context.planRetransmissions(retransmission), 0, Credential.ROOT, ops);
+    }
+
+    private COMPOUND4res compound(java.util.function.Consumer<CompoundContext> prepare, int minorVersion,
+            Credential caller, nfs_argop4... ops) throws IOException {
         COMPOUND4args args = new COMPOUND4args();
         args.tag = "nfs40";
         args.minorversion = minorVersion;
@@ -120,6 +134,7 @@ final class Nfs40Harness implements AutoCloseable {
                 .clientAddress(InetAddress.getLoopbackAddress())
                 .connection(new Object())
                 .build();
+        prepare.accept(context);
         COMPOUND4res res = engine.process(context, decoded);
         COMPOUND4res back = new COMPOUND4res();
         decode(encode(res), back);

@@ -1,6 +1,7 @@
 package org.tcnfs.nfs4.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.tcnfs.nfs4.ops.Nfs40Harness.bytes;
 import static org.tcnfs.nfs4.ops.Nfs40Harness.encode;
 import static org.tcnfs.nfs4.ops.Nfs40Harness.getfh;
 import static org.tcnfs.nfs4.ops.Nfs40Harness.last;
@@ -11,8 +12,11 @@ import static org.tcnfs.nfs4.ops.Nfs40Harness.status;
 import static org.tcnfs.nfs4.ops.Nfs40Harness.withSeqid;
 import static org.tcnfs.nfs4.ops.Nfs40Harness.write;
 
+import java.io.IOException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.tcnfs.nfs4.state.OpenStateTable;
+import org.tcnfs.nfs4.state.OwnerSequence;
 import org.tcnfs.nfs4.status.NfsStatus;
 import org.tcnfs.nfs4.vfs.Credential;
 import org.tcnfs.nfs4.vfs.Inode;
@@ -125,18 +129,67 @@ class Nfs40StateTest {
 
     // ------------------------------------------------------------------ seqids and replays
 
+    /** Creates and confirms "f" for open owner "owner" of {@code c}; its next OPEN of "f" for reading. */
+    private static org.tcnfs.nfs4.xdr.nfs_argop4 nextReadOpenOfF(Nfs40Harness.Client c) throws IOException {
+        c.openConfirmed("owner", "f");
+        return c.open("owner", "f", OPEN4args.OPEN4_SHARE_ACCESS_READ, OPEN4args.OPEN4_SHARE_DENY_NONE, false);
+    }
+
     @Test
     void retransmittedOpenGetsTheOriginalReplyAndFileHandle() throws Exception {
         Nfs40Harness.Client c = h.client("c1");
-        c.openConfirmed("owner", "f");
-        org.tcnfs.nfs4.xdr.nfs_argop4 open = c.open("owner", "f", OPEN4args.OPEN4_SHARE_ACCESS_READ,
-                OPEN4args.OPEN4_SHARE_DENY_NONE, false);
+        org.tcnfs.nfs4.xdr.nfs_argop4 open = nextReadOpenOfF(c);
         COMPOUND4res first = h.compound(putfh(h.root()), open, getfh());
         COMPOUND4res resent = h.compound(putfh(h.root()), open, getfh());
         assertThat(status(resent)).isEqualTo(NfsStatus.OK);
         assertThat(encode(resent.resarray[1])).isEqualTo(encode(first.resarray[1]));
         assertThat(((GETFH4resok) resent.resarray[2].body).object.value)
                 .isEqualTo(h.fs.lookup(h.root(), "f").toBytes());
+    }
+
+    @Test
+    void aRetransmittedOpenIsFoundBeforeItRunsWithTheFileItMakesCurrent() throws Exception {
+        Nfs40Harness.Client c = h.client("c1");
+        org.tcnfs.nfs4.xdr.nfs_argop4 open = nextReadOpenOfF(c);
+        int seqid = c.seqid("owner");
+        OpenStateTable opens = h.server.state().opens();
+        assertThat(opens.openRetransmission(c.clientId, bytes("owner"), seqid)).as("before it ran").isEmpty();
+
+        c.sequenced("owner", putfh(h.root()), open, getfh());
+
+        assertThat(opens.openRetransmission(c.clientId, bytes("owner"), seqid))
+                .contains(new OwnerSequence.Retransmission(NfsStatus.OK.code(), h.fs.lookup(h.root(), "f")));
+        assertThat(opens.openRetransmission(c.clientId, bytes("owner"), seqid + 1)).as("the next seqid").isEmpty();
+        assertThat(opens.openRetransmission(c.clientId, bytes("other"), seqid)).as("an unknown owner").isEmpty();
+        assertThat(opens.openRetransmission(c.clientId + 1, bytes("owner"), seqid)).as("an unknown client")
+                .isEmpty();
+    }
+
+    @Test
+    void anOpenPlannedAsOneThatRunsButFoundARetransmissionIsDelayedAndTheRetryIsAnsweredFromTheCache()
+            throws Exception {
+        Nfs40Harness.Client c = h.client("c1");
+        org.tcnfs.nfs4.xdr.nfs_argop4 open = nextReadOpenOfF(c);
+        COMPOUND4res first = h.compound(putfh(h.root()), open, getfh());
+
+        COMPOUND4res planned = h.plannedCompound(i -> false, putfh(h.root()), open, getfh());
+
+        assertThat(status(planned)).isEqualTo(NfsStatus.DELAY);
+        assertThat(planned.resarray).hasSize(2);
+        COMPOUND4res resent = h.compound(putfh(h.root()), open, getfh());
+        assertThat(encode(resent.resarray[1])).as("still the original reply").isEqualTo(encode(first.resarray[1]));
+    }
+
+    @Test
+    void anOpenPlannedAsARetransmissionThatWouldRunIsDelayedWithoutUsingItsSeqid() throws Exception {
+        Nfs40Harness.Client c = h.client("c1");
+        org.tcnfs.nfs4.xdr.nfs_argop4 open = nextReadOpenOfF(c);
+
+        COMPOUND4res planned = h.plannedCompound(i -> i == 1, putfh(h.root()), open, getfh());
+
+        assertThat(status(planned)).isEqualTo(NfsStatus.DELAY);
+        assertThat(status(h.compound(putfh(h.root()), open, getfh()))).as("the same seqid runs then")
+                .isEqualTo(NfsStatus.OK);
     }
 
     @Test

@@ -33,6 +33,20 @@ class ClientLimitsTest {
         state.close();
     }
 
+    /** Three client records and three sessions per address. */
+    private static final SessionLimits THREE_PER_ADDRESS = new SessionLimits(8, 8, 64 * 1024, 1024 * 1024, 16, 3, 3);
+    private static final ClientCallback CALLBACK = new ClientCallback(0, "tcp", "127.0.0.1.0.0", 0);
+
+    private static java.net.InetAddress address(int last) throws java.net.UnknownHostException {
+        return java.net.InetAddress.getByName("127.0.0." + last);
+    }
+
+    /** A state handler with {@code limits} on {@code clock} whose reaper does not run during a test. */
+    private static StateHandler handler(SessionLimits limits, java.time.Clock clock) {
+        return StateHandler.builder(NfsLimits.DEFAULTS, clock).sessionLimits(limits).reaperInterval(Duration.ofHours(1))
+                .build();
+    }
+
     private ClientOwner owner() {
         return new ClientOwner(new OwnerId(("owner-" + owners++).getBytes(StandardCharsets.UTF_8)), new byte[8]);
     }
@@ -49,11 +63,10 @@ class ClientLimitsTest {
 
     @Test
     void oneAddressFillingItsShareOfClientsAndSessionsLeavesRoomForAnother() throws Exception {
-        SessionLimits limits = new SessionLimits(8, 8, 64 * 1024, 1024 * 1024, 16, 3, 3);
-        java.net.InetAddress a = java.net.InetAddress.getByName("127.0.0.1");
-        java.net.InetAddress b = java.net.InetAddress.getByName("127.0.0.2");
-        try (StateHandler s = StateHandler.builder(NfsLimits.DEFAULTS, CLOCK).sessionLimits(limits)
-                .reaperInterval(Duration.ofHours(1)).build()) {
+        SessionLimits limits = THREE_PER_ADDRESS;
+        java.net.InetAddress a = address(1);
+        java.net.InetAddress b = address(2);
+        try (StateHandler s = handler(limits, CLOCK)) {
             ExchangeIdResult first = s.exchangeId(owner(), 0, ExchangeIdMode.CREATE, a);
             for (int i = 0; i < 20; i++) {
                 s.exchangeId(owner(), 0, ExchangeIdMode.CREATE, a); // unconfirmed: each takes the oldest's place
@@ -90,12 +103,11 @@ class ClientLimitsTest {
      */
     @Test
     void confirmedClientsWhoseLeaseLapsedMakeRoomForNewOnesOfTheirAddress() throws Exception {
-        SessionLimits limits = new SessionLimits(8, 8, 64 * 1024, 1024 * 1024, 16, 3, 3);
-        java.net.InetAddress a = java.net.InetAddress.getByName("127.0.0.1");
+        SessionLimits limits = THREE_PER_ADDRESS;
+        java.net.InetAddress a = address(1);
         MutableClock clock = new MutableClock();
-        try (StateHandler s = StateHandler.builder(NfsLimits.DEFAULTS, clock).sessionLimits(limits)
-                .reaperInterval(Duration.ofHours(1)).build()) {
-            ClientCallback callback = new ClientCallback(0, "tcp", "127.0.0.1.0.0", 0);
+        try (StateHandler s = handler(limits, clock)) {
+            ClientCallback callback = CALLBACK;
             for (int i = 0; i < 3; i++) {
                 SetClientIdResult.Accepted r = (SetClientIdResult.Accepted) s.setClientId(owner(), callback, 0, a);
                 s.confirmClientId(r.clientId(), r.confirmVerifier(), 0);
@@ -112,8 +124,7 @@ class ClientLimitsTest {
     @Test
     void unconfirmedRecordsAreForgottenAfterFifteenSecondsAndConfirmedOnesKeepTheirLease() throws Exception {
         MutableClock clock = new MutableClock();
-        try (StateHandler s = StateHandler.builder(NfsLimits.DEFAULTS, clock).sessionLimits(LIMITS)
-                .reaperInterval(Duration.ofHours(1)).build()) {
+        try (StateHandler s = handler(LIMITS, clock)) {
             ExchangeIdResult confirmed = s.exchangeId(owner(), 0, ExchangeIdMode.CREATE);
             s.createSession(new CreateSessionRequest(confirmed.client().clientId(), confirmed.sequenceId(), 0,
                     channel(8), channel(1), 0), 0);
@@ -170,12 +181,11 @@ class ClientLimitsTest {
      */
     @Test
     void recordsMakeRoomUnconfirmedFirstThenStatelessLeastRecentlyRenewed() throws Exception {
-        SessionLimits limits = new SessionLimits(8, 8, 64 * 1024, 1024 * 1024, 16, 3, 3);
-        java.net.InetAddress a = java.net.InetAddress.getByName("127.0.0.1");
+        SessionLimits limits = THREE_PER_ADDRESS;
+        java.net.InetAddress a = address(1);
         MutableClock clock = new MutableClock();
-        try (StateHandler s = StateHandler.builder(NfsLimits.DEFAULTS, clock).sessionLimits(limits)
-                .reaperInterval(Duration.ofHours(1)).build()) {
-            ClientCallback callback = new ClientCallback(0, "tcp", "127.0.0.1.0.0", 0);
+        try (StateHandler s = handler(limits, clock)) {
+            ClientCallback callback = CALLBACK;
             long withState = confirmed40(s, callback, a);
             openSomething(s, withState, 1);
             long older = confirmed40(s, callback, a);
@@ -212,12 +222,11 @@ class ClientLimitsTest {
         long perAddress = SessionLimits.MIN_CLIENT_MEMORY_PER_ADDRESS;
         SessionLimits limits = new SessionLimits(1024, 8, 64 * 1024, 1024 * 1024, 4096, 1024, 3, 4 * perAddress,
                 perAddress);
-        java.net.InetAddress a = java.net.InetAddress.getByName("127.0.0.1");
-        java.net.InetAddress b = java.net.InetAddress.getByName("127.0.0.2");
+        java.net.InetAddress a = address(1);
+        java.net.InetAddress b = address(2);
         MutableClock clock = new MutableClock();
-        try (StateHandler s = StateHandler.builder(NfsLimits.DEFAULTS, clock).sessionLimits(limits)
-                .reaperInterval(Duration.ofHours(1)).build()) {
-            ClientCallback callback = new ClientCallback(0, "tcp", "127.0.0.1.0.0", 0);
+        try (StateHandler s = handler(limits, clock)) {
+            ClientCallback callback = CALLBACK;
             long hog = confirmed40(s, callback, a);
             int opened = 0;
             ResourceException refused = null;
@@ -255,9 +264,8 @@ class ClientLimitsTest {
         long perAddress = SessionLimits.MIN_CLIENT_MEMORY_PER_ADDRESS;
         SessionLimits limits = new SessionLimits(1024, 8, 64 * 1024, 1024 * 1024, 4096, 1024, 3, 4 * perAddress,
                 perAddress);
-        java.net.InetAddress a = java.net.InetAddress.getByName("127.0.0.1");
-        try (StateHandler s = StateHandler.builder(NfsLimits.DEFAULTS, CLOCK).sessionLimits(limits)
-                .reaperInterval(Duration.ofHours(1)).build()) {
+        java.net.InetAddress a = address(1);
+        try (StateHandler s = handler(limits, CLOCK)) {
             ExchangeIdResult r = s.exchangeId(owner(), 0, ExchangeIdMode.CREATE, a);
             s.createSession(new CreateSessionRequest(r.client().clientId(), r.sequenceId(), 0, channel(8), channel(1),
                     0), 0, a);

@@ -153,6 +153,23 @@ class StateJournalTest {
     }
 
     @Test
+    void aClientWhoseStateWasReleasedDuringTheCompoundHasNothingToRestoreAndThatIsNoFailure() throws Exception {
+        table.open(a, owner("o"), F, READ, OpenStateTable.NOTHING);
+        StateId both = table.open(a, owner("o"), F, BOTH_DENY_WRITE, OpenStateTable.NOTHING);
+
+        // the lease of client a runs out while the compound runs (on its thread: the release is journaled too)
+        int failures = rolledBack(() -> {
+            table.downgrade(a, both, F, READ);
+            table.releaseClient(a);
+        });
+
+        assertThat(failures).isZero();
+        assertThat(table.holdsState(a)).isFalse();
+        assertThat(table.open(b, owner("o"), F, WRITE, OpenStateTable.NOTHING)).as("nothing of a denies b")
+                .isNotNull();
+    }
+
+    @Test
     void changesOutsideTheBindingAreNotRecorded() throws Exception {
         StateJournal journal = table.journal();
         table.open(a, owner("o"), F, READ, OpenStateTable.NOTHING);

@@ -3,7 +3,9 @@ package org.tcnfs.txn.ops;
 import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_OPEN;
 
 import java.io.IOException;
+import java.util.Optional;
 import java.util.Set;
+import org.tcnfs.nfs4.state.OwnerSequence;
 import org.tcnfs.nfs4.vfs.FileType;
 import org.tcnfs.nfs4.xdr.OPEN4args;
 import org.tcnfs.nfs4.xdr.createhow4;
@@ -29,7 +31,9 @@ import org.tcnfs.txn.plan.Register;
  * and a {@link Mutation.SizeChange}. Undone by removing what it created ({@link UndoStep.RemoveCreated}), by
  * putting the cut data, size and times back ({@link UndoStep.RestoreRanges}, {@link UndoStep.RestoreSize},
  * {@link UndoStep.RestoreAttributes}); the open state it creates or upgrades is put back from the compound's
- * state journal ({@link StateOnRollback#RESTORED}). The opened file becomes the current file handle.
+ * state journal ({@link StateOnRollback#RESTORED}). The opened file becomes the current file handle. An NFSv4.0
+ * OPEN that retransmits its owner's last request changes nothing and makes the file opened then current
+ * ({@link Planning#retransmitted}), whatever its arguments name now.
  */
 public final class OpenOperation implements ObjectOperation {
 
@@ -64,6 +68,11 @@ public final class OpenOperation implements ObjectOperation {
         OPEN4args args = planning.args(i, op, OPEN4args.class);
         Register base = args == null ? null : planning.current(i, op);
         if (base == null) {
+            return;
+        }
+        Optional<OwnerSequence.Retransmission> again = planning.retransmission(args);
+        if (again.isPresent()) {
+            planning.retransmitted(i, op, again.get());
             return;
         }
         open_claim4 claim = args.claim;

@@ -61,8 +61,18 @@ public final class CompoundPlanner {
      * @throws IOException if a resolver lookup failed (not for a bad handle, which only stops the plan)
      */
     public TxnPlan plan(COMPOUND4args compound, PathResolver resolver) throws IOException {
+        return plan(compound, resolver, Retransmissions.NONE);
+    }
+
+    /**
+     * Plans {@code compound} as {@link #plan(COMPOUND4args, PathResolver)} does, taking an NFSv4.0 OPEN that
+     * {@code retransmissions} says is a retransmission for one that only answers its owner's last reply.
+     */
+    public TxnPlan plan(COMPOUND4args compound, PathResolver resolver, Retransmissions retransmissions)
+            throws IOException {
         Objects.requireNonNull(compound, "compound");
         Objects.requireNonNull(resolver, "resolver");
-        return new Simulation(compound, resolver).run();
+        Objects.requireNonNull(retransmissions, "retransmissions");
+        return new Simulation(compound, resolver, retransmissions).run();
     }
 }

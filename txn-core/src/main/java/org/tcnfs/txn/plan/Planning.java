@@ -2,7 +2,9 @@ package org.tcnfs.txn.plan;
 
 import java.io.IOException;
 import java.util.Optional;
+import org.tcnfs.nfs4.state.OwnerSequence;
 import org.tcnfs.nfs4.vfs.Inode;
+import org.tcnfs.nfs4.xdr.OPEN4args;
 import org.tcnfs.nfs4.xdr.nfs_argop4;
 
 /**
@@ -49,6 +51,18 @@ public interface Planning {
 
     /** The planner cannot follow this operation: the compound is {@link Unplannable}. */
     void unknown(int index, nfs_argop4 op, String reason);
+
+    /**
+     * For an NFSv4.0 OPEN: the last reply of its open owner if the OPEN is a retransmission of that owner's last
+     * request ({@link Retransmissions}); empty otherwise and for other minor versions.
+     */
+    Optional<OwnerSequence.Retransmission> retransmission(OPEN4args args);
+
+    /**
+     * Operation {@code index} is an OPEN answered from its owner's last reply {@code again}: it changes nothing,
+     * fails if that reply did, and else makes the file opened then the current file handle (as PUTFH would).
+     */
+    void retransmitted(int index, nfs_argop4 op, OwnerSequence.Retransmission again) throws IOException;
 
     /** The path of {@code name} in {@code dir}, for a name {@link #checkName} answered. */
     ObjectPath child(ObjectPath dir, String checkedName);

@@ -10,13 +10,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.SortedSet;
+import java.util.TreeSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tcnfs.nfs4.ops.Names;
+import org.tcnfs.nfs4.state.OwnerSequence;
 import org.tcnfs.nfs4.status.NfsException;
+import org.tcnfs.nfs4.status.NfsStatus;
 import org.tcnfs.nfs4.vfs.Inode;
 import org.tcnfs.nfs4.xdr.COMPOUND4args;
 import org.tcnfs.nfs4.xdr.LOOKUP4args;
+import org.tcnfs.nfs4.xdr.OPEN4args;
 import org.tcnfs.nfs4.xdr.PUTFH4args;
 import org.tcnfs.nfs4.xdr.SECINFO4args;
 import org.tcnfs.nfs4.xdr.SECINFO_NO_NAME4args;
@@ -41,6 +46,9 @@ final class Simulation implements Planning {
     private final nfs_argop4[] ops;
     private final int minorVersion;
     private final PathResolver resolver;
+    private final Retransmissions retransmissions;
+    /** The OPENs planned as retransmissions answered from their owner's last reply. */
+    private final SortedSet<Integer> retransmitted = new TreeSet<>();
 
     private final Map<ObjectPath, LockMode> keys = new HashMap<>();
     /** An object by handle, as the object keys name it. */
@@ -59,10 +67,11 @@ final class Simulation implements Planning {
     private ExpectedFailure stop;
     private Unplannable unplannable;
 
-    Simulation(COMPOUND4args compound, PathResolver resolver) {
+    Simulation(COMPOUND4args compound, PathResolver resolver, Retransmissions retransmissions) {
         this.ops = Objects.requireNonNullElse(compound.argarray, new nfs_argop4[0]);
         this.minorVersion = compound.minorversion;
         this.resolver = resolver;
+        this.retransmissions = retransmissions;
     }
 
     TxnPlan run() throws IOException {
@@ -96,7 +105,7 @@ final class Simulation implements Planning {
         resolved.forEach((handle, path) -> assumptions.add(new Assumption.HandleResolves(handle, path)));
         identified.forEach((path, handle) -> assumptions.add(new Assumption.PathIdentifies(path, handle)));
         return new TxnPlan(ops.length, pathKeys, handleKeys, mutations, assumptions, Optional.ofNullable(stop),
-                Optional.empty());
+                Optional.empty(), retransmitted);
     }
 
     // ---- the operations ----
@@ -162,15 +171,25 @@ final class Simulation implements Planning {
             return;
         }
         Inode handle = Inode.of(bytes);
+        ResolvedPath original = resolvedOnce(handle);
+        if (original instanceof ResolvedPath.Unresolvable u) {
+            expectFailure(i, op, "handle " + handle + " does not resolve: " + u.reason());
+            return;
+        }
+        currentIsHandle(handle, original);
+    }
+
+    /** Where {@code handle} points before the compound, asked of the resolver once and kept as an assumption. */
+    private ResolvedPath resolvedOnce(Inode handle) throws IOException {
         ResolvedPath original = resolved.get(handle);
         if (original == null) {
             original = Objects.requireNonNull(resolver.resolve(handle), "resolver answered null");
             resolved.put(handle, original);
         }
-        if (original instanceof ResolvedPath.Unresolvable u) {
-            expectFailure(i, op, "handle " + handle + " does not resolve: " + u.reason());
-            return;
-        }
+        return original;
+    }
+
+    private void currentIsHandle(Inode handle, ResolvedPath original) {
         ResolvedPath now = original instanceof ObjectPath p ? history.forward(p) : original;
         current = Register.ofHandle(now, handle, original);
         readKey(current);
@@ -385,6 +404,34 @@ final class Simulation implements Planning {
     @Override
     public void aliased(ObjectPath path, Optional<ObjectPath> origin) {
         history.aliased(path, origin);
+    }
+
+    @Override
+    public Optional<OwnerSequence.Retransmission> retransmission(OPEN4args args) {
+        if (minorVersion != 0 || args.owner == null) {
+            return Optional.empty();
+        }
+        return Objects.requireNonNull(retransmissions.ofOpen(args), "retransmissions answered null");
+    }
+
+    @Override
+    public void retransmitted(int i, nfs_argop4 op, OwnerSequence.Retransmission again) throws IOException {
+        retransmitted.add(i);
+        if (again.status() != NfsStatus.OK.code()) {
+            expectFailure(i, op, "a retransmission answered with its last reply, " + NfsStatus.nameOf(again.status()));
+            return;
+        }
+        if (again.file() == null) {
+            return;
+        }
+        ResolvedPath original = resolvedOnce(again.file());
+        if (original instanceof ResolvedPath.Unresolvable u) {
+            // the OPEN succeeds and makes that handle current; what follows fails or not as the handle does:
+            // the planner cannot say which, so the compound is not plannable (a plain one locks the exports whole)
+            unknown(i, op, "a retransmitted OPEN makes current a handle that does not resolve: " + u.reason());
+            return;
+        }
+        currentIsHandle(again.file(), original);
     }
 
     @Override

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import org.tcnfs.txn.lock.LockMode;
 import org.tcnfs.txn.lock.LockRequest;
 
@@ -33,9 +34,12 @@ import org.tcnfs.txn.lock.LockRequest;
  * @param assumptions what the resolver answered, to be checked again after locking
  * @param expectedFailure the operation at which the plan stops, if any
  * @param unplannable why there is no plan, if there is none
+ * @param retransmissions the NFSv4.0 OPENs planned as retransmissions answered from their owner's last reply
+ *     ({@link Retransmissions}); every other OPEN was planned as one that runs
  */
 public record TxnPlan(int opCount, List<PathKey> keys, List<ObjectKey> objectKeys, List<Mutation> mutations,
-        List<Assumption> assumptions, Optional<ExpectedFailure> expectedFailure, Optional<Unplannable> unplannable) {
+        List<Assumption> assumptions, Optional<ExpectedFailure> expectedFailure, Optional<Unplannable> unplannable,
+        Set<Integer> retransmissions) {
 
     public TxnPlan {
         if (opCount < 0) {
@@ -47,6 +51,7 @@ public record TxnPlan(int opCount, List<PathKey> keys, List<ObjectKey> objectKey
         assumptions = List.copyOf(assumptions);
         Objects.requireNonNull(expectedFailure, "expectedFailure");
         Objects.requireNonNull(unplannable, "unplannable");
+        retransmissions = Set.copyOf(retransmissions);
         for (int i = 1; i < keys.size(); i++) {
             if (keys.get(i - 1).path().compareTo(keys.get(i).path()) >= 0) {
                 throw new IllegalArgumentException("keys not sorted or not distinct at " + keys.get(i));
@@ -70,7 +75,8 @@ public record TxnPlan(int opCount, List<PathKey> keys, List<ObjectKey> objectKey
 
     /** The plan of a compound of {@code opCount} operations that holds an operation the planner does not know. */
     public static TxnPlan unplannable(int opCount, Unplannable why) {
-        return new TxnPlan(opCount, List.of(), List.of(), List.of(), List.of(), Optional.empty(), Optional.of(why));
+        return new TxnPlan(opCount, List.of(), List.of(), List.of(), List.of(), Optional.empty(), Optional.of(why),
+                Set.of());
     }
 
     /** Whether the compound has a plan (complete or stopped). */
@@ -88,7 +94,8 @@ public record TxnPlan(int opCount, List<PathKey> keys, List<ObjectKey> objectKey
      * before it happens (a read-only export), which runs as a read-only transaction.
      */
     public TxnPlan withoutMutations() {
-        return new TxnPlan(opCount, keys, objectKeys, List.of(), assumptions, expectedFailure, unplannable);
+        return new TxnPlan(opCount, keys, objectKeys, List.of(), assumptions, expectedFailure, unplannable,
+                retransmissions);
     }
 
     /** Number of operations the plan covers: all, or up to and including the expected failure. */

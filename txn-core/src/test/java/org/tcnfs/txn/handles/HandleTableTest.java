@@ -20,22 +20,6 @@ import org.tcnfs.nfs4.vfs.FileType;
 class HandleTableTest extends HandleTableTestBase {
     private static final String EXPORT = "data";
 
-    private Nfh root() {
-        try (HandleBatch batch = table.write()) {
-            Nfh root = batch.ensureRoot(EXPORT, 1, 2, 0);
-            batch.commit();
-            return root;
-        }
-    }
-
-    private Nfh add(Nfh parent, String name, FileType type, long ino) {
-        try (HandleBatch batch = table.write()) {
-            Nfh handle = batch.register(parent, name, type, 1, ino, 0);
-            batch.commit();
-            return handle;
-        }
-    }
-
     @Test
     void handlesHaveSixteenBytesAndRoundTrip() {
         Nfh handle = Nfh.random();

@@ -30,22 +30,6 @@ class LateDurabilityTest extends HandleTableTestBase {
         openTable();
     }
 
-    private Nfh root() {
-        try (HandleBatch batch = table.write()) {
-            Nfh root = batch.ensureRoot(EXPORT, 1, 2, 0);
-            batch.commit();
-            return root;
-        }
-    }
-
-    private Nfh add(Nfh parent, String name, FileType type, long ino) {
-        try (HandleBatch batch = table.write()) {
-            Nfh handle = batch.register(parent, name, type, 1, ino, 0);
-            batch.commit();
-            return handle;
-        }
-    }
-
     /** A directory sync that counts its runs and closes. */
     private static final class CountingSync implements TxnBuffer.PendingSync {
         final AtomicInteger synced = new AtomicInteger();

@@ -10,6 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.tcnfs.nfs4.state.OwnerSequence;
+import org.tcnfs.nfs4.status.NfsStatus;
 import org.tcnfs.nfs4.vfs.FileType;
 import org.tcnfs.nfs4.vfs.Inode;
 import org.tcnfs.nfs4.xdr.COMPOUND4args;
@@ -413,6 +415,39 @@ class CompoundPlannerTest {
         });
         assertThat(byHandle.expectedFailure()).map(ExpectedFailure::opIndex).contains(1);
         assertThat(byHandle.keys()).isEmpty();
+    }
+
+    @Test
+    void anNfs40OpenThatRetransmitsItsOwnersLastOpenFollowsTheFileOpenedThenAndCreatesNothing() throws IOException {
+        Inode opened = resolver.add(path("dir", "d"));
+        COMPOUND4args args = compound(putrootfh(), lookup("dir"), openCreate("a"), write(0, 10));
+        args.minorversion = 0;
+        Retransmissions lastOpenedD = open -> Optional.of(new OwnerSequence.Retransmission(0, opened));
+
+        TxnPlan plan = planner.plan(args, resolver, lastOpenedD);
+
+        assertThat(plan.retransmissions()).containsExactly(2);
+        assertThat(plan.creations()).isEmpty();
+        assertThat(plan.mutations()).singleElement().isInstanceOfSatisfying(Mutation.Write.class,
+                w -> assertThat(w.file().path()).isEqualTo(path("dir", "d")));
+        assertThat(plan.objectKeys()).containsExactly(new ObjectKey(EXPORT, opened, WRITE));
+        assertThat(plan.modeOf(path("dir", "a"))).isEmpty();
+
+        args.minorversion = 1;
+        assertThat(planner.plan(args, resolver, lastOpenedD).retransmissions())
+                .as("NFSv4.1 has no open owner seqids").isEmpty();
+    }
+
+    @Test
+    void aRetransmittedOpenWhoseLastReplyFailedStopsThePlanThere() throws IOException {
+        COMPOUND4args args = compound(putrootfh(), openCreate("a"), write(0, 10));
+        args.minorversion = 0;
+
+        TxnPlan plan = planner.plan(args, resolver,
+                open -> Optional.of(new OwnerSequence.Retransmission(NfsStatus.NOENT.code(), null)));
+
+        assertThat(plan.expectedFailure()).hasValueSatisfying(f -> assertThat(f.opIndex()).isEqualTo(1));
+        assertThat(plan.mutations()).isEmpty();
     }
 
     @Test
