@@ -297,6 +297,44 @@ class OperationFuzzFindingsIT extends SharedServerTest {
         }
     }
 
+    /**
+     * Before: an NFSv4.0 compound with two OPENs of one open owner, each with the seqid that follows the owner's last,
+     * was planned with the owner's sequence as it was before the compound: neither a retransmission. The first OPEN
+     * ran and made the second a retransmission of it, against the plan, and the second got NFS4ERR_DELAY, every time
+     * (OperationFuzzIT seed 4, compound 2,394, once OPEN retransmissions were planned). Now a compound with an OPEN
+     * after an operation that carries a seqid is not plannable: a plain one locks every export whole and gets its
+     * results, a transaction is refused with NFS4ERR_NOTSUPP before anything runs.
+     */
+    @Test
+    void anNfs40OpenThatAnEarlierOpenOfTheCompoundMakesARetransmissionIsNeverDelayed() throws Exception {
+        byte[] dir;
+        try (ItSession s = ItSession.open(server, "two-opens")) {
+            dir = s.nfs().mkdir(s.nfs().rootFh(), "two-opens");
+        }
+        try (NfsConnection connection = server.connect()) {
+            Nfs40Client c40 = Nfs40Client.create(connection, "two-opens");
+            c40.openCreate(dir, "first");
+            int seqid = c40.seqid();
+            for (boolean transaction : new boolean[] {true, false}) {
+                COMPOUND4args args = new CompoundBuilder().minorVersion(0).putfh(dir)
+                        .openNfs40(seqid, c40.clientId(), c40.openOwner(), "a", OPEN4args.OPEN4_SHARE_ACCESS_BOTH,
+                                createhow4.withAttributes(createmode4.UNCHECKED4, new fattr4()))
+                        .putfh(dir)
+                        .openNfs40(seqid, c40.clientId(), c40.openOwner(), "a", OPEN4args.OPEN4_SHARE_ACCESS_BOTH,
+                                createhow4.withAttributes(createmode4.UNCHECKED4, new fattr4()))
+                        .getfh().build();
+                CompoundResult r = new CompoundResult(args, connection.compound(
+                        transaction ? NfsConnection.PROC_COMPOUND_TXN : NfsConnection.PROC_COMPOUND, args,
+                        connection.credential()));
+
+                assertThat(r.status()).as("transaction %s: %s", transaction, r)
+                        .isEqualTo(transaction ? NfsStatus.NOTSUPP : NfsStatus.OK);
+                assertThat(server.exportDir().resolve("two-opens").resolve("a").toFile().exists())
+                        .as("transaction %s: a", transaction).isEqualTo(!transaction);
+            }
+        }
+    }
+
     /** Writes {@code size} bytes drawn from {@code seed} to {@code file} beside the server; returns them. */
     private static byte[] writeRandomBytes(Path file, int size, long seed) throws IOException {
         byte[] bytes = new byte[size];
