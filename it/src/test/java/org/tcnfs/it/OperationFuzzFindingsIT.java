@@ -1,14 +1,20 @@
 package org.tcnfs.it;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.tcnfs.nfs4.xdr.nfs4_attr.FATTR4_SIZE;
 import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_DELEGPURGE;
+import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_GETATTR;
 import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_ILLEGAL;
 import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_LAYOUTGET;
+import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_OPEN;
 import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_PUTROOTFH;
+import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_READ;
 import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_SEQUENCE;
 import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_WRITE;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -25,7 +31,10 @@ import org.tcnfs.client.rpc.NfsConnection;
 import org.tcnfs.nfs4.status.NfsStatus;
 import org.tcnfs.nfs4.xdr.COMPOUND4args;
 import org.tcnfs.nfs4.xdr.CREATE4args;
+import org.tcnfs.nfs4.xdr.GETATTR4resok;
 import org.tcnfs.nfs4.xdr.OPEN4args;
+import org.tcnfs.nfs4.xdr.OPEN4resok;
+import org.tcnfs.nfs4.xdr.READ4resok;
 import org.tcnfs.nfs4.xdr.RENEW4args;
 import org.tcnfs.nfs4.xdr.createhow4;
 import org.tcnfs.nfs4.xdr.createmode4;
@@ -173,6 +182,78 @@ class OperationFuzzFindingsIT extends SharedServerTest {
         }
     }
 
+    /**
+     * Before: a compound that named, by its handle, a file that lost its last name while a client held it open
+     * (RFC 8881 18.26.4: the open's state outlives the name) was answered NFS4ERR_DELAY at the operation after that
+     * PUTFH, with no other compound about, every time it was sent (OperationFuzzIT seed 3: {@code PUTFH(home)
+     * PUTFH(d) SAVEFH ...}, also with {@code READ}, {@code RENAME}). The handle table no longer knows the handle, so
+     * the planner took it for a stale one, planned the compound to end at its PUTFH and locked nothing beyond it;
+     * PUTFH accepts the handle of an open file, and the next operation ran past the plan's end. Now a plain compound
+     * that reaches such a file runs under WRITE locks of the whole export and gets the operations' own results; a
+     * transaction is refused with NFS4ERR_NOTSUPP before anything runs (its undo has no name to restore the file
+     * under); once the file is closed its handle is NFS4ERR_STALE.
+     */
+    @Test
+    void aCompoundThatUsesAFileRemovedWhileOpenGetsItsOperationsResultsNotDelay() throws Exception {
+        try (ItSession s = ItSession.open(server, "removed-open-delay")) {
+            NfsOps nfs = s.nfs();
+            byte[] dir = nfs.mkdir(nfs.rootFh(), "removed-open-delay");
+            for (String how : new String[] {"full-path transaction", "plain REMOVE"}) {
+                CompoundResult opened = nfs.runOk(new CompoundBuilder().putfh(dir).openCreate(s.session().clientId(),
+                        nfs.openOwner(), "d", OPEN4args.OPEN4_SHARE_ACCESS_BOTH, Attrs.builder().build()).getfh());
+                byte[] d = opened.fileHandle();
+                stateid4 stateid = opened.body(OP_OPEN, OPEN4resok.class).stateid;
+                nfs.runOk(new CompoundBuilder().putfh(d).write(stateid, 0, "0123456789".getBytes(UTF_8)));
+                if (how.equals("plain REMOVE")) {
+                    nfs.runOk(new CompoundBuilder().putfh(dir).remove("d"));
+                    Thread.sleep(3_000); // the handle table drops the row at most a second later (LateDurability)
+                } else {
+                    // two changes: the full path, whose commit drops the row at once
+                    CompoundResult removed = s.session().executeTransaction(new CompoundBuilder().putfh(dir)
+                            .remove("d").putfh(dir).mkdir("x"));
+                    assertThat(removed.status()).as("%s", removed).isEqualTo(NfsStatus.OK);
+                    nfs.runOk(new CompoundBuilder().putfh(dir).remove("x"));
+                }
+
+                CompoundResult write = nfs.run(new CompoundBuilder().putfh(dir).putfh(d)
+                        .write(stateid, 10, "abc".getBytes(UTF_8)).getattr(FATTR4_SIZE));
+                assertThat(write.status()).as("%s: plain WRITE of the removed, open file: %s", how, write)
+                        .isEqualTo(NfsStatus.OK);
+                assertThat(Attrs.decode(write.body(OP_GETATTR, GETATTR4resok.class).obj_attributes).size())
+                        .isEqualTo(13);
+                CompoundResult renameFromAFile = nfs.run(new CompoundBuilder().putfh(dir).putfh(d).savefh()
+                        .putfh(dir).rename("b", "c"));
+                assertThat(renameFromAFile.status()).as("%s: RENAME from a file, not a directory: %s", how,
+                        renameFromAFile).isEqualTo(NfsStatus.NOTDIR);
+                CompoundResult renameIntoAFile = nfs.run(new CompoundBuilder().putfh(dir).savefh().putfh(d)
+                        .rename("b", "c"));
+                assertThat(renameIntoAFile.status()).as("%s: RENAME into a file, not a directory: %s", how,
+                        renameIntoAFile).isEqualTo(NfsStatus.NOTDIR);
+                CompoundResult txn = s.session().executeTransaction(new CompoundBuilder().putfh(dir)
+                        .putfh(d).write(stateid, 0, "zz".getBytes(UTF_8)));
+                assertThat(txn.status()).as("%s: transactional WRITE of the removed, open file: %s", how, txn)
+                        .isEqualTo(NfsStatus.NOTSUPP);
+                CompoundResult read = nfs.run(new CompoundBuilder().putfh(d).read(stateid, 0, 100).putfh(dir)
+                        .mkdir("y"));
+                assertThat(read.status()).as("%s: %s", how, read).isEqualTo(NfsStatus.OK);
+                ByteBuffer bytes = read.body(OP_READ, READ4resok.class).data.duplicate();
+                assertThat(UTF_8.decode(bytes).toString()).as("%s: what the file holds", how)
+                        .isEqualTo("0123456789abc");
+
+                nfs.runOk(new CompoundBuilder().putfh(d).close(stateid));
+                CompoundResult afterClose = nfs.run(new CompoundBuilder().putfh(dir).putfh(d).savefh()
+                        .putfh(dir).rename("b", "c"));
+                assertThat(afterClose.status()).as("%s: after CLOSE: %s", how, afterClose).isEqualTo(NfsStatus.STALE);
+                CompoundResult txnAfterClose = s.session().executeTransaction(new CompoundBuilder().putfh(dir)
+                        .putfh(d).write(stateid, 0, "zz".getBytes(UTF_8)));
+                assertThat(txnAfterClose.status()).as("%s: after CLOSE: %s", how, txnAfterClose)
+                        .isEqualTo(NfsStatus.STALE);
+                nfs.runOk(new CompoundBuilder().putfh(dir).remove("y"));
+            }
+            assertThat(server.metric("tcnfs_txn_lock_keys")).isZero();
+        }
+    }
+
     @Test
     void aTransactionWhoseNfs40OpenIsARetransmissionWritesAndRollsBackTheFileThatOpenMadeCurrent() throws Exception {
         byte[] dir;
@@ -213,6 +294,44 @@ class OperationFuzzFindingsIT extends SharedServerTest {
             assertThat(Files.readAllBytes(d)).as("a plain compound writes d, the file the retransmission made current")
                     .startsWith(data);
             assertThat(a).doesNotExist();
+        }
+    }
+
+    /**
+     * Before: an NFSv4.0 compound with two OPENs of one open owner, each with the seqid that follows the owner's last,
+     * was planned with the owner's sequence as it was before the compound: neither a retransmission. The first OPEN
+     * ran and made the second a retransmission of it, against the plan, and the second got NFS4ERR_DELAY, every time
+     * (OperationFuzzIT seed 4, compound 2,394, once OPEN retransmissions were planned). Now a compound with an OPEN
+     * after an operation that carries a seqid is not plannable: a plain one locks every export whole and gets its
+     * results, a transaction is refused with NFS4ERR_NOTSUPP before anything runs.
+     */
+    @Test
+    void anNfs40OpenThatAnEarlierOpenOfTheCompoundMakesARetransmissionIsNeverDelayed() throws Exception {
+        byte[] dir;
+        try (ItSession s = ItSession.open(server, "two-opens")) {
+            dir = s.nfs().mkdir(s.nfs().rootFh(), "two-opens");
+        }
+        try (NfsConnection connection = server.connect()) {
+            Nfs40Client c40 = Nfs40Client.create(connection, "two-opens");
+            c40.openCreate(dir, "first");
+            int seqid = c40.seqid();
+            for (boolean transaction : new boolean[] {true, false}) {
+                COMPOUND4args args = new CompoundBuilder().minorVersion(0).putfh(dir)
+                        .openNfs40(seqid, c40.clientId(), c40.openOwner(), "a", OPEN4args.OPEN4_SHARE_ACCESS_BOTH,
+                                createhow4.withAttributes(createmode4.UNCHECKED4, new fattr4()))
+                        .putfh(dir)
+                        .openNfs40(seqid, c40.clientId(), c40.openOwner(), "a", OPEN4args.OPEN4_SHARE_ACCESS_BOTH,
+                                createhow4.withAttributes(createmode4.UNCHECKED4, new fattr4()))
+                        .getfh().build();
+                CompoundResult r = new CompoundResult(args, connection.compound(
+                        transaction ? NfsConnection.PROC_COMPOUND_TXN : NfsConnection.PROC_COMPOUND, args,
+                        connection.credential()));
+
+                assertThat(r.status()).as("transaction %s: %s", transaction, r)
+                        .isEqualTo(transaction ? NfsStatus.NOTSUPP : NfsStatus.OK);
+                assertThat(server.exportDir().resolve("two-opens").resolve("a").toFile().exists())
+                        .as("transaction %s: a", transaction).isEqualTo(!transaction);
+            }
         }
     }
 

@@ -54,7 +54,10 @@ import org.tcnfs.nfs4.xdr.stateid4;
  * decodes, its shape follows the arguments (one result per operation run, each for its operation, all but the last
  * NFS4_OK, the compound's status the last one's), no status is NFS4ERR_SERVERFAULT or NFS4ERR_IO (no real I/O
  * error happens here) or outside {@code nfsstat4}, the server logged no ERROR line or stack trace, and a
- * transactional compound that failed left the export as it was. At the end: the server is alive, every session
+ * transactional compound that failed left the export as it was, and no compound got NFS4ERR_DELAY but for a bound the
+ * fuzzer's clients reached ({@link #delayAllowed}): the fuzzer sends one compound at a time and starts no transaction
+ * that spans compounds, so no other compound holds a lock, and a DELAY would make a real client retry for ever. At the
+ * end: the server is alive, every session
  * and client is gone once destroyed or expired, no lock key, spanning transaction or backup is left, no undo or
  * state restore failed, {@code --check} finds nothing pending, and the export holds only names the compounds could
  * create.
@@ -89,8 +92,10 @@ class OperationFuzzIT extends SharedServerTest {
     private long okTransactions;
     /** How many results each operation ended with, by status (every result, not only the last). */
     private final Map<String, Integer> outcomes = new TreeMap<>();
-    /** The first compounds answered NFS4ERR_DELAY (no other client competes here), for the summary. */
+    /** The first compounds answered NFS4ERR_DELAY for a bound the fuzzer's clients reached, for the summary. */
     private final List<String> delays = new ArrayList<>();
+    /** Whether the server warned that the client state reached its memory budget (settings client-memory...). */
+    private boolean stateBudgetReached;
     /** Which compound's GETFH gave each handle (hex), for the summary. */
     private final Map<String, String> origins = new java.util.HashMap<>();
 
@@ -137,7 +142,7 @@ class OperationFuzzIT extends SharedServerTest {
                 SEED, sent, okCompounds, okTransactions);
         outcomes.entrySet().stream().sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
                 .forEach(e -> System.out.printf("  %7d %s%n", e.getValue(), e.getKey()));
-        delays.forEach(d -> System.out.println("NFS4ERR_DELAY: " + d));
+        delays.forEach(d -> System.out.println("NFS4ERR_DELAY (allowed): " + d));
     }
 
     @Test
@@ -302,25 +307,57 @@ class OperationFuzzIT extends SharedServerTest {
                 throw new AssertionError("failed transaction changed the export: " + got + "\n" + diff(before, after));
             }
         }
+        checkDelay(args, res, got);
         harvest(client, args, res, fuzzed);
         if (res.status == 0) {
             okCompounds++;
             okTransactions += fuzzed.transactional() ? 1 : 0;
         }
         if (res.status == NfsStatus.DELAY.code() && delays.size() < 5) {
-            StringBuilder from = new StringBuilder(got);
-            for (nfs_argop4 a : args.argarray) {
-                if (a.args instanceof org.tcnfs.nfs4.xdr.PUTFH4args p) {
-                    from.append("\n    handle ").append(HexFormat.of().formatHex(p.object.value)).append(" came from ")
-                            .append(origins.get(HexFormat.of().formatHex(p.object.value)));
-                }
-            }
-            delays.add(from.toString());
+            delays.add(withOrigins(args, got));
         }
         for (nfs_resop4 r : res.resarray) {
             outcomes.merge(org.tcnfs.nfs4.xdr.nfs_opnum4.name(r.resop) + " " + NfsStatus.nameOf(r.status), 1,
                     Integer::sum);
         }
+    }
+
+    /**
+     * A compound answered NFS4ERR_DELAY must be one refused for a bound the fuzzer's clients reached; any other DELAY
+     * is a finding: one compound at a time, no transaction spanning compounds, so nothing another compound holds (a
+     * lock key, a share reservation, a fenced key: a failed undo fails the run anyway) can be the cause.
+     */
+    private void checkDelay(COMPOUND4args args, COMPOUND4res res, String got) {
+        if (res.status != NfsStatus.DELAY.code() || res.resarray.length == 0) {
+            return;
+        }
+        int op = res.resarray[res.resarray.length - 1].resop;
+        if (!delayAllowed(args.minorversion, op)) {
+            throw new AssertionError("NFS4ERR_DELAY at " + org.tcnfs.nfs4.xdr.nfs_opnum4.name(op)
+                    + " with no other compound running (a client would retry it for ever): " + withOrigins(args, got)
+                    + recentText());
+        }
+    }
+
+    /**
+     * The DELAYs a single client thread may get: EXCHANGE_ID when the client table is full (settings max-clients...;
+     * RFC 8881 18.35 allows it nothing else), and an NFSv4.1 OPEN or LOCK once the server warned that the client
+     * state reached its memory budget (NFSv4.1 has no NFS4ERR_RESOURCE; the client retries once state is freed).
+     */
+    private boolean delayAllowed(int minorVersion, int op) {
+        return op == OP_EXCHANGE_ID || minorVersion == 1 && (op == OP_OPEN || op == OP_LOCK) && stateBudgetReached;
+    }
+
+    /** {@code got} with, for every PUTFH's handle, the compound whose GETFH gave it. */
+    private String withOrigins(COMPOUND4args args, String got) {
+        StringBuilder from = new StringBuilder(got);
+        for (nfs_argop4 a : args.argarray) {
+            if (a.args instanceof org.tcnfs.nfs4.xdr.PUTFH4args p && p.object != null && p.object.value != null) {
+                from.append("\n    handle ").append(HexFormat.of().formatHex(p.object.value)).append(" came from ")
+                        .append(origins.get(HexFormat.of().formatHex(p.object.value)));
+            }
+        }
+        return from.toString();
     }
 
     private void checkShape(Client client, COMPOUND4args args, COMPOUND4res res, HostileCompounds.Fuzzed fuzzed,
@@ -379,6 +416,9 @@ class OperationFuzzIT extends SharedServerTest {
 
     private void checkLog(String what) {
         String log = newLog();
+        if (log.contains("at its budget")) {
+            stateBudgetReached = true;
+        }
         if (log.contains(" ERROR ") || log.contains("\tat ") || log.contains("Exception")) {
             throw new AssertionError("the server logged an error after " + what + ":\n" + log + recentText());
         }

@@ -12,11 +12,13 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tcnfs.nfs4.export.ExportOptions.TxnPolicy;
 import org.tcnfs.nfs4.status.DelayException;
 import org.tcnfs.nfs4.status.NotSuppException;
+import org.tcnfs.nfs4.vfs.Inode;
 import org.tcnfs.nfs4.xdr.COMPOUND4args;
 import org.tcnfs.nfs4.xdr.LOOKUP4args;
 import org.tcnfs.nfs4.xdr.PUTFH4args;
@@ -36,6 +38,7 @@ import org.tcnfs.txn.lock.LockTimeoutException;
 import org.tcnfs.txn.lock.WaitDieException;
 import org.tcnfs.nfs4.status.DeadlockException;
 import org.tcnfs.txn.plan.CompoundPlanner;
+import org.tcnfs.txn.plan.ExpectedFailure;
 import org.tcnfs.txn.plan.Retransmissions;
 import org.tcnfs.txn.plan.OperationTable;
 import org.tcnfs.txn.plan.PathResolver;
@@ -59,10 +62,19 @@ import org.tcnfs.txn.plan.Unplannable;
  *       transaction flag, {@code always} makes every plannable compound that changes something a
  *       transaction.</li>
  *   <li><b>Plan and lock.</b> {@link CompoundPlanner}, all keys at once, the plan's assumptions checked
- *       again under the locks, at most {@value #MAX_PLANS} attempts, the last under a WRITE lock of the whole
- *       export. A plain compound the planner cannot plan locks every export whole; a transactional one is
+ *       again under the locks, at most {@value #MAX_PLANS} attempts, the last ones ({@value #EXCLUSIVE_PLANS})
+ *       under a WRITE lock of the whole export; if the assumptions fail even there, a plain compound locks every
+ *       export whole and a transaction is refused with NFS4ERR_NOTSUPP (a disagreement of planner and handle
+ *       table, logged at WARN, not a DELAY that would be answered every time). A plain compound the planner cannot plan locks every export whole; a transactional one is
  *       refused with NFS4ERR_NOTSUPP. Keys fenced after a failed undo answer NFS4ERR_DELAY, and so does a
  *       lock that is not free in time.</li>
+ *   <li><b>Files with no name.</b> A plan that stops at a PUTFH because its handle does not resolve expects that
+ *       PUTFH to fail; it does not when the handle is of a file that lost its last name while a client holds it
+ *       open (PUTFH accepts it, RFC 8881 18.26.4), and the operations after it would run past the plan. Such a
+ *       plain compound locks every export whole instead (it is rare, and gets its operations' own results); a
+ *       transaction that asked for it is refused with NFS4ERR_NOTSUPP (its undo would have no name to restore
+ *       the file under); under {@code txn=always} it runs plain, as an unplannable compound does. Never
+ *       NFS4ERR_DELAY: nothing another compound holds is the cause.</li>
  * </ol>
  *
  * <p><b>Read-only compounds.</b> With {@link ReadOnlyCompounds#QUIET_WHEN_NO_WRITER} (what the server uses), a plain
@@ -78,6 +90,12 @@ final class CompoundLocker {
 
     /** Plans before the last attempt, which plans under an exclusive lock of the export. */
     static final int MAX_PLANS = 3;
+
+    /**
+     * Attempts under an exclusive lock of the export before the locker stops re-planning: there only the handle
+     * table's late row removals ({@code LateDurability}) can change what the planner saw.
+     */
+    static final int EXCLUSIVE_PLANS = 2;
 
     /** How plain compounds that only read are admitted. */
     enum ReadOnlyCompounds {
@@ -212,6 +230,22 @@ final class CompoundLocker {
      */
     Admission admit(COMPOUND4args args, boolean transactionFlag, InetAddress client, LockOwner owner,
             Retransmissions retransmissions) throws IOException {
+        return admit(args, transactionFlag, client, owner, retransmissions, NO_FILE_HELD_OPEN);
+    }
+
+    /** For callers that know of no open file: every handle that does not resolve is taken for a stale one. */
+    static final Predicate<Inode> NO_FILE_HELD_OPEN = handle -> false;
+
+    /**
+     * Plans {@code args} and takes its locks, as {@link #admit(COMPOUND4args, boolean, InetAddress, LockOwner,
+     * Retransmissions)}; {@code heldOpen} says whether a client holds a file open, for a PUTFH whose handle does not
+     * resolve (see the class comment, "Files with no name").
+     *
+     * @param heldOpen whether a client holds the file of a handle open (the server's open state)
+     */
+    Admission admit(COMPOUND4args args, boolean transactionFlag, InetAddress client, LockOwner owner,
+            Retransmissions retransmissions, Predicate<Inode> heldOpen) throws IOException {
+        Objects.requireNonNull(heldOpen, "heldOpen");
         boolean transactional = transactionFlag;
         if (!transactional && owner == null && readOnly == ReadOnlyCompounds.QUIET_WHEN_NO_WRITER
                 && fenced.isEmpty() && onlyReads(args)) {
@@ -241,6 +275,8 @@ final class CompoundLocker {
             throw new NotSuppException("export " + export.exportId() + " does not run transactions (txn=never)");
         }
         Unplannable unplannable = null;
+        ExpectedFailure unnamed = null;
+        String unsettled = null;
         for (int attempt = 1; ; attempt++) {
             // The last attempt locks the whole export first and plans under that lock, where no name can
             // change: a compound is never refused because others kept renaming what it uses.
@@ -265,6 +301,16 @@ final class CompoundLocker {
                     LOG.info("refusing transactional compound: {}", plan.unplannable().get());
                     throw new NotSuppException("not plannable as a transaction: " + plan.unplannable().get());
                 }
+                if (stopsAtAFileHeldOpen(args, plan, heldOpen)) {
+                    unnamed = plan.expectedFailure().orElseThrow();
+                    if (transactionFlag || owner != null) {
+                        LOG.debug("refusing transactional compound: operation {} PUTFH names a file with no name that "
+                                + "a client holds open", unnamed.opIndex());
+                        throw new NotSuppException("operation " + unnamed.opIndex() + " PUTFH names a file that lost "
+                                + "its last name while a client holds it open: a transaction cannot use it");
+                    }
+                    break;
+                }
                 if (!fenced.isEmpty() && plan.lockRequests().stream().anyMatch(r -> fenced.contains(r.key()))) {
                     throw new DelayException("objects of a transaction whose undo failed are fenced until recovery");
                 }
@@ -275,9 +321,15 @@ final class CompoundLocker {
                     hold = true;
                     return new Admission(Optional.of(export.exportId()), plan, set, transactional, false);
                 }
-                if (exclusive) {
-                    throw new DelayException("the plan's view of the name space does not hold even under an "
-                            + "exclusive lock of the export");
+                if (exclusive && attempt >= MAX_PLANS + EXCLUSIVE_PLANS - 1) {
+                    // Nothing another compound holds can be the cause: NFS4ERR_DELAY would be answered every time.
+                    unsettled = "the plan's view of the name space does not hold even under an exclusive lock of the "
+                            + "export (" + attempt + " attempts)";
+                    LOG.warn("{}; the planner and the handle table disagree", unsettled);
+                    if (transactionFlag || owner != null) {
+                        throw new NotSuppException("not plannable as a transaction: " + unsettled);
+                    }
+                    break;
                 }
             } finally {
                 if (!hold && set != null) {
@@ -285,7 +337,31 @@ final class CompoundLocker {
                 }
             }
         }
+        if (unsettled != null) {
+            return wholeExports(unsettled);
+        }
+        if (unnamed != null) {
+            return wholeExports("operation " + unnamed.opIndex() + " PUTFH names a file that lost its last name while "
+                    + "a client holds it open");
+        }
         return wholeExports("not plannable: " + unplannable);
+    }
+
+    /**
+     * Whether {@code plan} stops at a PUTFH (its handle does not resolve) whose handle is of a file a client holds
+     * open: that PUTFH succeeds, against the plan (see the class comment, "Files with no name").
+     */
+    private static boolean stopsAtAFileHeldOpen(COMPOUND4args args, TxnPlan plan, Predicate<Inode> heldOpen) {
+        if (plan.expectedFailure().isEmpty() || args.argarray == null) {
+            return false;
+        }
+        int at = plan.expectedFailure().get().opIndex();
+        if (at >= args.argarray.length || args.argarray[at] == null || args.argarray[at].argop != nfs_opnum4.OP_PUTFH
+                || !(args.argarray[at].args instanceof PUTFH4args putfh) || putfh.object == null
+                || putfh.object.value == null || putfh.object.value.length == 0) {
+            return false;
+        }
+        return heldOpen.test(Inode.of(putfh.object.value));
     }
 
     /**

@@ -10,6 +10,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tcnfs.nfs4.compound.CompoundContext;
@@ -23,6 +24,7 @@ import org.tcnfs.nfs4.rpc.SpanningTransactions;
 import org.tcnfs.nfs4.status.NoSpcException;
 import org.tcnfs.nfs4.status.NotSuppException;
 import org.tcnfs.nfs4.status.ServerFaultException;
+import org.tcnfs.nfs4.vfs.Inode;
 import org.tcnfs.nfs4.xdr.COMPOUND4args;
 import org.tcnfs.nfs4.xdr.COMPOUND4res;
 import org.tcnfs.nfs4.xdr.nfs_argop4;
@@ -441,6 +443,15 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
 
     // ---- begin ------------------------------------------------------------------------------------------
 
+    /**
+     * Whether a client holds the file of a handle open, from the server's open state: the locker asks it about a
+     * PUTFH whose handle does not resolve, which PUTFH accepts for a file that lost its last name while open.
+     */
+    private static Predicate<Inode> heldOpen(CompoundContext context) {
+        return handle -> context.server() != null && context.server().state() != null
+                && context.server().state().opens().isOpen(handle);
+    }
+
     /** Which NFSv4.0 OPENs of the compound only answer their open owner's last reply (the plan follows them). */
     private static Retransmissions retransmissions(CompoundContext context) {
         if (context.minorVersion() != 0) {
@@ -452,7 +463,7 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
 
     private void begin(CompoundContext context, Txn txn) throws IOException {
         CompoundLocker.Admission admitted = locker.admit(txn.args, txn.transactional, context.clientAddress(), null,
-                retransmissions(context));
+                retransmissions(context), heldOpen(context));
         if (admitted.locks() == null) {
             return;
         }
@@ -518,7 +529,8 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         spanning.holdOps(multi, txn.args.argarray.length);
         CompoundLocker.Admission admitted;
         try (HandleTable.Binding planning = handles.bind(multi.buffer())) {
-            admitted = locker.admit(txn.args, true, context.clientAddress(), multi.owner(), retransmissions(context));
+            admitted = locker.admit(txn.args, true, context.clientAddress(), multi.owner(), retransmissions(context),
+                    heldOpen(context));
         }
         if (admitted.locks() == null || admitted.wholeExports() || admitted.plan() == null) {
             if (admitted.locks() != null) {

@@ -44,6 +44,7 @@ import org.tcnfs.txn.lock.LockManager;
 import org.tcnfs.txn.lock.LockMode;
 import org.tcnfs.txn.lock.LockRequest;
 import org.tcnfs.txn.lock.LockSet;
+import org.tcnfs.txn.plan.Retransmissions;
 
 /**
  * What a compound locks (issue 13, item 1), without the wire: a real handle table and lock manager, compounds
@@ -253,6 +254,80 @@ class CompoundLockerTest {
         assertThatThrownBy(() -> admit(singleRoot(), compound(1, sequence(), putfh(file), write(), op(allocate)), true))
                 .isInstanceOf(NotSuppException.class);
         assertThat(locks.keysInUse()).isZero();
+    }
+
+    /**
+     * A handle the table no longer knows, of a file a client holds open (it lost its last name while open): PUTFH
+     * accepts it, so a plan that stops there cannot cover what follows (OperationFuzzIT seed 3 answered
+     * NFS4ERR_DELAY at the next operation, for ever).
+     */
+    @Test
+    void putfhOfAFileWithNoNameThatAClientHoldsOpenLocksEveryExportWholeOrRefusesATransaction() throws IOException {
+        Nfh unnamed = Nfh.random();
+        java.util.function.Predicate<org.tcnfs.nfs4.vfs.Inode> heldOpen =
+                h -> h.equals(org.tcnfs.nfs4.vfs.Inode.of(unnamed.toBytes()));
+        COMPOUND4args args = compound(1, sequence(), putfh(file), putfh(unnamed), op(nfs_opnum4.OP_SAVEFH), write());
+
+        Admission plain = singleRoot().admit(args, false, CLIENT, null, Retransmissions.NONE, heldOpen);
+        held.add(plain.locks());
+        assertThat(plain.wholeExports()).isTrue();
+        assertThat(plain.transactional()).isFalse();
+        assertThat(plain.locks().holds(LockKey.root("/"), LockMode.WRITE)).isTrue();
+        held.forEach(LockSet::close);
+        held.clear();
+
+        assertThatThrownBy(() -> singleRoot().admit(args, true, CLIENT, null, Retransmissions.NONE, heldOpen))
+                .isInstanceOf(NotSuppException.class);
+        assertThat(locks.keysInUse()).isZero();
+
+        policy = TxnPolicy.ALWAYS;
+        Admission always = singleRoot().admit(compound(1, sequence(), putfh(file), write(), putfh(unnamed), write()),
+                false, CLIENT, null, Retransmissions.NONE, heldOpen);
+        held.add(always.locks());
+        assertThat(always.wholeExports()).as("txn=always runs it plain").isTrue();
+        assertThat(always.transactional()).isFalse();
+        held.forEach(LockSet::close);
+        held.clear();
+
+        Admission notOpen = singleRoot().admit(args, true, CLIENT, null, Retransmissions.NONE, h -> false);
+        held.add(notOpen.locks());
+        assertThat(notOpen.wholeExports()).as("a stale handle: its PUTFH fails, the plan stops there").isFalse();
+        assertThat(notOpen.plan().expectedFailure()).isPresent();
+    }
+
+    /**
+     * A resolver that never answers twice the same (a disagreement of planner and handle table): before, every
+     * attempt failed its assumptions and the compound got NFS4ERR_DELAY, every time it was sent.
+     */
+    @Test
+    void assumptionsThatFailEvenUnderAnExclusiveLockAreNeverADelay() throws IOException {
+        java.util.concurrent.atomic.AtomicInteger answers = new java.util.concurrent.atomic.AtomicInteger();
+        org.tcnfs.txn.plan.PathResolver unsettled = new org.tcnfs.txn.plan.PathResolver() {
+            @Override
+            public org.tcnfs.txn.plan.ResolvedPath resolve(org.tcnfs.nfs4.vfs.Inode handle) {
+                return org.tcnfs.txn.plan.ObjectPath.of("/", List.of("d", "f" + answers.incrementAndGet()));
+            }
+
+            @Override
+            public org.tcnfs.txn.plan.ResolvedPath root() {
+                return org.tcnfs.txn.plan.ObjectPath.root("/");
+            }
+        };
+        CompoundLocker locker = new CompoundLocker(
+                List.of(new CompoundLocker.Export("/", unsettled, client -> policy)), "/", table, locks,
+                Duration.ofSeconds(5), fenced);
+        COMPOUND4args args = compound(1, sequence(), putfh(file), write());
+
+        Admission plain = admit(locker, args, false);
+        assertThat(plain.wholeExports()).isTrue();
+        assertThat(plain.locks().holds(LockKey.root("/"), LockMode.WRITE)).isTrue();
+        held.forEach(LockSet::close);
+        held.clear();
+        assertThatThrownBy(() -> admit(locker, args, true)).isInstanceOf(NotSuppException.class);
+        assertThat(locks.keysInUse()).isZero();
+        int attempts = CompoundLocker.MAX_PLANS + CompoundLocker.EXCLUSIVE_PLANS - 1;
+        assertThat(answers.get()).as("two admissions of %d attempts, each planned and checked", attempts)
+                .isEqualTo(2 * 2 * attempts);
     }
 
     @Test
