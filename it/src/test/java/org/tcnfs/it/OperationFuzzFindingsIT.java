@@ -124,8 +124,7 @@ class OperationFuzzFindingsIT extends SharedServerTest {
             Path a = server.exportDir().resolve("link-undo").resolve("a");
             byte[] before = writeRandomBytes(a, 9343, 4);
             nfs.runOk(new CompoundBuilder().putfh(dir).lookup("a").savefh().putfh(dir).link("d"));
-            byte[] data = new byte[4328];
-            java.util.Arrays.fill(data, (byte) 0x5a);
+            byte[] data = written(4328);
 
             CompoundResult r = s.session().executeTransaction(new CompoundBuilder().putfh(dir)
                     .openExisting(s.session().clientId(), "o".getBytes(java.nio.charset.StandardCharsets.UTF_8), "d",
@@ -151,8 +150,7 @@ class OperationFuzzFindingsIT extends SharedServerTest {
             Path f = server.exportDir().resolve("page-undo").resolve("f");
             byte[] before = writeRandomBytes(f, 10038, 5);
             for (stateid4 stateid : new stateid4[] {readBypassStateid(), CompoundBuilder.anonymousStateid()}) {
-                byte[] data = new byte[28];
-                java.util.Arrays.fill(data, (byte) 0x5a);
+                byte[] data = written(28);
                 CompoundResult r = s.session().executeTransaction(new CompoundBuilder().putfh(dir).lookup("f")
                         .write(stateid, 4095, data).putfh(dir).lookup("missing"));
 
@@ -171,8 +169,7 @@ class OperationFuzzFindingsIT extends SharedServerTest {
             Path f = server.exportDir().resolve("moved-undo").resolve("\u00e9t\u00e9");
             byte[] before = writeRandomBytes(server.exportDir().resolve("moved-undo").resolve("a"), 10038, 5);
             nfs.runOk(new CompoundBuilder().putfh(file).savefh().putfh(dir).link("\u00e9t\u00e9").remove("a"));
-            byte[] data = new byte[28];
-            java.util.Arrays.fill(data, (byte) 0x5a);
+            byte[] data = written(28);
 
             CompoundResult r = s.session().executeTransaction(new CompoundBuilder().putfh(file)
                     .write(readBypassStateid(), 4095, data).putfh(dir).lookup("missing"));
@@ -269,8 +266,7 @@ class OperationFuzzFindingsIT extends SharedServerTest {
             int seqid = c40.seqid();
             c40.executeSequenced(new CompoundBuilder().putfh(dir).openNfs40(seqid, c40.clientId(), c40.openOwner(),
                     "d", OPEN4args.OPEN4_SHARE_ACCESS_BOTH, null)).orThrow();
-            byte[] data = new byte[3398];
-            java.util.Arrays.fill(data, (byte) 0x5a);
+            byte[] data = written(3398);
 
             // the same seqid again: a retransmission of the OPEN of d, whatever name it carries now
             COMPOUND4args args = new CompoundBuilder().minorVersion(0).putfh(dir)
@@ -333,6 +329,13 @@ class OperationFuzzFindingsIT extends SharedServerTest {
                         .as("transaction %s: a", transaction).isEqualTo(!transaction);
             }
         }
+    }
+
+    /** {@code length} bytes of 0x5a: what the tests' WRITEs put over the bytes they check are put back. */
+    private static byte[] written(int length) {
+        byte[] data = new byte[length];
+        java.util.Arrays.fill(data, (byte) 0x5a);
+        return data;
     }
 
     /** Writes {@code size} bytes drawn from {@code seed} to {@code file} beside the server; returns them. */

@@ -209,39 +209,21 @@ final class CompoundLocker {
      * @throws IOException a handle-table lookup failed
      */
     Admission admit(COMPOUND4args args, boolean transactionFlag, InetAddress client) throws IOException {
-        return admit(args, transactionFlag, client, null);
-    }
-
-    /**
-     * Plans {@code args} and takes its locks for {@code owner}, a transaction that spans compounds, in addition
-     * to what it holds (null: a compound on its own).
-     *
-     * @throws DeadlockException when a lock is held by an older transaction that spans compounds (wait-die);
-     *     nothing of this compound is locked
-     */
-    Admission admit(COMPOUND4args args, boolean transactionFlag, InetAddress client, LockOwner owner)
-            throws IOException {
-        return admit(args, transactionFlag, client, owner, Retransmissions.NONE);
-    }
-
-    /**
-     * Plans {@code args} as {@link #admit(COMPOUND4args, boolean, InetAddress, LockOwner)} does, asking
-     * {@code retransmissions} which NFSv4.0 OPENs only answer their owner's last reply.
-     */
-    Admission admit(COMPOUND4args args, boolean transactionFlag, InetAddress client, LockOwner owner,
-            Retransmissions retransmissions) throws IOException {
-        return admit(args, transactionFlag, client, owner, retransmissions, NO_FILE_HELD_OPEN);
+        return admit(args, transactionFlag, client, null, Retransmissions.NONE, NO_FILE_HELD_OPEN);
     }
 
     /** For callers that know of no open file: every handle that does not resolve is taken for a stale one. */
     static final Predicate<Inode> NO_FILE_HELD_OPEN = handle -> false;
 
     /**
-     * Plans {@code args} and takes its locks, as {@link #admit(COMPOUND4args, boolean, InetAddress, LockOwner,
-     * Retransmissions)}; {@code heldOpen} says whether a client holds a file open, for a PUTFH whose handle does not
-     * resolve (see the class comment, "Files with no name").
+     * Plans {@code args} and takes its locks for {@code owner}, a transaction that spans compounds, in addition
+     * to what it holds (null: a compound on its own), as {@link #admit(COMPOUND4args, boolean, InetAddress)} does.
      *
-     * @param heldOpen whether a client holds the file of a handle open (the server's open state)
+     * @param retransmissions which NFSv4.0 OPENs only answer their owner's last reply
+     * @param heldOpen whether a client holds the file of a handle open (the server's open state), for a PUTFH whose
+     *     handle does not resolve (see the class comment, "Files with no name")
+     * @throws DeadlockException when a lock is held by an older transaction that spans compounds (wait-die);
+     *     nothing of this compound is locked
      */
     Admission admit(COMPOUND4args args, boolean transactionFlag, InetAddress client, LockOwner owner,
             Retransmissions retransmissions, Predicate<Inode> heldOpen) throws IOException {

@@ -448,8 +448,13 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
      * PUTFH whose handle does not resolve, which PUTFH accepts for a file that lost its last name while open.
      */
     private static Predicate<Inode> heldOpen(CompoundContext context) {
-        return handle -> context.server() != null && context.server().state() != null
-                && context.server().state().opens().isOpen(handle);
+        return context.server().state().opens()::isOpen;
+    }
+
+    /** Tells the compound's NFSv4.0 OPENs how its plan took them ({@link CompoundContext#checkPlannedRetransmission}). */
+    private static void planRetransmissions(CompoundContext context, TxnPlan plan) {
+        Set<Integer> planned = plan.retransmissions();
+        context.planRetransmissions(planned::contains);
     }
 
     /** Which NFSv4.0 OPENs of the compound only answer their open owner's last reply (the plan follows them). */
@@ -468,8 +473,7 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
             return;
         }
         if (admitted.plan() != null) {
-            Set<Integer> planned = admitted.plan().retransmissions();
-            context.planRetransmissions(planned::contains);
+            planRetransmissions(context, admitted.plan());
         }
         txn.lockSet = admitted.locks();
         txn.transactional = admitted.transactional();
@@ -548,8 +552,7 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
                     + e.getMessage(), e);
         }
         txn.plan = admitted.plan();
-        Set<Integer> planned = txn.plan.retransmissions();
-        context.planRetransmissions(planned::contains);
+        planRetransmissions(context, txn.plan);
         Area area = areas.get(admitted.exportId().orElseThrow());
         TransactionSteps steps = new TransactionSteps(services, area.export(), area.undo(), txn.args, txn.plan,
                 txn.lockSet, multi.buffer());

@@ -909,24 +909,23 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         }
         long epoch = verifiedDirectories.epoch();
         try {
-            Resolved resolved = resolveByName(inode);
+            Resolved resolved = resolveByName(handle);
             resolvedInStretch.put(stretch, handle, resolved, epoch);
             return resolved;
         } catch (StaleException e) {
-            Optional<KeptOpenFiles.Kept> kept = keptOpen.get(handleOf(inode));
+            Optional<KeptOpenFiles.Kept> kept = keptOpen.get(handle);
             if (kept.isPresent()) {
                 PosixStat stat = posix.statOrNull(kept.get().path());
                 if (stat != null && matches(kept.get().node(), stat)) {
-                    return new Resolved(handleOf(inode), kept.get().node(), kept.get().path(), stat, kept.get());
+                    return new Resolved(handle, kept.get().node(), kept.get().path(), stat, kept.get());
                 }
             }
             throw e;
         }
     }
 
-    private Resolved resolveByName(Inode inode) throws IOException {
+    private Resolved resolveByName(Nfh handle) throws IOException {
         resolutions.increment();
-        Nfh handle = handleOf(inode);
         Node node;
         List<Path> candidates = new ArrayList<>(1);
         try (HandleSnapshot snapshot = handles.read()) {

@@ -126,8 +126,14 @@ public final class HandleBatch extends AbstractView implements AutoCloseable {
         if (handleAt(table.inodes, inodeKey).isPresent()) {
             throw new IllegalStateException("inode " + ino + " of export " + dir.exportId() + " is registered");
         }
+        insert(handle, dir, link, type, dev, ino, generation, inodeKey);
+    }
+
+    /** Writes the node of a new object and its name and inode rows (after the caller made room for them). */
+    private void insert(Nfh handle, Node dir, Link link, FileType type, long dev, long ino, long generation,
+            byte[] inodeKey) {
         putNode(new Node(handle, dir.exportId(), type, dev, ino, generation, List.of(link)));
-        put(table.names, Codec.nameKey(parent, name), Codec.handle(handle));
+        put(table.names, Codec.nameKey(link.parent(), link.name()), Codec.handle(handle));
         put(table.inodes, inodeKey, Codec.handle(handle));
     }
 
@@ -163,9 +169,7 @@ public final class HandleBatch extends AbstractView implements AutoCloseable {
             forgotten.add(holder.get());
         }
         Nfh handle = freshHandle();
-        putNode(new Node(handle, dir.exportId(), type, dev, ino, generation, List.of(link)));
-        put(table.names, Codec.nameKey(parent, name), Codec.handle(handle));
-        put(table.inodes, inodeKey, Codec.handle(handle));
+        insert(handle, dir, link, type, dev, ino, generation, inodeKey);
         return new Registered(handle, List.copyOf(forgotten));
     }
 

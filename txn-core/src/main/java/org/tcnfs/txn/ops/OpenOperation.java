@@ -70,7 +70,7 @@ public final class OpenOperation implements ObjectOperation {
         if (base == null) {
             return;
         }
-        Optional<OwnerSequence.Retransmission> again = planning.retransmission(args);
+        Optional<OwnerSequence.Retransmission> again = planning.retransmission(i, op, args);
         if (again.isPresent()) {
             planning.retransmitted(i, op, again.get());
             return;

@@ -53,10 +53,12 @@ public interface Planning {
     void unknown(int index, nfs_argop4 op, String reason);
 
     /**
-     * For an NFSv4.0 OPEN: the last reply of its open owner if the OPEN is a retransmission of that owner's last
-     * request ({@link Retransmissions}); empty otherwise and for other minor versions.
+     * For the NFSv4.0 OPEN at {@code index}: the last reply of its open owner if the OPEN is a retransmission of
+     * that owner's last request ({@link Retransmissions}); empty otherwise and for other minor versions. Empty, with
+     * the compound made {@link Unplannable}, when an earlier operation of the compound carries a seqid (it may change
+     * the answer before the OPEN runs).
      */
-    Optional<OwnerSequence.Retransmission> retransmission(OPEN4args args);
+    Optional<OwnerSequence.Retransmission> retransmission(int index, nfs_argop4 op, OPEN4args args);
 
     /**
      * Operation {@code index} is an OPEN answered from its owner's last reply {@code again}: it changes nothing,

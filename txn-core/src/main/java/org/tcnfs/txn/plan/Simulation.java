@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
 import org.slf4j.Logger;
@@ -407,17 +408,16 @@ final class Simulation implements Planning {
     }
 
     @Override
-    public Optional<OwnerSequence.Retransmission> retransmission(OPEN4args args) {
+    public Optional<OwnerSequence.Retransmission> retransmission(int at, nfs_argop4 op, OPEN4args args) {
         if (minorVersion != 0 || args.owner == null) {
             return Optional.empty();
         }
-        int at = indexOf(args);
         for (int i = 0; i < at; i++) {
             if (ops[i] != null && SEQUENCED_NFS40.contains(ops[i].argop)) {
                 // that operation runs first and may change the owner's last request, and with it whether this OPEN
                 // is a retransmission: asked now, the answer could be the other one when the OPEN runs, which then
                 // goes no further (NFS4ERR_DELAY, every time the compound is sent)
-                unknown(at, ops[at], "an NFSv4.0 OPEN after " + nfs_opnum4.name(ops[i].argop) + " in one compound: "
+                unknown(at, op, "an NFSv4.0 OPEN after " + nfs_opnum4.name(ops[i].argop) + " in one compound: "
                         + "whether it retransmits its owner's last request is known only when it runs");
                 return Optional.empty();
             }
@@ -426,19 +426,8 @@ final class Simulation implements Planning {
     }
 
     /** NFSv4.0 operations that carry an owner's seqid (RFC 7530 9.1.7), which a later OPEN's may depend on. */
-    private static final java.util.Set<Integer> SEQUENCED_NFS40 = java.util.Set.of(nfs_opnum4.OP_OPEN,
-            nfs_opnum4.OP_OPEN_CONFIRM, nfs_opnum4.OP_OPEN_DOWNGRADE, nfs_opnum4.OP_CLOSE, nfs_opnum4.OP_LOCK,
-            nfs_opnum4.OP_LOCKU);
-
-    /** The position of the operation whose arguments are {@code args} (the very object). */
-    private int indexOf(Object args) {
-        for (int i = 0; i < ops.length; i++) {
-            if (ops[i] != null && ops[i].args == args) {
-                return i;
-            }
-        }
-        throw new IllegalArgumentException("arguments of no operation of the compound");
-    }
+    private static final Set<Integer> SEQUENCED_NFS40 = Set.of(nfs_opnum4.OP_OPEN, nfs_opnum4.OP_OPEN_CONFIRM,
+            nfs_opnum4.OP_OPEN_DOWNGRADE, nfs_opnum4.OP_CLOSE, nfs_opnum4.OP_LOCK, nfs_opnum4.OP_LOCKU);
 
     @Override
     public void retransmitted(int i, nfs_argop4 op, OwnerSequence.Retransmission again) throws IOException {
