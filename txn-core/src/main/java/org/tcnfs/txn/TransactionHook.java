@@ -682,7 +682,11 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
 
     private void commitPlainHandles(Txn txn) throws IOException {
         try {
-            txn.buffer.commit(batch -> { }, !txn.async);
+            if (txn.async) {
+                txn.buffer.commitPending();
+            } else {
+                txn.buffer.commit(batch -> { }, true);
+            }
         } catch (RuntimeException e) {
             txn.buffer.discard();
             LOG.error("plain compound: committing its {} handle-table changes failed; the objects it created or "

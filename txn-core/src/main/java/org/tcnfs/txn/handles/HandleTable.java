@@ -86,6 +86,13 @@ public final class HandleTable implements AutoCloseable {
     /** Most directory paths {@link #cachedDirectoryPath cached} at once (the cache is emptied when full). */
     public static final int MAX_CACHED_DIRECTORIES = 16_384;
 
+    /**
+     * Default of {@link Builder#maxPendingRows}: 32,768 rows (about 8,000 creates, a few MiB), or the system property
+     * {@code tcnfs.async-pending-rows} (0 turns pending rows off: each {@code async} compound commits lazily).
+     */
+    public static final int DEFAULT_MAX_PENDING_ROWS =
+            Math.max(0, Integer.getInteger("tcnfs.async-pending-rows", 32_768));
+
     private static final String SIDE_PREFIX = "side:";
 
     /** How much a commit waits for the disk. */
@@ -109,6 +116,8 @@ public final class HandleTable implements AutoCloseable {
     private final LongAdder commits = new LongAdder();
     private final LongAdder flushes = new LongAdder();
     private final LateDurability late;
+    /** Rows of plain compounds on {@code async} exports that wait for the next LMDB commit ({@link PendingRows}). */
+    private final PendingRows pending;
     final Dbi<byte[]> nodes;
     final Dbi<byte[]> names;
     final Dbi<byte[]> inodes;
@@ -130,8 +139,10 @@ public final class HandleTable implements AutoCloseable {
     private record CachedPath(long epoch, List<String> names) {
     }
 
-    private HandleTable(Path directory, Env<byte[]> env, Durability durability, Duration lateDelay) {
+    private HandleTable(Path directory, Env<byte[]> env, Durability durability, Duration lateDelay,
+            int maxPendingRows) {
         this.directory = directory;
+        this.pending = new PendingRows(maxPendingRows);
         this.env = env;
         this.syncAfterCommit = durability == Durability.FULL;
         this.commitSyncsData = durability != Durability.NONE;
@@ -166,9 +177,31 @@ public final class HandleTable implements AutoCloseable {
         if (buffer != null) {
             return buffer.snapshot();
         }
-        long before = directoryEpoch.get();
-        Txn<byte[]> txn = readTransaction();
-        return new HandleSnapshot(this, new LmdbStore(txn), () -> endReadTransaction(txn), cacheEpoch(before));
+        return committedSnapshot(directoryEpoch.get(), store -> store);
+    }
+
+    /**
+     * A snapshot of the committed table: one LMDB read transaction with the {@link PendingRows pending rows} over it,
+     * {@code wrap}ped; it may use cached directory paths of the epoch {@code before} (read before it began; -1:
+     * none) if {@link #cacheEpoch} allows.
+     */
+    HandleSnapshot committedSnapshot(long before, java.util.function.UnaryOperator<Store> wrap) {
+        long reader = pending.enter();
+        Txn<byte[]> txn;
+        try {
+            txn = readTransaction();
+        } catch (RuntimeException e) {
+            pending.exit(reader);
+            throw e;
+        }
+        Store store = new LmdbStore(txn);
+        if (reader != PendingRows.NO_READER) {
+            store = pending.over(store);
+        }
+        return new HandleSnapshot(this, wrap.apply(store), () -> {
+            endReadTransaction(txn);
+            pending.exit(reader);
+        }, before < 0 ? -1 : cacheEpoch(before));
     }
 
     /**
@@ -272,14 +305,30 @@ public final class HandleTable implements AutoCloseable {
     private HandleBatch lmdbBatch(boolean durable) {
         try {
             Txn<byte[]> txn = env.txnWrite();
-            return new HandleBatch(this, new LmdbStore(txn), new HandleBatch.Ending() {
+            Store lmdb = new LmdbStore(txn);
+            PendingRows.Drain drain;
+            try {
+                // every commit carries the rows still pending first: none becomes durable without those before it
+                drain = pending.drainInto(lmdb);
+            } catch (RuntimeException e) {
+                txn.close();
+                throw e;
+            }
+            return new HandleBatch(this, drain == null ? lmdb : drain.recording(lmdb), new HandleBatch.Ending() {
                 @Override
                 public void commit(boolean directoriesChanged) {
                     if (directoriesChanged) {
                         directoryEpoch.incrementAndGet();
                     }
                     try {
-                        txn.commit();
+                        if (drain == null) {
+                            txn.commit();
+                        } else {
+                            synchronized (pending) {
+                                txn.commit();
+                                pending.committed(drain);
+                            }
+                        }
                     } catch (LmdbException e) {
                         throw translate("committing handle changes", e);
                     } finally {
@@ -502,6 +551,56 @@ public final class HandleTable implements AutoCloseable {
         return unsynced.get();
     }
 
+    /**
+     * Makes {@code changes} (a plain {@code async} compound's buffer) visible to every reader at once without an LMDB
+     * commit: they wait as {@link PendingRows} for the next commit, at the latest the {@link #late()} flush within
+     * its delay, and a crash before it loses them (their handles then answer NFS4ERR_STALE). False, changing nothing,
+     * when pending rows are off or full: the caller commits as before.
+     */
+    boolean keepPending(OverlayStore changes, boolean directoriesChanged) {
+        if (!pending.enabled()) {
+            return false;
+        }
+        boolean kept;
+        if (directoriesChanged) {
+            directoryEpoch.incrementAndGet();
+        }
+        try {
+            kept = pending.tryAdd(changes);
+        } finally {
+            if (directoriesChanged) {
+                directoryEpoch.incrementAndGet();
+            }
+        }
+        if (kept) {
+            late.rowsWaiting();
+        }
+        return kept;
+    }
+
+    /**
+     * Commits the {@link PendingRows pending rows} durably if any wait, and drops those no reader needs any more;
+     * whether rows are still kept (a later call may drop them). For {@link LateDurability#flush()}.
+     */
+    boolean flushPendingRows() {
+        if (pending.waiting() > 0) {
+            commitDurably(batch -> { });
+        } else {
+            pending.reclaim();
+        }
+        return pending.size() > 0;
+    }
+
+    /** Rows of {@code async} compounds kept in memory: waiting for an LMDB commit, or committed and kept for readers. */
+    public int pendingRows() {
+        return pending.size();
+    }
+
+    /** Rows of {@code async} compounds that no LMDB commit carried yet. */
+    public int uncommittedPendingRows() {
+        return pending.waiting();
+    }
+
     /** LMDB write transactions committed since the table was opened. */
     public long commitCount() {
         return commits.sum();
@@ -553,10 +652,14 @@ public final class HandleTable implements AutoCloseable {
     private final class CommittedStore implements Store {
         @Override
         public byte[] get(Dbi<byte[]> dbi, byte[] key) {
+            long reader = pending.enter();
             try (Txn<byte[]> txn = env.txnRead()) {
-                return dbi.get(txn, key);
+                return reader == PendingRows.NO_READER ? dbi.get(txn, key)
+                        : pending.over(new LmdbStore(txn)).get(dbi, key);
             } catch (LmdbException e) {
                 throw translate("reading the handle table", e);
+            } finally {
+                pending.exit(reader);
             }
         }
 
@@ -572,10 +675,14 @@ public final class HandleTable implements AutoCloseable {
 
         @Override
         public void scan(Dbi<byte[]> dbi, byte[] prefix, java.util.function.BiConsumer<byte[], byte[]> action) {
+            long reader = pending.enter();
             try (Txn<byte[]> txn = env.txnRead()) {
-                new LmdbStore(txn).scan(dbi, prefix, action);
+                Store store = new LmdbStore(txn);
+                (reader == PendingRows.NO_READER ? store : pending.over(store)).scan(dbi, prefix, action);
             } catch (LmdbException e) {
                 throw translate("reading the handle table", e);
+            } finally {
+                pending.exit(reader);
             }
         }
     }
@@ -686,6 +793,14 @@ public final class HandleTable implements AutoCloseable {
     public void close() {
         if (!env.isClosed()) {
             late.close();
+            if (pending.waiting() > 0) {
+                try {
+                    commitDurably(batch -> { }); // the rows of async compounds that came after the last flush
+                } catch (HandleTableException e) {
+                    LOG.error("committing {} pending handle rows at close failed: {}; the handles of the objects "
+                            + "async compounds created last answer NFS4ERR_STALE", pending.waiting(), e.getMessage());
+                }
+            }
             if (unsynced.get()) {
                 try {
                     sync();
@@ -735,6 +850,7 @@ public final class HandleTable implements AutoCloseable {
         private int maxReaders = DEFAULT_MAX_READERS;
         private Durability durability = Durability.FULL;
         private Duration lateDelay = LateDurability.DEFAULT_DELAY;
+        private int maxPendingRows = DEFAULT_MAX_PENDING_ROWS;
 
         private Builder(Path stateDirectory) {
             this.stateDirectory = Objects.requireNonNull(stateDirectory, "stateDirectory");
@@ -764,6 +880,18 @@ public final class HandleTable implements AutoCloseable {
                 throw new IllegalArgumentException("the delay must be positive: " + delay);
             }
             this.lateDelay = delay;
+            return this;
+        }
+
+        /**
+         * Most {@link #keepPending pending rows} of {@code async} compounds kept in memory at once
+         * ({@link #DEFAULT_MAX_PENDING_ROWS}); 0 commits each such compound to LMDB lazily instead.
+         */
+        public Builder maxPendingRows(int rows) {
+            if (rows < 0) {
+                throw new IllegalArgumentException("maxPendingRows must not be negative: " + rows);
+            }
+            this.maxPendingRows = rows;
             return this;
         }
 
@@ -816,7 +944,7 @@ public final class HandleTable implements AutoCloseable {
                 // LMDB syncs its files but never the directory: without this a power cut could drop
                 // data.mdb's name, and every handle and recovery record with it (docs/durability.md).
                 syncDirectories(directory, created);
-                HandleTable table = new HandleTable(directory, env, durability, lateDelay);
+                HandleTable table = new HandleTable(directory, env, durability, lateDelay, maxPendingRows);
                 LOG.debug("opened handle table {} (map {} bytes, {})", directory, mapSize, durability);
                 return table;
             } catch (LmdbException e) {

@@ -27,8 +27,11 @@ import org.slf4j.LoggerFactory;
  *       nothing with its inode number and birth time at its path and answers NFS4ERR_STALE, and creating or
  *       looking up the name replaces the row. So one REMOVE costs one directory fsync instead of that and a
  *       durable LMDB commit (two more device flushes).</li>
+ *   <li><b>handle rows of plain compounds on {@code async} exports</b> ({@link PendingRows}, {@link #rowsWaiting}):
+ *       kept in memory, visible to all, until a flush (or any other LMDB commit) commits them.</li>
  * </ul>
- * A flush runs the queued directory syncs (all at once, {@link FsyncPool}), then removes the queued rows in one
+ * A flush commits the pending rows (if any wait, one durable LMDB commit), runs the queued directory syncs (all at
+ * once, {@link FsyncPool}), then removes the queued rows in one
  * {@link HandleTable#commitLazily lazy} commit (each only if the name still names the same handle: a new object
  * may have taken the name meanwhile), then syncs the table if a lazy commit ran since its last sync.
  *
@@ -64,6 +67,8 @@ public final class LateDurability implements AutoCloseable {
     private final Set<Unlink> notYetCommitted = new HashSet<>();
     /** When the oldest queued work was queued ({@link System#nanoTime()}), valid while some is queued. */
     private long oldest;
+    /** Whether pending rows wait for a flush (to be committed, or kept ones to be dropped). Guarded by {@code lock}. */
+    private boolean rowsWaiting;
     private Thread thread;
     private boolean closed;
 
@@ -128,6 +133,20 @@ public final class LateDurability implements AutoCloseable {
         }
     }
 
+    /**
+     * Notes that the table keeps {@link PendingRows pending rows}: the next flush, within the delay, commits them.
+     * After {@link #close()} nothing (the table's close commits what is left).
+     */
+    void rowsWaiting() {
+        synchronized (lock) {
+            if (closed || rowsWaiting) {
+                return;
+            }
+            queued();
+            rowsWaiting = true;
+        }
+    }
+
     /** Directory syncs and row removals waiting (tests, metrics). */
     public int pending() {
         synchronized (lock) {
@@ -164,6 +183,19 @@ public final class LateDurability implements AutoCloseable {
                 dirs = takeSyncs();
                 rows = new ArrayList<>(unlinks);
                 unlinks.clear();
+                rowsWaiting = false;
+            }
+            // the table's pending rows first: durable before the directories they describe
+            boolean rowsKept = false;
+            try {
+                rowsKept = table.flushPendingRows();
+            } catch (RuntimeException e) {
+                LOG.error("committing the pending handle rows of async compounds failed: {}; they stay in memory and "
+                        + "the next flush tries again", e.toString());
+                rowsKept = true;
+            }
+            if (rowsKept) {
+                rowsWaiting();
             }
             try {
                 runSyncs(dirs);
@@ -213,7 +245,7 @@ public final class LateDurability implements AutoCloseable {
 
     /** Notes that work was queued (under {@link #lock}): starts the thread, or wakes it. */
     private void queued() {
-        if (syncs.isEmpty() && unlinks.isEmpty()) {
+        if (idle()) {
             oldest = System.nanoTime();
             lock.notifyAll();
         }
@@ -228,12 +260,12 @@ public final class LateDurability implements AutoCloseable {
         while (true) {
             synchronized (lock) {
                 try {
-                    while (!closed && syncs.isEmpty() && unlinks.isEmpty()) {
+                    while (!closed && idle()) {
                         lock.wait();
                     }
                     while (!closed) {
                         long left = oldest + delayNanos - System.nanoTime();
-                        if (left <= 0 || (syncs.isEmpty() && unlinks.isEmpty())) {
+                        if (left <= 0 || idle()) {
                             break;
                         }
                         lock.wait(Math.max(1, left / 1_000_000));
@@ -251,6 +283,11 @@ public final class LateDurability implements AutoCloseable {
                 LOG.error("background flush of the handle table failed: {}", e.toString(), e);
             }
         }
+    }
+
+    /** Whether nothing is queued (under {@link #lock}). */
+    private boolean idle() {
+        return syncs.isEmpty() && unlinks.isEmpty() && !rowsWaiting;
     }
 
     /** Removes each row that still names its handle, in one lazy commit; failures are logged. */

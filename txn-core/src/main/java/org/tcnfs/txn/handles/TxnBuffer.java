@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
-import org.lmdbjava.Txn;
 
 /**
  * The TXN buffer of DESIGN.md step 6: the handle-table changes of one transactional compound, kept in
@@ -188,6 +187,21 @@ public final class TxnBuffer {
         }
         overlay.clear();
         directoriesChanged = false;
+    }
+
+    /**
+     * For a plain compound on an {@code async} export: makes the buffer's changes visible to every compound at once
+     * and leaves them to the next LMDB commit, at the latest the table's {@link LateDurability} flush within its
+     * delay ({@link HandleTable#keepPending}): no flush of the table before the reply. When the table keeps no more
+     * pending rows, {@link #commit(Consumer, boolean) commits lazily} as before. The buffer is empty afterwards.
+     */
+    public void commitPending() {
+        if (table.keepPending(overlay, directoriesChanged)) {
+            overlay.clear();
+            directoriesChanged = false;
+            return;
+        }
+        commit(batch -> { }, false);
     }
 
     /**
@@ -458,8 +472,6 @@ public final class TxnBuffer {
 
     HandleSnapshot snapshot() {
         long before = directoriesChanged ? -1 : table.directoryEpoch();
-        Txn<byte[]> txn = table.readTransaction();
-        return new HandleSnapshot(table, overlay.readingThrough(new LmdbStore(txn)),
-                () -> table.endReadTransaction(txn), before < 0 ? -1 : table.cacheEpoch(before));
+        return table.committedSnapshot(before, overlay::readingThrough);
     }
 }
