@@ -241,6 +241,9 @@ public final class TcnfsServer implements AutoCloseable {
                 table::commitCount);
         metrics.gauge("tcnfs.late.pending", "Directory syncs (async exports) and row removals waiting for the "
                 + "background flush (at most 1 s)", null, () -> table.late().pending());
+        metrics.gauge("tcnfs.handle.table.pending.rows", "Handle rows of plain compounds on async exports kept in "
+                + "memory, visible to all, that no LMDB commit carried yet (committed by the background flush within "
+                + "about 1 s)", null, table::uncommittedPendingRows);
         metrics.gauge("tcnfs.handle.table.size", "Size of the LMDB file of the handle table", "bytes", () -> {
             OptionalLong size = handleTableBytes();
             return size.isPresent() ? size.getAsLong() : Double.NaN;
