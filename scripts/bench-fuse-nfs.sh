@@ -4,7 +4,8 @@
 # untar, cp -R, ls -lR, rm -rf of TREE_TAR (scripts/fuse-tree.py DIR, then tar -cf); ROUNDS rounds, targets
 # interleaved per round. Appends round,target,step,seconds,rc lines to OUTDIR/fuse.csv.
 # usage: scripts/bench-fuse-nfs.sh OUTDIR ROUNDS NEW_SERVER_JAR [OLD_SERVER_JAR]   (env: FUSE_NFS, TREE_TAR, BENCH_DIR;
-#        TCNFS_ASYNC=1 adds target new-async: the new build with an async export, docs/durability.md;
+#        TCNFS_ASYNC=1 adds target new-async: the new build with an async export, docs/durability.md (and old-async,
+#        the old build's, when OLD_SERVER_JAR is given);
 #        OLD_ALWAYS=1 adds target old-always: the old build with a txn=always export, for A/B of the transaction paths)
 OUT=$1; ROUNDS=$2; NEWJAR=$3; OLDJAR=$4
 BUILD_DIR=${BUILD:-$HOME/build}; FUSE=${FUSE_NFS:-$BUILD_DIR/fuse-nfs/fuse-nfs-bin}; TREE=${TREE_TAR:-$BUILD_DIR/fuse-bench/tree.tar}
@@ -23,12 +24,14 @@ start_tcnfs new $NEWJAR rw,no_root_squash
 start_tcnfs new-always $NEWJAR rw,no_root_squash,txn=always
 [ "${TCNFS_ASYNC:-0}" = 1 ] && start_tcnfs new-async $NEWJAR rw,no_root_squash,async
 [ -n "$OLDJAR" ] && start_tcnfs old $OLDJAR rw,no_root_squash
+[ -n "$OLDJAR" ] && [ "${TCNFS_ASYNC:-0}" = 1 ] && start_tcnfs old-async $OLDJAR rw,no_root_squash,async
 [ -n "$OLDJAR" ] && [ "${OLD_ALWAYS:-0}" = 1 ] && start_tcnfs old-always $OLDJAR rw,no_root_squash,txn=always
 bench_start_ganesha $W $OUT/ganesha.log
 GP=$GANESHA_PORT
 sleep 2
 url() { if [ $1 = ganesha ]; then echo "nfs://127.0.0.1/export?version=4&nfsport=$GP"; else echo "nfs://127.0.0.1/?version=4&nfsport=${PORT[$1]}"; fi; }
 TARGETS="ganesha new new-always"; [ "${TCNFS_ASYNC:-0}" = 1 ] && TARGETS="$TARGETS new-async"; [ -n "$OLDJAR" ] && TARGETS="$TARGETS old"
+[ -n "$OLDJAR" ] && [ "${TCNFS_ASYNC:-0}" = 1 ] && TARGETS="$TARGETS old-async"
 [ -n "$OLDJAR" ] && [ "${OLD_ALWAYS:-0}" = 1 ] && TARGETS="$TARGETS old-always"
 TARGETS=${FUSE_TARGETS:-$TARGETS}   # e.g. FUSE_TARGETS="ganesha new new-async old" leaves new-always out
 step() { bench_step $OUT/fuse.csv "$@"; }   # round target step command...

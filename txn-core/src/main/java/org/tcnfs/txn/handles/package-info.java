@@ -18,6 +18,10 @@
  * before they are registered ({@link org.tcnfs.txn.handles.HandleBatch#register(Nfh, Nfh, String,
  * org.tcnfs.nfs4.vfs.FileType, long, long, long)}).
  *
+ * <p><b>Pending rows.</b> Plain compounds on {@code async} exports leave their rows in memory, visible to every
+ * reader, until the next LMDB commit or the background flush ({@code PendingRows}, {@link
+ * org.tcnfs.txn.handles.LateDurability}): a crash may lose them, which only makes their handles stale.
+ *
  * <p><b>Threading.</b> The table is thread-safe. Snapshots and batches are single-threaded; a batch stays
  * on the thread that opened it, and only one batch is open at a time in the process (others block).
  *
