@@ -146,7 +146,7 @@ public final class TcnfsServer implements AutoCloseable {
         Files.createDirectories(config.state());
         // Before anything in the state is opened: a second server on the same state stops here.
         stateLock = StateLock.acquire(config.state());
-        handles = HandleTable.open(handleTableDirectory(config));
+        handles = HandleTable.builder(handleTableDirectory(config)).maxPendingRows(config.asyncPendingRows()).open();
         exports = exports(config, handles, fileSystems);
         RecoveryReport recovery = StartupRecovery.recover(handles, fileSystems);
         NfsLimits limits = new NfsLimits(config.maxOps(), config.maxRequestBytes() + 64 * 1024,

@@ -35,6 +35,7 @@ import org.tcnfs.nfs4.state.SessionLimits;
  * @param rpcReplyBudget most bytes of replies not yet sent, over all connections
  * @param spanningLimits the bounds of transactions that span compounds
  * @param backupDiskReserve free bytes of an export's file system that backups may not take
+ * @param asyncPendingRows most handle rows of plain compounds on async exports kept in memory (0: none)
  */
 public record ServerConfig(
         String bind,
@@ -59,7 +60,8 @@ public record ServerConfig(
         Duration rpcIdleTimeout,
         long rpcReplyBudget,
         SpanningLimits spanningLimits,
-        long backupDiskReserve) {
+        long backupDiskReserve,
+        int asyncPendingRows) {
 
     /** Default of {@link #backupBudgetPerTxn()} ({@link Setting#BACKUP_BUDGET_PER_TXN}): 1 GiB. */
     public static final long DEFAULT_BACKUP_BUDGET_PER_TXN = 1L << 30;
@@ -67,6 +69,8 @@ public record ServerConfig(
     public static final long DEFAULT_BACKUP_BUDGET_TOTAL = 4L << 30;
     /** Default of {@link #backupDiskReserve()} ({@link Setting#BACKUP_DISK_RESERVE}): 64 MiB. */
     public static final long DEFAULT_BACKUP_DISK_RESERVE = 64L << 20;
+    /** Default of {@link #asyncPendingRows()} ({@link Setting#ASYNC_PENDING_ROWS}). */
+    public static final int DEFAULT_ASYNC_PENDING_ROWS = 32_768;
     /** Default of {@link #rpcBufferBudget()}. */
     public static final long DEFAULT_RPC_BUFFER_BUDGET = 64L << 20;
     /** Default of {@link #rpcIdleTimeout()}. */
@@ -93,6 +97,9 @@ public record ServerConfig(
         }
         if (metricsPort.isPresent() && (metricsPort.getAsInt() < 0 || metricsPort.getAsInt() > 65535)) {
             throw new IllegalArgumentException("metrics port out of range: " + metricsPort.getAsInt());
+        }
+        if (asyncPendingRows < 0) {
+            throw new IllegalArgumentException("negative async-pending-rows: " + asyncPendingRows);
         }
         if (backupDiskReserve < 0) {
             throw new IllegalArgumentException("negative backup disk reserve: " + backupDiskReserve);
@@ -122,6 +129,6 @@ public record ServerConfig(
                 metricsPort, metricsPortFile, ExportOptions.DEFAULT_EXPORT, DEFAULT_BACKUP_BUDGET_PER_TXN,
                 DEFAULT_BACKUP_BUDGET_TOTAL, SessionLimits.DEFAULTS, DEFAULT_RPC_BUFFER_BUDGET,
                 DEFAULT_RPC_IDLE_TIMEOUT, DEFAULT_RPC_REPLY_BUDGET, SpanningLimits.DEFAULT,
-                DEFAULT_BACKUP_DISK_RESERVE);
+                DEFAULT_BACKUP_DISK_RESERVE, DEFAULT_ASYNC_PENDING_ROWS);
     }
 }

@@ -38,6 +38,11 @@ public enum Setting {
             + "backups may not take: a transactional compound (or a compound of a transaction that spans compounds) "
             + "whose estimated backups do not fit the free space less this reserve is refused with NFS4ERR_NOSPC "
             + "before it changes anything."),
+    ASYNC_PENDING_ROWS("async-pending-rows", "32768", "Most handle rows of plain compounds on async exports kept "
+            + "in memory, visible to every compound, until the background flush commits them within about a second "
+            + "(no flush of the handle table before such a compound's reply; a crash loses them, which only makes "
+            + "their handles answer NFS4ERR_STALE); a compound whose rows do not fit commits them at once. 0 commits "
+            + "each such compound's rows itself."),
     MAX_CLIENTS("max-clients", "16384", "Most NFSv4 client records kept (a backstop: client-memory bounds what "
             + "they hold); when full, the oldest unconfirmed one is dropped, then the confirmed one without state "
             + "renewed longest ago, else EXCHANGE_ID gets NFS4ERR_DELAY and SETCLIENTID NFS4ERR_RESOURCE."),

@@ -83,6 +83,15 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void asyncPendingRowsDefaultTo32768AndZeroTurnsThemOffButNegativeIsRefused() {
+        assertThat(new ConfigLoader().load().asyncPendingRows()).isEqualTo(32_768);
+        assertThat(new ConfigLoader().flag(Setting.ASYNC_PENDING_ROWS, "0").load().asyncPendingRows()).isZero();
+        assertThatThrownBy(() -> new ConfigLoader().flag(Setting.ASYNC_PENDING_ROWS, "-1").load())
+                .isInstanceOf(InvalidConfigException.class)
+                .hasMessageContaining("'async-pending-rows'");
+    }
+
+    @Test
     void backupBudgetsDefaultToOneGibPerTransactionAndFourGibInAll() {
         ServerConfig c = new ConfigLoader().load();
         assertThat(c.backupBudgetPerTxn()).isEqualTo(1L << 30);

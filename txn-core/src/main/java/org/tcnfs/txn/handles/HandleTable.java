@@ -87,11 +87,10 @@ public final class HandleTable implements AutoCloseable {
     public static final int MAX_CACHED_DIRECTORIES = 16_384;
 
     /**
-     * Default of {@link Builder#maxPendingRows}: 32,768 rows (about 8,000 creates, a few MiB), or the system property
-     * {@code tcnfs.async-pending-rows} (0 turns pending rows off: each {@code async} compound commits lazily).
+     * Default of {@link Builder#maxPendingRows}: 32,768 rows (about 8,000 creates, a few MiB; the server's setting
+     * {@code async-pending-rows}).
      */
-    public static final int DEFAULT_MAX_PENDING_ROWS =
-            Math.max(0, Integer.getInteger("tcnfs.async-pending-rows", 32_768));
+    public static final int DEFAULT_MAX_PENDING_ROWS = 32_768;
 
     private static final String SIDE_PREFIX = "side:";
 
