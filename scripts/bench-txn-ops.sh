@@ -5,7 +5,7 @@
 # built as docs/benchmarks.md "The unmodified client" says); a seeded tree of FILES files (1-16 KiB) in DIRS
 # directories; steps untar, chmod -R go-w, cp -R, rm -rf (of both trees), each under its own
 # `strace -f -c -e trace=fsync,fdatasync` of the server, with the server's metrics scraped after each step.
-# Prints per step: seconds, fsyncs (files, directories), fdatasyncs (LMDB: two per durable commit), and the deltas
+# Prints per step: seconds, the server's CPU seconds (user + system), fsyncs (files, directories), fdatasyncs (LMDB: two per durable commit), and the deltas
 # of tcnfs_txn_commits_total, tcnfs_txn_light_total and the REMOVE/SETATTR/CREATE/OPEN/WRITE counts; keeps
 # OUTDIR/strace-STEP.txt, OUTDIR/metrics-STEP.txt and the server log (TRACE of org.tcnfs.txn.TransactionSteps:
 # "full path: <why>" per transaction that is not light).
@@ -36,18 +36,20 @@ M=$W/mnt; mkdir -p "$M"
 "$FUSE" -n "nfs://127.0.0.1/?version=4&nfsport=$TCNFS_PORT" -m "$M" >"$OUT/fuse.log" 2>&1 &
 for _ in $(seq 1 50); do mountpoint -q "$M" && break; sleep 0.1; done
 metrics() { curl -s "http://127.0.0.1:$TCNFS_MPORT/metrics" | grep -E '^tcnfs_(txn_commits|txn_light|ops)_total' >"$OUT/metrics-$1.txt"; }
+cpu() { awk '{print $14 + $15}' "/proc/$TCNFS_PID/stat"; }   # the server's user + system CPU, in clock ticks
 step() { # name command...
   local name=$1; shift
   strace -f -c -e trace=fsync,fdatasync -o "$OUT/strace-$name.txt" -p "$TCNFS_PID" 2>/dev/null & SPID=$!
   sleep 1
-  local t0=$EPOCHREALTIME
+  local t0=$EPOCHREALTIME c0; c0=$(cpu)
   "$@" || echo "$name failed" >&2
   echo "$name $(python3 -c "print(round($EPOCHREALTIME - $t0, 2))")" >>"$OUT/seconds.txt"
+  echo "$name $(( $(cpu) - c0 ))" >>"$OUT/cpu-ticks.txt"
   kill -INT $SPID; wait $SPID 2>/dev/null; SPID=
   metrics "$name"
 }
 echo "load: $(uptime)" | tee "$OUT/load.txt"
-: >"$OUT/seconds.txt"
+: >"$OUT/seconds.txt"; : >"$OUT/cpu-ticks.txt"
 metrics start
 mkdir -p "$M/r"
 step untar tar --no-same-owner -xf "$W/tree.tar" -C "$M/r"
@@ -72,15 +74,18 @@ def calls(name):
             c[f[-1]] = int(f[3])
     return c
 secs = dict(l.split() for l in open(f'{out}/seconds.txt'))
+import os
+tick = os.sysconf('SC_CLK_TCK')
+cpu = {k: int(v) / tick for k, v in (l.split() for l in open(f'{out}/cpu-ticks.txt'))}
 ops = ['OPEN', 'WRITE', 'SETATTR', 'CREATE', 'REMOVE']
-print('| step | seconds | fsync | fdatasync | txn commits | light | ' + ' | '.join(ops) + ' |')
-print('|---|' + '---:|' * (5 + len(ops)))
+print('| step | seconds | server CPU s | fsync | fdatasync | txn commits | light | ' + ' | '.join(ops) + ' |')
+print('|---|' + '---:|' * (6 + len(ops)))
 prev = metrics('start')
 for s in ['untar', 'chmod-R', 'cp-R', 'rm-rf']:
     m, c = metrics(s), calls(s)
     d = lambda k: int(m.get(k, 0) - prev.get(k, 0))
     opn = [sum(int(m[k] - prev.get(k, 0)) for k in m if k.startswith('tcnfs_ops_total{op="%s"' % o)) for o in ops]
-    print('| %s | %.2f | %d | %d | %d | %d | %s |' % (s, float(secs[s]), c.get('fsync', 0), c.get('fdatasync', 0),
+    print('| %s | %.2f | %.2f | %d | %d | %d | %d | %s |' % (s, float(secs[s]), cpu[s], c.get('fsync', 0), c.get('fdatasync', 0),
           d('tcnfs_txn_commits_total'), d('tcnfs_txn_light_total'), ' | '.join(map(str, opn))))
     prev = m
 PY

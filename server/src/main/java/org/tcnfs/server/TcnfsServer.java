@@ -244,6 +244,9 @@ public final class TcnfsServer implements AutoCloseable {
         metrics.gauge("tcnfs.handle.table.pending.rows", "Handle rows of plain compounds on async exports kept in "
                 + "memory, visible to all, that no LMDB commit carried yet (committed by the background flush within "
                 + "about 1 s)", null, table::uncommittedPendingRows);
+        metrics.gauge("tcnfs.handle.table.pending.rows.kept", "Handle rows of async exports kept in memory, committed "
+                + "or not (committed ones until no reader that began before their commit is left; at most "
+                + "async-pending-rows)", null, table::pendingRows);
         metrics.gauge("tcnfs.handle.table.size", "Size of the LMDB file of the handle table", "bytes", () -> {
             OptionalLong size = handleTableBytes();
             return size.isPresent() ? size.getAsLong() : Double.NaN;
