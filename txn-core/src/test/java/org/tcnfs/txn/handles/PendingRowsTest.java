@@ -195,4 +195,64 @@ class PendingRowsTest extends HandleTableTestBase {
         assertThat(table.pendingRows()).isZero();
         assertThat(table.child(root, "f")).contains(file);
     }
+
+    /**
+     * Readers running while rows are added, committed by flushes and dropped from memory never miss a row that was
+     * visible before they began (the reader epochs, {@link PendingRows#enter}): each checks, in one snapshot, that
+     * every file created before it began is found by name and by handle.
+     */
+    @Test
+    void concurrentReadersNeverMissARowWhileFlushesCommitAndDropThem() throws Exception {
+        Nfh root = root();
+        java.util.concurrent.CopyOnWriteArrayList<Nfh> created = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+        List<String> misses = java.util.Collections.synchronizedList(new ArrayList<>());
+        java.util.concurrent.atomic.AtomicLong checks = new java.util.concurrent.atomic.AtomicLong();
+        List<Thread> readers = new ArrayList<>();
+        for (int r = 0; r < 3; r++) {
+            long seed = r;
+            Thread t = new Thread(() -> {
+                java.util.Random random = new java.util.Random(seed);
+                while (!done.get()) {
+                    List<Nfh> before = List.copyOf(created);
+                    if (before.isEmpty()) {
+                        continue;
+                    }
+                    try (HandleSnapshot snapshot = table.read()) {
+                        for (int k = 0; k < 8; k++) {
+                            int i = random.nextInt(before.size());
+                            Nfh h = before.get(i);
+                            if (!snapshot.child(root, "f" + i).equals(java.util.Optional.of(h))
+                                    || snapshot.node(h).isEmpty()) {
+                                misses.add("f" + i);
+                            }
+                            checks.incrementAndGet();
+                        }
+                    }
+                }
+            });
+            t.start();
+            readers.add(t);
+        }
+        try {
+            for (int i = 0; i < 1500; i++) {
+                created.add(createAsync(root, "f" + i, 100 + i));
+                if (i % 50 == 49) {
+                    table.late().flush();
+                }
+            }
+            table.late().flush();
+            table.late().flush();
+        } finally {
+            done.set(true);
+            for (Thread t : readers) {
+                t.join();
+            }
+        }
+        assertThat(misses).as("rows missed out of %d checks", checks.get()).isEmpty();
+        assertThat(checks.get()).isPositive();
+        table.late().flush();
+        assertThat(table.pendingRows()).isZero();
+        assertThat(table.child(root, "f1499")).contains(created.get(1499));
+    }
 }
