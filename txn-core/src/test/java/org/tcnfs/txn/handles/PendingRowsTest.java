@@ -251,7 +251,8 @@ class PendingRowsTest extends HandleTableTestBase {
         }
         assertThat(misses).as("rows missed out of %d checks", checks.get()).isEmpty();
         assertThat(checks.get()).isPositive();
-        table.late().flush();
+        table.late().flush(); // drops what waited for the readers, starts retiring the last commit's rows
+        table.late().flush(); // drops those
         assertThat(table.pendingRows()).isZero();
         assertThat(table.child(root, "f1499")).contains(created.get(1499));
     }
