@@ -59,6 +59,12 @@ import org.slf4j.LoggerFactory;
  * disk for a bounded time ({@link LateDurability}: directory fsyncs of {@code async} exports, removals of the
  * rows of removed objects) is queued in {@link #late()} and done by its background thread.
  *
+ * <p><b>Pending rows.</b> The rows of plain compounds on {@code async} exports need not be durable at the reply:
+ * {@link TxnBuffer#commitPending} keeps them in memory ({@link PendingRows}), visible to every reader at once (a
+ * snapshot reads them live, over its LMDB snapshot), until the next LMDB commit, which applies them before its own
+ * changes, or at the latest the {@link #late()} flush, which commits them durably before its directory syncs. A
+ * crash loses them, never the table's consistency.
+ *
  * <p>Thread-safe. Read transactions are not bound to threads ({@code MDB_NOTLS}); a batch is bound to its
  * thread and batches run one at a time. Close every snapshot and batch before {@link #close()}.
  */
