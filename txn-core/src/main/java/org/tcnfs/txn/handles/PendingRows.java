@@ -60,7 +60,8 @@ final class PendingRows {
     /** The rows a {@link #drainInto} applied and the changes its batch made after them. */
     static final class Drain {
         private final List<Row> applied;
-        private final Map<Dbi<byte[]>, TreeMap<byte[], byte[]>> written = new ConcurrentHashMap<>();
+        /** Used by the batch's thread only. */
+        private final Map<Dbi<byte[]>, TreeMap<byte[], byte[]>> written = new java.util.HashMap<>();
 
         private Drain(List<Row> applied) {
             this.applied = applied;
@@ -341,10 +342,5 @@ final class PendingRows {
             retiring = committed;
             committed = new ArrayList<>();
         }
-    }
-
-    /** Whether committed rows are kept for readers (a later {@link #reclaim} may drop them). */
-    synchronized boolean hasCommittedRows() {
-        return retiring != null || !committed.isEmpty();
     }
 }
