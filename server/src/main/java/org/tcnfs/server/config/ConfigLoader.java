@@ -149,7 +149,8 @@ public final class ConfigLoader {
         return new ServerConfig(bind, port, data, state, exports, lease, grace, maxOps, maxRequest, maxIo, workers,
                 path(Setting.PORT_FILE), metricsPort, metricsPortFile, dataOptions, budgetPerTxn, budgetTotal,
                 sessionLimits(), rpcBudget, rpcIdle, replyBudget, spanningLimits(),
-                size(Setting.BACKUP_DISK_RESERVE, 0, Long.MAX_VALUE));
+                size(Setting.BACKUP_DISK_RESERVE, 0, Long.MAX_VALUE),
+                (int) integer(Setting.MAX_CONNECTIONS, 1, 1 << 20));
     }
 
     /** The bounds of transactions that span compounds. */

@@ -35,6 +35,7 @@ import org.tcnfs.nfs4.state.SessionLimits;
  * @param rpcReplyBudget most bytes of replies not yet sent, over all connections
  * @param spanningLimits the bounds of transactions that span compounds
  * @param backupDiskReserve free bytes of an export's file system that backups may not take
+ * @param maxConnections most TCP connections open at once
  */
 public record ServerConfig(
         String bind,
@@ -59,7 +60,8 @@ public record ServerConfig(
         Duration rpcIdleTimeout,
         long rpcReplyBudget,
         SpanningLimits spanningLimits,
-        long backupDiskReserve) {
+        long backupDiskReserve,
+        int maxConnections) {
 
     /** Default of {@link #backupBudgetPerTxn()} ({@link Setting#BACKUP_BUDGET_PER_TXN}): 1 GiB. */
     public static final long DEFAULT_BACKUP_BUDGET_PER_TXN = 1L << 30;
@@ -73,6 +75,21 @@ public record ServerConfig(
     public static final Duration DEFAULT_RPC_IDLE_TIMEOUT = Duration.ofSeconds(60);
     /** Default of {@link #rpcReplyBudget()}. */
     public static final long DEFAULT_RPC_REPLY_BUDGET = 64L << 20;
+
+    /** Default of {@link #maxConnections()} ({@link Setting#MAX_CONNECTIONS}). */
+    public static final int DEFAULT_MAX_CONNECTIONS = 4096;
+
+    /** A configuration with the default {@link #maxConnections()} (the form before it existed). */
+    public ServerConfig(String bind, int port, Path data, Path state, Optional<Path> exports, Duration lease,
+            Duration grace, int maxOps, int maxRequestBytes, int maxIoBytes, int workers, Optional<Path> portFile,
+            OptionalInt metricsPort, Optional<Path> metricsPortFile, ExportOptions dataOptions,
+            long backupBudgetPerTxn, long backupBudgetTotal, SessionLimits sessionLimits, long rpcBufferBudget,
+            Duration rpcIdleTimeout, long rpcReplyBudget, SpanningLimits spanningLimits, long backupDiskReserve) {
+        this(bind, port, data, state, exports, lease, grace, maxOps, maxRequestBytes, maxIoBytes, workers, portFile,
+                metricsPort, metricsPortFile, dataOptions, backupBudgetPerTxn, backupBudgetTotal, sessionLimits,
+                rpcBufferBudget, rpcIdleTimeout, rpcReplyBudget, spanningLimits, backupDiskReserve,
+                DEFAULT_MAX_CONNECTIONS);
+    }
 
     public ServerConfig {
         Objects.requireNonNull(bind, "bind");
@@ -93,6 +110,9 @@ public record ServerConfig(
         }
         if (metricsPort.isPresent() && (metricsPort.getAsInt() < 0 || metricsPort.getAsInt() > 65535)) {
             throw new IllegalArgumentException("metrics port out of range: " + metricsPort.getAsInt());
+        }
+        if (maxConnections < 1) {
+            throw new IllegalArgumentException("max connections must be positive: " + maxConnections);
         }
         if (backupDiskReserve < 0) {
             throw new IllegalArgumentException("negative backup disk reserve: " + backupDiskReserve);
