@@ -5,8 +5,8 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.glassfish.grizzly.Connection;
 import org.glassfish.grizzly.ConnectionProbe;
@@ -28,7 +28,8 @@ import org.tcnfs.nfs4.log.RateLimitedLog;
  * while a client of another address gets in and keeps its connection; an NFS client whose idle connection was closed
  * reconnects when it next sends. Each such close logs one (rate-limited) line.
  *
- * <p>Thread-safe: accepts and closes take this object's lock, reads only stamp a volatile field.
+ * <p>Thread-safe: accepts and closes take this object's lock; reads only look the connection up and stamp a
+ * volatile field.
  */
 final class ConnectionLimit extends BaseFilter {
     private static final Logger LOG = LoggerFactory.getLogger(ConnectionLimit.class);
@@ -47,8 +48,8 @@ final class ConnectionLimit extends BaseFilter {
     }
 
     private final int maxConnections;
-    /** Open connections in the order they were accepted; guarded by this. */
-    private final Map<Connection<?>, Tracked> open = new LinkedHashMap<>();
+    /** Open connections; changed under this object's lock, read without it. */
+    private final Map<Connection<?>, Tracked> open = new ConcurrentHashMap<>();
     /** How many of {@link #open} each source address holds; guarded by this. */
     private final Map<InetAddress, Integer> perAddress = new HashMap<>();
     private final AtomicLong closedAtLimit = new AtomicLong();
@@ -90,10 +91,7 @@ final class ConnectionLimit extends BaseFilter {
 
     @Override
     public NextAction handleRead(FilterChainContext ctx) throws IOException {
-        Tracked tracked;
-        synchronized (this) {
-            tracked = open.get(ctx.getConnection());
-        }
+        Tracked tracked = open.get(ctx.getConnection());
         if (tracked != null) {
             tracked.lastActiveNanos = System.nanoTime();
         }
@@ -101,7 +99,7 @@ final class ConnectionLimit extends BaseFilter {
     }
 
     /** Connections open now. */
-    synchronized int connections() {
+    int connections() {
         return open.size();
     }
 
@@ -127,7 +125,7 @@ final class ConnectionLimit extends BaseFilter {
 
     /**
      * The connection whose last byte came longest ago among those of the addresses holding {@code count}
-     * connections (the first accepted among equals).
+     * connections (any one among equals).
      */
     private Tracked quietestOfAddressesHolding(int count) {
         Tracked quietest = null;
