@@ -602,7 +602,10 @@ class OperationFuzzIT extends SharedServerTest {
 
     // ---- the export as it is on disk
 
-    /** Every object below the export (the server's .tcnfs aside): type, size, mode, owner, content digest. */
+    /**
+     * Every object below the export (the server's .tcnfs aside): type, size, mode, owner, content digest, inode,
+     * link count, mtime.
+     */
     private Map<String, String> snapshot() throws IOException {
         Map<String, String> out = new TreeMap<>();
         Path root = server.exportDir();
@@ -643,9 +646,21 @@ class OperationFuzzIT extends SharedServerTest {
                 String kind = a.isDirectory() ? "dir" : a.isSymbolicLink() ? "link->" + Files.readSymbolicLink(p)
                         : a.isRegularFile() ? "file" : "other";
                 String content = a.isRegularFile() && a.size() <= (1 << 20) ? digest(Files.readAllBytes(p)) : "";
+                // the inode and link count: a rollback puts back the same objects (README "What a rollback
+                // restores"), and the mtime, which it puts back for what the compound wrote, removed or renamed
+                // and for the directories whose entries it changed (not the atime: the snapshot reads files)
+                Object inode;
+                Object links;
+                try {
+                    inode = Files.getAttribute(p, "unix:ino", LinkOption.NOFOLLOW_LINKS);
+                    links = Files.getAttribute(p, "unix:nlink", LinkOption.NOFOLLOW_LINKS);
+                } catch (java.nio.file.NoSuchFileException e) {
+                    return;
+                }
                 out.put(root.relativize(p).toString(), kind + " size " + (a.isDirectory() ? "-" : a.size()) + " "
                         + java.nio.file.attribute.PosixFilePermissions.toString(a.permissions()) + " "
-                        + a.owner().getName() + ":" + a.group().getName() + " " + content);
+                        + a.owner().getName() + ":" + a.group().getName() + " " + content + " inode " + inode
+                        + " links " + links + " mtime " + a.lastModifiedTime().toInstant());
             }
         });
         return out;
