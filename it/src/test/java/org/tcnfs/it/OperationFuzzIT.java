@@ -99,17 +99,29 @@ class OperationFuzzIT extends SharedServerTest {
     /** Which compound's GETFH gave each handle (hex), for the summary. */
     private final Map<String, String> origins = new java.util.HashMap<>();
 
-    /** One of the fuzzer's clients: a connection, and for NFSv4.1 a session whose slot 0 it uses. */
+    /**
+     * One of the fuzzer's clients: a connection, and for NFSv4.1 a session of whose slots it uses the first four
+     * (mostly slot 0).
+     */
     private static final class Client {
         final int minor;
         NfsConnection connection;
         long clientId;
         byte[] sessionId;
         int slots;
-        int sequenceId;
+        /** The next sequence id of each slot the fuzzer uses (at most the first four of the session's). */
+        int[] sequenceIds = new int[1];
+        /** The slot of the compound being sent. */
+        int slot;
 
         Client(int minor) {
             this.minor = minor;
+        }
+
+        /** Chooses the slot of the next compound: slot 0 mostly, another of the first four now and then. */
+        int pickSlot(Random random) {
+            slot = random.nextInt(4) == 0 ? random.nextInt(sequenceIds.length) : 0;
+            return slot;
         }
     }
 
@@ -138,7 +150,8 @@ class OperationFuzzIT extends SharedServerTest {
                 minor = 2 + random.nextInt(2);
             }
             HostileCompounds.Fuzzed fuzzed = generator.next(new HostileCompounds.Sender(minor,
-                    client.sessionId == null ? new byte[16] : client.sessionId, 0, client.sequenceId,
+                    client.sessionId == null ? new byte[16] : client.sessionId, client.pickSlot(random),
+                    client.sequenceIds[client.slot],
                     Math.max(1, client.slots), client.clientId));
             runAndCheck(client, fuzzed);
         }
@@ -229,7 +242,10 @@ class OperationFuzzIT extends SharedServerTest {
         c.clientId = session.clientId();
         c.sessionId = session.sessionId();
         c.slots = session.foreChannel().ca_maxrequests;
-        c.sequenceId = session.nextSequenceId(0);
+        c.sequenceIds = new int[Math.max(1, Math.min(4, c.slots))];
+        for (int i = 0; i < c.sequenceIds.length; i++) {
+            c.sequenceIds[i] = session.nextSequenceId(i);
+        }
         pools.sessionIds.add(c.sessionId.clone());
         pools.clientIds.add(c.clientId);
         return c;
@@ -524,11 +540,11 @@ class OperationFuzzIT extends SharedServerTest {
                 && res.resarray.length > 0 && res.resarray[0].resop == OP_SEQUENCE
                 && res.resarray[0].status == NfsStatus.OK.code()
                 && args.argarray[0].args instanceof SEQUENCE4args seq
-                && java.util.Arrays.equals(seq.sa_sessionid.value, client.sessionId) && seq.sa_slotid == 0
-                && seq.sa_sequenceid == client.sequenceId) {
+                && java.util.Arrays.equals(seq.sa_sessionid.value, client.sessionId) && seq.sa_slotid == client.slot
+                && seq.sa_sequenceid == client.sequenceIds[client.slot]) {
             // a hostile SEQUENCE that is still this client's own next one (its own session drawn from the pool, or
             // only the highest slot changed): the server advanced the slot, so the client must too (seed 5)
-            client.sequenceId++;
+            client.sequenceIds[client.slot]++;
         }
         if (client.minor == 1 && args.minorversion == 1 && args.argarray.length > 0
                 && args.argarray[0].argop == OP_SEQUENCE && !fuzzed.hostileSequence()
@@ -536,7 +552,7 @@ class OperationFuzzIT extends SharedServerTest {
                 && res.resarray.length > 0 && res.resarray[0].resop == OP_SEQUENCE) {
             NfsStatus s = NfsStatus.of(res.resarray[0].status);
             if (s == NfsStatus.OK) {
-                client.sequenceId++;
+                client.sequenceIds[client.slot]++;
             } else if (s == NfsStatus.BADSESSION || s == NfsStatus.DEADSESSION) {
                 replaceClient(client, "its session is gone (" + s + ")");
                 return;
