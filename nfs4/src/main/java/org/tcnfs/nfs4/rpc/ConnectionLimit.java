@@ -69,6 +69,9 @@ final class ConnectionLimit extends BaseFilter {
         int count;
         int ofAddress;
         synchronized (this) {
+            if (!connection.isOpen()) {
+                return ctx.getStopAction(); // closed already: its close event may have come and gone
+            }
             Tracked fresh = new Tracked(connection, address(connection));
             open.put(connection, fresh);
             perAddress.merge(fresh.address, 1, Integer::sum);
