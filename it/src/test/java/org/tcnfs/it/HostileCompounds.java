@@ -372,7 +372,12 @@ final class HostileCompounds {
         stateid4 current = new stateid4(1, new byte[12]);
         String name = CREATABLE.get(random.nextInt(4));
         byte[] owner = pick(pools.owners).clone();
-        switch (random.nextInt(5)) {
+        int shape = random.nextInt(10);
+        if (shape >= 5) {
+            outsideShape(ops, sender, shape - 5, name, owner);
+            return;
+        }
+        switch (shape) {
             case 0, 1 -> {
                 ops.add(new nfs_argop4(OP_PUTFH, new PUTFH4args(new nfs_fh4(pools.home.clone()))));
                 openflag4 how = random.nextBoolean() ? openflag4.noCreate() : openflag4.create(createhow4.withAttributes(
@@ -426,6 +431,134 @@ final class HostileCompounds {
                 ops.add(random.nextBoolean() ? op(OP_LINK, sender) : op(OP_CREATE, sender));
                 ops.add(op(OP_REMOVE, sender));
             }
+        }
+    }
+
+    /**
+     * Shapes an outside tester sends that the runs above rarely made whole (docs/fuzzing.md, seeds 14 on): a share
+     * reservation that denies, then a second OPEN of the same file by another owner; byte-range locks that overlap,
+     * split and overflow; a size change and a WRITE beyond it in one compound; a LINK then the REMOVE of the first
+     * name, the file then used by its handle; a directory renamed over an empty (or not empty) one. Each mostly
+     * succeeds up to a last operation that fails now and then (a LOOKUP of a name no compound can create), so that
+     * a transaction of it rolls back all of it.
+     */
+    private void outsideShape(List<nfs_argop4> ops, Sender sender, int shape, String fileName, byte[] owner) {
+        String name = fileName;
+        stateid4 current = new stateid4(1, new byte[12]);
+        stateid4 anonymous = new stateid4(0, new byte[12]);
+        boolean v41 = sender.minorVersion() == 1;
+        String other = CREATABLE.get(random.nextInt(4));
+        nfs_fh4 home = new nfs_fh4(pools.home.clone());
+        if (shape == 4) {
+            // directories get the long names, so that the short ones stay free for files (an OPEN of a directory
+            // ends the compound); now and then the target goes first, so that the rename meets both cases
+            name = CREATABLE.get(5 + random.nextInt(2));
+            other = CREATABLE.get(name.equals(CREATABLE.get(5)) ? 6 : 5);
+            if (random.nextBoolean()) {
+                ops.add(new nfs_argop4(OP_PUTFH, new PUTFH4args(new nfs_fh4(pools.home.clone()))));
+                ops.add(new nfs_argop4(OP_REMOVE, new REMOVE4args(other)));
+            }
+        } else if (random.nextInt(4) == 0) {
+            ops.add(new nfs_argop4(OP_PUTFH, new PUTFH4args(new nfs_fh4(pools.home.clone()))));
+            ops.add(new nfs_argop4(OP_REMOVE, new REMOVE4args(name))); // a directory or file of that name goes
+        }
+        switch (shape) {
+            case 0 -> { // share deny, then a conflicting OPEN of the same file by another owner
+                ops.add(new nfs_argop4(OP_PUTFH, new PUTFH4args(home)));
+                ops.add(new nfs_argop4(OP_OPEN, new OPEN4args(v41 ? 0 : seqid(), 1 + random.nextInt(3),
+                        1 + random.nextInt(3), new open_owner4(sender.clientId(), owner),
+                        openflag4.create(createhow4.withAttributes(createmode4.UNCHECKED4, attributes())),
+                        open_claim4.byName(name))));
+                ops.add(new nfs_argop4(OP_GETFH, null));
+                ops.add(new nfs_argop4(OP_WRITE, new WRITE4args(v41 ? current : stateid(), random.nextInt(5000),
+                        random.nextInt(3), ByteBuffer.wrap(randomBytes(1 + random.nextInt(3000))))));
+                ops.add(new nfs_argop4(OP_PUTFH, new PUTFH4args(new nfs_fh4(pools.home.clone()))));
+                ops.add(new nfs_argop4(OP_OPEN, new OPEN4args(v41 ? 0 : seqid(), 1 + random.nextInt(3),
+                        random.nextInt(4), new open_owner4(sender.clientId(), pick(pools.owners).clone()),
+                        openflag4.noCreate(), open_claim4.byName(name))));
+                if (random.nextBoolean()) {
+                    ops.add(new nfs_argop4(OP_CLOSE, new CLOSE4args(0, v41 ? current : stateid())));
+                }
+            }
+            case 1 -> { // byte-range locks: overlapping, split by an unlock in the middle, lengths to the end
+                ops.add(new nfs_argop4(OP_PUTFH, new PUTFH4args(home)));
+                ops.add(new nfs_argop4(OP_OPEN, new OPEN4args(v41 ? 0 : seqid(), 3, 0,
+                        new open_owner4(sender.clientId(), owner),
+                        openflag4.create(createhow4.withAttributes(createmode4.UNCHECKED4, attributes())),
+                        open_claim4.byName(name))));
+                long start = random.nextInt(3) == 0 ? offset() : random.nextInt(200);
+                long length = random.nextInt(3) == 0 ? length() : 1 + random.nextInt(200);
+                ops.add(new nfs_argop4(OP_LOCK, new LOCK4args(1 + random.nextInt(4), false, start, length,
+                        locker4.newOwner(new open_to_lock_owner4(0, v41 ? current : stateid(), 0,
+                                new lock_owner4(sender.clientId(), pick(pools.owners).clone()))))));
+                ops.add(new nfs_argop4(OP_LOCKU, new LOCKU4args(1 + random.nextInt(2), 0, v41 ? current : stateid(),
+                        start + random.nextInt(50), random.nextInt(3) == 0 ? length() : 1 + random.nextInt(50))));
+                ops.add(new nfs_argop4(OP_LOCK, new LOCK4args(1 + random.nextInt(2), random.nextBoolean(),
+                        start + random.nextInt(100), 1 + random.nextInt(100),
+                        random.nextBoolean() ? locker4.existingOwner(new exist_lock_owner4(v41 ? current : stateid(), 1))
+                                : locker4.newOwner(new open_to_lock_owner4(0, stateid(), 0,
+                                        new lock_owner4(clientId(sender), owner()))))));
+                ops.add(new nfs_argop4(OP_LOCKT, new LOCKT4args(lockType(), start, length,
+                        new lock_owner4(clientId(sender), owner()))));
+                if (random.nextBoolean()) {
+                    ops.add(new nfs_argop4(OP_WRITE, new WRITE4args(v41 ? current : stateid(), start,
+                            random.nextInt(3), ByteBuffer.wrap(randomBytes(1 + random.nextInt(300))))));
+                }
+            }
+            case 2 -> { // a size change and a WRITE beyond it, and back, in one compound
+                ops.add(new nfs_argop4(OP_PUTFH, new PUTFH4args(home)));
+                ops.add(new nfs_argop4(OP_OPEN, new OPEN4args(v41 ? 0 : seqid(), 2 + random.nextInt(2), 0,
+                        new open_owner4(sender.clientId(), owner), random.nextBoolean() ? openflag4.noCreate()
+                        : openflag4.create(createhow4.withAttributes(createmode4.UNCHECKED4, Attrs.builder().build())),
+                        open_claim4.byName(name))));
+                stateid4 use = v41 ? current : random.nextBoolean() ? anonymous : stateid();
+                ops.add(new nfs_argop4(OP_SETATTR, new SETATTR4args(use,
+                        Attrs.builder().size(random.nextInt(3) == 0 ? 0 : random.nextInt(20_000)).build())));
+                ops.add(new nfs_argop4(OP_WRITE, new WRITE4args(use, random.nextInt(3) == 0 ? offset()
+                        : random.nextInt(20_000), random.nextInt(3), ByteBuffer.wrap(randomBytes(1 + random.nextInt(5000))))));
+                if (random.nextBoolean()) {
+                    ops.add(new nfs_argop4(OP_SETATTR, new SETATTR4args(use,
+                            Attrs.builder().size(random.nextInt(10_000)).build())));
+                }
+                ops.add(new nfs_argop4(OP_READ, new READ4args(use, 0, 70_000)));
+            }
+            case 3 -> { // LINK, REMOVE of the first name, the file then used by its handle
+                ops.add(new nfs_argop4(OP_PUTFH, new PUTFH4args(home)));
+                ops.add(new nfs_argop4(OP_LOOKUP, new LOOKUP4args(name)));
+                ops.add(new nfs_argop4(OP_SAVEFH, null));
+                ops.add(new nfs_argop4(OP_PUTFH, new PUTFH4args(new nfs_fh4(pools.home.clone()))));
+                ops.add(new nfs_argop4(OP_LINK, new LINK4args(other)));
+                ops.add(new nfs_argop4(OP_REMOVE, new REMOVE4args(name)));
+                ops.add(new nfs_argop4(OP_RESTOREFH, null));
+                ops.add(random.nextBoolean() ? new nfs_argop4(OP_GETATTR, new GETATTR4args(mask()))
+                        : new nfs_argop4(OP_WRITE, new WRITE4args(anonymous, random.nextInt(9000), random.nextInt(3),
+                                ByteBuffer.wrap(randomBytes(1 + random.nextInt(100))))));
+            }
+            default -> { // a directory renamed over an empty one (or one with an entry)
+                ops.add(new nfs_argop4(OP_PUTFH, new PUTFH4args(home)));
+                ops.add(new nfs_argop4(OP_CREATE, new CREATE4args(new createtype4(nfs_ftype4.NF4DIR), name,
+                        Attrs.builder().build())));
+                if (random.nextBoolean()) {
+                    ops.add(new nfs_argop4(OP_CREATE, new CREATE4args(new createtype4(nfs_ftype4.NF4DIR),
+                            CREATABLE.get(random.nextInt(4)), Attrs.builder().build())));
+                }
+                ops.add(new nfs_argop4(OP_PUTFH, new PUTFH4args(new nfs_fh4(pools.home.clone()))));
+                ops.add(new nfs_argop4(OP_CREATE, new CREATE4args(new createtype4(nfs_ftype4.NF4DIR), other,
+                        Attrs.builder().build())));
+                if (random.nextInt(3) == 0) {
+                    ops.add(new nfs_argop4(OP_CREATE, new CREATE4args(new createtype4(nfs_ftype4.NF4DIR),
+                            CREATABLE.get(random.nextInt(4)), Attrs.builder().build())));
+                }
+                ops.add(new nfs_argop4(OP_PUTFH, new PUTFH4args(new nfs_fh4(pools.home.clone()))));
+                ops.add(new nfs_argop4(OP_SAVEFH, null));
+                ops.add(new nfs_argop4(OP_RENAME, new RENAME4args(name, other)));
+                ops.add(new nfs_argop4(OP_READDIR, new READDIR4args(0, new verifier4(new byte[8]), 4096, 8192,
+                        Attrs.mask(nfs4_attr.FATTR4_TYPE, nfs4_attr.FATTR4_FILEID))));
+            }
+        }
+        if (random.nextInt(3) == 0) {
+            ops.add(new nfs_argop4(OP_PUTFH, new PUTFH4args(new nfs_fh4(pools.home.clone()))));
+            ops.add(new nfs_argop4(OP_LOOKUP, new LOOKUP4args("no-compound-creates-this")));
         }
     }
 

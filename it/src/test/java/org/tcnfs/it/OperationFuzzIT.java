@@ -99,21 +99,37 @@ class OperationFuzzIT extends SharedServerTest {
     /** Which compound's GETFH gave each handle (hex), for the summary. */
     private final Map<String, String> origins = new java.util.HashMap<>();
 
-    /** One of the fuzzer's clients: a connection, and for NFSv4.1 a session whose slot 0 it uses. */
+    /**
+     * One of the fuzzer's clients: a connection, and for NFSv4.1 a session of whose slots it uses the first four
+     * (mostly slot 0).
+     */
     private static final class Client {
         final int minor;
         NfsConnection connection;
         long clientId;
         byte[] sessionId;
         int slots;
-        int sequenceId;
+        /** The next sequence id of each slot the fuzzer uses (at most the first four of the session's). */
+        int[] sequenceIds = new int[1];
+        /** The slot of the compound being sent. */
+        int slot;
 
         Client(int minor) {
             this.minor = minor;
         }
+
+        /** Chooses the slot of the next compound: slot 0 mostly, another of the first four now and then. */
+        int pickSlot(Random random) {
+            slot = random.nextInt(4) == 0 ? random.nextInt(sequenceIds.length) : 0;
+            return slot;
+        }
     }
 
     private final List<Client> clients = new ArrayList<>();
+    /** A connection without client state that lists the home directory after failed transactions (NFSv4.0). */
+    private NfsConnection observer;
+    private long listings;
+    private long retransmissions;
 
     @Override
     String[] serverOptions() {
@@ -134,12 +150,14 @@ class OperationFuzzIT extends SharedServerTest {
                 minor = 2 + random.nextInt(2);
             }
             HostileCompounds.Fuzzed fuzzed = generator.next(new HostileCompounds.Sender(minor,
-                    client.sessionId == null ? new byte[16] : client.sessionId, 0, client.sequenceId,
+                    client.sessionId == null ? new byte[16] : client.sessionId, client.pickSlot(random),
+                    client.sequenceIds[client.slot],
                     Math.max(1, client.slots), client.clientId));
             runAndCheck(client, fuzzed);
         }
-        System.out.printf("OperationFuzzIT: seed %d, %d compounds, %d of them NFS4_OK (%d transactions committed)%n",
-                SEED, sent, okCompounds, okTransactions);
+        System.out.printf("OperationFuzzIT: seed %d, %d compounds, %d of them NFS4_OK (%d transactions committed), "
+                + "%d listings after a failed transaction, %d retransmissions%n", SEED, sent, okCompounds,
+                okTransactions, listings, retransmissions);
         outcomes.entrySet().stream().sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
                 .forEach(e -> System.out.printf("  %7d %s%n", e.getValue(), e.getKey()));
         delays.forEach(d -> System.out.println("NFS4ERR_DELAY (allowed): " + d));
@@ -152,6 +170,7 @@ class OperationFuzzIT extends SharedServerTest {
         for (Client c : clients) {
             end(c);
         }
+        observer.close();
         // sessions and clients of the fuzzer's own EXCHANGE_IDs and SETCLIENTIDs expire with their leases
         long deadline = System.nanoTime() + Duration.ofSeconds(6L * LEASE_SECONDS + 30).toNanos();
         String scraped = server.scrapeMetrics();
@@ -212,6 +231,7 @@ class OperationFuzzIT extends SharedServerTest {
         clients.add(newClient41());
         clients.add(newClient41());
         clients.add(newClient40());
+        observer = server.connect();
         logSeen = server.outputOfLastStart().length();
     }
 
@@ -222,7 +242,10 @@ class OperationFuzzIT extends SharedServerTest {
         c.clientId = session.clientId();
         c.sessionId = session.sessionId();
         c.slots = session.foreChannel().ca_maxrequests;
-        c.sequenceId = session.nextSequenceId(0);
+        c.sequenceIds = new int[Math.max(1, Math.min(4, c.slots))];
+        for (int i = 0; i < c.sequenceIds.length; i++) {
+            c.sequenceIds[i] = session.nextSequenceId(i);
+        }
         pools.sessionIds.add(c.sessionId.clone());
         pools.clientIds.add(c.clientId);
         return c;
@@ -271,8 +294,9 @@ class OperationFuzzIT extends SharedServerTest {
         Map<String, String> before = fuzzed.transactional() ? snapshot() : null;
         sent++;
         RawReply reply;
+        byte[] request = XdrBytes.encode(args);
         try {
-            reply = client.connection.callRaw(procedure, XdrBytes.encode(args));
+            reply = client.connection.callRaw(procedure, request);
         } catch (IOException e) {
             throw new AssertionError("no reply (" + e + ") to " + what + recentText() + "\n" + threadDump(), e);
         }
@@ -307,7 +331,11 @@ class OperationFuzzIT extends SharedServerTest {
                 throw new AssertionError("failed transaction changed the export: " + got + "\n" + diff(before, after));
             }
         }
+        if (before != null && res.status != 0) {
+            checkListing(got);
+        }
         checkDelay(args, res, got);
+        retransmit(client, procedure, args, request, reply, res, fuzzed, got);
         harvest(client, args, res, fuzzed);
         if (res.status == 0) {
             okCompounds++;
@@ -319,6 +347,81 @@ class OperationFuzzIT extends SharedServerTest {
         for (nfs_resop4 r : res.resarray) {
             outcomes.merge(org.tcnfs.nfs4.xdr.nfs_opnum4.name(r.resop) + " " + NfsStatus.nameOf(r.status), 1,
                     Integer::sum);
+        }
+    }
+
+    /**
+     * READDIR of the home directory through the wire lists the names the disk holds, with their types: a failed
+     * transaction left no name in the handle table that its rollback took off the disk, nor the other way round.
+     */
+    private void checkListing(String got) throws IOException {
+        COMPOUND4res r = observer.compound(new CompoundBuilder().minorVersion(0).putfh(pools.home)
+                .readdir(64 * 1024, org.tcnfs.nfs4.xdr.nfs4_attr.FATTR4_TYPE).build());
+        if (r.status != 0) {
+            throw new AssertionError("READDIR of home after a failed transaction: " + NfsStatus.nameOf(r.status)
+                    + " after " + got + recentText());
+        }
+        org.tcnfs.nfs4.xdr.READDIR4resok ok = (org.tcnfs.nfs4.xdr.READDIR4resok) r.resarray[1].body;
+        assertThat(ok.reply.eof).as("one READDIR lists home").isTrue();
+        Map<String, String> listed = new TreeMap<>();
+        for (org.tcnfs.nfs4.xdr.entry4 e : ok.reply.entries) {
+            int type = org.tcnfs.client.Attrs.decode(e.attrs).type();
+            listed.put(new String(e.name, StandardCharsets.UTF_8), type == 2 ? "dir" : type == 5 ? "link" : type == 1
+                    ? "file" : "other");
+        }
+        Map<String, String> onDisk = new TreeMap<>();
+        try (Stream<Path> names = Files.list(server.exportDir().resolve("home"))) {
+            for (Path p : names.toList()) {
+                onDisk.put(p.getFileName().toString(), Files.isSymbolicLink(p) ? "link"
+                        : Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS) ? "dir"
+                        : Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS) ? "file" : "other");
+            }
+        }
+        listings++;
+        if (!listed.equals(onDisk)) {
+            throw new AssertionError("READDIR of home after a failed transaction lists " + listed + ", the disk holds "
+                    + onDisk + ": " + got + recentText());
+        }
+    }
+
+    /**
+     * Now and then an NFSv4.1 compound that its session's slot took is sent again unchanged, as a client does that
+     * lost the reply (RFC 8881 2.10.6.1): it must be answered from the reply cache, byte for byte the first answer
+     * (or NFS4ERR_RETRY_UNCACHED_REP when the client did not ask to cache it), and change nothing: a rename, remove
+     * or transaction run twice would.
+     */
+    private void retransmit(Client client, int procedure, COMPOUND4args args, byte[] request, RawReply first,
+            COMPOUND4res res, HostileCompounds.Fuzzed fuzzed, String got) throws IOException {
+        if (client.minor != 1 || args.minorversion != 1 || fuzzed.hostileSequence()
+                || fuzzed.notes().contains(HostileCompounds.NO_SEQUENCE) || res.resarray.length == 0
+                || res.resarray[0].resop != OP_SEQUENCE || res.resarray[0].status != 0 || random.nextInt(12) != 0
+                || Stream.of(args.argarray).anyMatch(a -> a.argop == OP_DESTROY_SESSION
+                        || a.argop == OP_DESTROY_CLIENTID || a.argop == OP_BIND_CONN_TO_SESSION)) {
+            return;
+        }
+        Map<String, String> before = snapshot();
+        // the bytes sent the first time: some arguments are drawn as they are encoded (RawArgs), and a request that
+        // differs is a false retry, which the server runs as a new request (SlotTable: nfs-rs reuses sequence ids)
+        RawReply again = client.connection.callRaw(procedure, request);
+        retransmissions++;
+        String what = "retransmission of " + got;
+        trace(what);
+        COMPOUND4res res2 = XdrBytes.decode(again.body(), new COMPOUND4res());
+        String got2 = what + "\n  -> " + describeResult(res2);
+        checkLog(got2);
+        Map<String, String> after = snapshot();
+        if (!after.equals(before)) {
+            throw new AssertionError("a retransmitted compound changed the export: " + got2 + "\n" + diff(before, after)
+                    + recentText());
+        }
+        boolean cached = java.util.Arrays.equals(again.body(), first.body());
+        boolean uncached = res2.resarray.length == 1 && res2.resarray[0].resop == OP_SEQUENCE
+                && res2.resarray[0].status == NfsStatus.RETRY_UNCACHED_REP.code()
+                && !((SEQUENCE4args) args.argarray[0].args).sa_cachethis;
+        if (!cached && !uncached) {
+            throw new AssertionError("a retransmitted compound got another answer than the first: " + got2
+                    + "\n  first " + HexFormat.of().formatHex(first.body()) + "\n  again "
+                    + HexFormat.of().formatHex(again.body()) + recentText());
         }
     }
 
@@ -437,11 +540,11 @@ class OperationFuzzIT extends SharedServerTest {
                 && res.resarray.length > 0 && res.resarray[0].resop == OP_SEQUENCE
                 && res.resarray[0].status == NfsStatus.OK.code()
                 && args.argarray[0].args instanceof SEQUENCE4args seq
-                && java.util.Arrays.equals(seq.sa_sessionid.value, client.sessionId) && seq.sa_slotid == 0
-                && seq.sa_sequenceid == client.sequenceId) {
+                && java.util.Arrays.equals(seq.sa_sessionid.value, client.sessionId) && seq.sa_slotid == client.slot
+                && seq.sa_sequenceid == client.sequenceIds[client.slot]) {
             // a hostile SEQUENCE that is still this client's own next one (its own session drawn from the pool, or
             // only the highest slot changed): the server advanced the slot, so the client must too (seed 5)
-            client.sequenceId++;
+            client.sequenceIds[client.slot]++;
         }
         if (client.minor == 1 && args.minorversion == 1 && args.argarray.length > 0
                 && args.argarray[0].argop == OP_SEQUENCE && !fuzzed.hostileSequence()
@@ -449,7 +552,7 @@ class OperationFuzzIT extends SharedServerTest {
                 && res.resarray.length > 0 && res.resarray[0].resop == OP_SEQUENCE) {
             NfsStatus s = NfsStatus.of(res.resarray[0].status);
             if (s == NfsStatus.OK) {
-                client.sequenceId++;
+                client.sequenceIds[client.slot]++;
             } else if (s == NfsStatus.BADSESSION || s == NfsStatus.DEADSESSION) {
                 replaceClient(client, "its session is gone (" + s + ")");
                 return;
@@ -515,7 +618,10 @@ class OperationFuzzIT extends SharedServerTest {
 
     // ---- the export as it is on disk
 
-    /** Every object below the export (the server's .tcnfs aside): type, size, mode, owner, content digest. */
+    /**
+     * Every object below the export (the server's .tcnfs aside): type, size, mode, owner, content digest, inode,
+     * link count, mtime.
+     */
     private Map<String, String> snapshot() throws IOException {
         Map<String, String> out = new TreeMap<>();
         Path root = server.exportDir();
@@ -556,9 +662,21 @@ class OperationFuzzIT extends SharedServerTest {
                 String kind = a.isDirectory() ? "dir" : a.isSymbolicLink() ? "link->" + Files.readSymbolicLink(p)
                         : a.isRegularFile() ? "file" : "other";
                 String content = a.isRegularFile() && a.size() <= (1 << 20) ? digest(Files.readAllBytes(p)) : "";
+                // the inode and link count: a rollback puts back the same objects (README "What a rollback
+                // restores"), and the mtime, which it puts back for what the compound wrote, removed or renamed
+                // and for the directories whose entries it changed (not the atime: the snapshot reads files)
+                Object inode;
+                Object links;
+                try {
+                    inode = Files.getAttribute(p, "unix:ino", LinkOption.NOFOLLOW_LINKS);
+                    links = Files.getAttribute(p, "unix:nlink", LinkOption.NOFOLLOW_LINKS);
+                } catch (java.nio.file.NoSuchFileException e) {
+                    return;
+                }
                 out.put(root.relativize(p).toString(), kind + " size " + (a.isDirectory() ? "-" : a.size()) + " "
                         + java.nio.file.attribute.PosixFilePermissions.toString(a.permissions()) + " "
-                        + a.owner().getName() + ":" + a.group().getName() + " " + content);
+                        + a.owner().getName() + ":" + a.group().getName() + " " + content + " inode " + inode
+                        + " links " + links + " mtime " + a.lastModifiedTime().toInstant());
             }
         });
         return out;

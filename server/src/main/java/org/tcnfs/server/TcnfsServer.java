@@ -169,6 +169,7 @@ public final class TcnfsServer implements AutoCloseable {
                 .recordBudget(config.rpcBufferBudget())
                 .recordIdleTimeout(config.rpcIdleTimeout())
                 .replyBudget(config.rpcReplyBudget())
+                .maxConnections(config.maxConnections())
                 .minorVersions(Set.of(0, 1));
         transactions = TransactionWiring.install(nfsBuilder, config, handles, exports, fileSystems);
         // after the transaction hook: an operation's time is its own, not also the locking of the whole compound
@@ -215,6 +216,10 @@ public final class TcnfsServer implements AutoCloseable {
                 + "unsent replies drain below rpc-reply-budget", null, server::requestsWaitingForReplies);
         metrics.gauge("tcnfs.rpc.connections.stalled.closed", "Connections closed because their replies were not "
                 + "read while rpc-reply-budget was used up", null, server::stalledReplyConnectionsClosed);
+        metrics.gauge("tcnfs.rpc.connections", "TCP connections open (at most max-connections)", null,
+                server::openConnections);
+        metrics.functionCounter("tcnfs.rpc.connections.closed.at.limit", "Connections closed because more than "
+                + "max-connections were open", server::connectionsClosedAtLimit);
         metrics.gauge("tcnfs.rpc.requests.parked", "Requests waiting for a worker thread, their connections not "
                 + "read meanwhile", null, server::parkedRequests);
         List<LocalFileSystem> fss = fileSystems;

@@ -48,6 +48,7 @@ import org.tcnfs.nfs4.vfs.FileSystemProvider;
  *       answered, across all connections, have a budget ({@link Builder#recordBudget}); past it the
  *       connections that would hold more are not read. A partly received record that does not progress
  *       for {@link Builder#recordIdleTimeout} closes its connection.</li>
+ *   <li><b>Connections</b> open at once are bounded ({@link Builder#maxConnections}, {@link ConnectionLimit}).</li>
  *   <li><b>Credentials</b> are checked by {@link RpcCredentialCheck} before they are decoded.</li>
  *   <li><b>Requests</b> run on {@code workerThreads} threads with as many queue slots; when both are full
  *       the connection a request came from is not read until a worker takes it. The network threads run only
@@ -83,6 +84,8 @@ public final class NfsServer implements AutoCloseable {
      * written (a client that does not read its replies is held back by TCP, not by the heap).
      */
     public static final int REPLY_QUEUE_BYTES = 2 << 20;
+    /** Default of {@link Builder#maxConnections}. */
+    public static final int DEFAULT_MAX_CONNECTIONS = 4096;
     private static final int BACKLOG = 4096;
     /** How long {@link #close()} waits for the requests being run. */
     private static final long DRAIN_SECONDS = 20;
@@ -97,6 +100,7 @@ public final class NfsServer implements AutoCloseable {
     private final ReplyBudget replyBudget;
     private final ReplyQueue replies = new ReplyQueue();
     private final RpcCallFilter calls;
+    private final ConnectionLimit connectionLimit;
     private final TCPNIOTransport transport;
     private final ScheduledExecutorService timer;
     private final Duration idleTimeout;
@@ -126,6 +130,7 @@ public final class NfsServer implements AutoCloseable {
         this.calls = new RpcCallFilter(
                 Map.of(new OncRpcProgram(NfsRpcService.NFS_PROGRAM, NfsRpcService.NFS_V4), service), requests,
                 budget, records, replies, timer, replyBudget, b.inlineAllowed);
+        this.connectionLimit = new ConnectionLimit(b.maxConnections);
         ThreadPoolConfig selectors = ThreadPoolConfig.defaultConfig().copy()
                 .setCorePoolSize(2).setMaxPoolSize(2).setPoolName(name);
         this.transport = TCPNIOTransportBuilder.newInstance()
@@ -138,11 +143,13 @@ public final class NfsServer implements AutoCloseable {
         transport.getAsyncQueueIO().getWriter().setMaxPendingBytesPerConnection(REPLY_QUEUE_BYTES);
         transport.setProcessor(FilterChainBuilder.stateless()
                 .add(new TransportFilter())
+                .add(connectionLimit)
                 .add(replyBudget)
                 .add(records)
                 .add(calls)
                 .build());
-        transport.getConnectionMonitoringConfig().addProbes(records.closeProbe(), replyBudget.probe());
+        transport.getConnectionMonitoringConfig().addProbes(records.closeProbe(), replyBudget.probe(),
+                connectionLimit.closeProbe());
     }
 
     public static Builder builder() {
@@ -188,6 +195,16 @@ public final class NfsServer implements AutoCloseable {
     /** Connections closed because their unsent replies stalled while the reply budget was exceeded. */
     public long stalledReplyConnectionsClosed() {
         return replyBudget.stalledClosed();
+    }
+
+    /** TCP connections open now (at most {@link Builder#maxConnections}). */
+    public int openConnections() {
+        return connectionLimit.connections();
+    }
+
+    /** Connections closed so far because more than {@link Builder#maxConnections} were open. */
+    public long connectionsClosedAtLimit() {
+        return connectionLimit.closedAtLimit();
     }
 
     /** COMPOUNDs run so far on the network thread that read them, not handed to a worker. */
@@ -261,6 +278,7 @@ public final class NfsServer implements AutoCloseable {
         private long replyBudget = DEFAULT_REPLY_BUDGET;
         private Duration recordIdleTimeout = DEFAULT_RECORD_IDLE_TIMEOUT;
         private BooleanSupplier inlineAllowed = () -> true;
+        private int maxConnections = DEFAULT_MAX_CONNECTIONS;
 
         private Builder() {
         }
@@ -364,6 +382,15 @@ public final class NfsServer implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Most TCP connections open at once; past it the connection quiet longest of the addresses holding the most
+         * is closed ({@link ConnectionLimit}).
+         */
+        public Builder maxConnections(int maxConnections) {
+            this.maxConnections = maxConnections;
+            return this;
+        }
+
         public NfsServer build() {
             Objects.requireNonNull(fileSystems, "fileSystems");
             Objects.requireNonNull(limits, "limits");
@@ -371,6 +398,9 @@ public final class NfsServer implements AutoCloseable {
             Objects.requireNonNull(bindAddress, "bindAddress");
             if (port < 0 || port > 65535) {
                 throw new IllegalArgumentException("port out of range: " + port);
+            }
+            if (maxConnections < 1) {
+                throw new IllegalArgumentException("maxConnections must be positive");
             }
             if (workerThreads < 1) {
                 throw new IllegalArgumentException("workerThreads must be positive");

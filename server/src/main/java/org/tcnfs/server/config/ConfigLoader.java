@@ -150,7 +150,8 @@ public final class ConfigLoader {
                 path(Setting.PORT_FILE), metricsPort, metricsPortFile, dataOptions, budgetPerTxn, budgetTotal,
                 sessionLimits(), rpcBudget, rpcIdle, replyBudget, spanningLimits(),
                 size(Setting.BACKUP_DISK_RESERVE, 0, Long.MAX_VALUE),
-                (int) integer(Setting.ASYNC_PENDING_ROWS, 0, 1 << 24));
+                (int) integer(Setting.ASYNC_PENDING_ROWS, 0, 1 << 24),
+                (int) integer(Setting.MAX_CONNECTIONS, 1, 1 << 20));
     }
 
     /** The bounds of transactions that span compounds. */

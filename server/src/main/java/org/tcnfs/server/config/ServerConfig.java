@@ -36,6 +36,7 @@ import org.tcnfs.nfs4.state.SessionLimits;
  * @param spanningLimits the bounds of transactions that span compounds
  * @param backupDiskReserve free bytes of an export's file system that backups may not take
  * @param asyncPendingRows most handle rows of plain compounds on async exports kept in memory (0: none)
+ * @param maxConnections most TCP connections open at once
  */
 public record ServerConfig(
         String bind,
@@ -61,7 +62,8 @@ public record ServerConfig(
         long rpcReplyBudget,
         SpanningLimits spanningLimits,
         long backupDiskReserve,
-        int asyncPendingRows) {
+        int asyncPendingRows,
+        int maxConnections) {
 
     /** Default of {@link #backupBudgetPerTxn()} ({@link Setting#BACKUP_BUDGET_PER_TXN}): 1 GiB. */
     public static final long DEFAULT_BACKUP_BUDGET_PER_TXN = 1L << 30;
@@ -77,6 +79,24 @@ public record ServerConfig(
     public static final Duration DEFAULT_RPC_IDLE_TIMEOUT = Duration.ofSeconds(60);
     /** Default of {@link #rpcReplyBudget()}. */
     public static final long DEFAULT_RPC_REPLY_BUDGET = 64L << 20;
+
+    /** Default of {@link #maxConnections()} ({@link Setting#MAX_CONNECTIONS}). */
+    public static final int DEFAULT_MAX_CONNECTIONS = 4096;
+
+    /**
+     * A configuration with the default {@link #asyncPendingRows()} and {@link #maxConnections()} (the form before
+     * they existed).
+     */
+    public ServerConfig(String bind, int port, Path data, Path state, Optional<Path> exports, Duration lease,
+            Duration grace, int maxOps, int maxRequestBytes, int maxIoBytes, int workers, Optional<Path> portFile,
+            OptionalInt metricsPort, Optional<Path> metricsPortFile, ExportOptions dataOptions,
+            long backupBudgetPerTxn, long backupBudgetTotal, SessionLimits sessionLimits, long rpcBufferBudget,
+            Duration rpcIdleTimeout, long rpcReplyBudget, SpanningLimits spanningLimits, long backupDiskReserve) {
+        this(bind, port, data, state, exports, lease, grace, maxOps, maxRequestBytes, maxIoBytes, workers, portFile,
+                metricsPort, metricsPortFile, dataOptions, backupBudgetPerTxn, backupBudgetTotal, sessionLimits,
+                rpcBufferBudget, rpcIdleTimeout, rpcReplyBudget, spanningLimits, backupDiskReserve,
+                DEFAULT_ASYNC_PENDING_ROWS, DEFAULT_MAX_CONNECTIONS);
+    }
 
     public ServerConfig {
         Objects.requireNonNull(bind, "bind");
@@ -100,6 +120,9 @@ public record ServerConfig(
         }
         if (asyncPendingRows < 0) {
             throw new IllegalArgumentException("negative async-pending-rows: " + asyncPendingRows);
+        }
+        if (maxConnections < 1) {
+            throw new IllegalArgumentException("max connections must be positive: " + maxConnections);
         }
         if (backupDiskReserve < 0) {
             throw new IllegalArgumentException("negative backup disk reserve: " + backupDiskReserve);
@@ -129,6 +152,6 @@ public record ServerConfig(
                 metricsPort, metricsPortFile, ExportOptions.DEFAULT_EXPORT, DEFAULT_BACKUP_BUDGET_PER_TXN,
                 DEFAULT_BACKUP_BUDGET_TOTAL, SessionLimits.DEFAULTS, DEFAULT_RPC_BUFFER_BUDGET,
                 DEFAULT_RPC_IDLE_TIMEOUT, DEFAULT_RPC_REPLY_BUDGET, SpanningLimits.DEFAULT,
-                DEFAULT_BACKUP_DISK_RESERVE, DEFAULT_ASYNC_PENDING_ROWS);
+                DEFAULT_BACKUP_DISK_RESERVE, DEFAULT_ASYNC_PENDING_ROWS, DEFAULT_MAX_CONNECTIONS);
     }
 }

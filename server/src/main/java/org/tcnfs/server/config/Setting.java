@@ -108,7 +108,12 @@ public enum Setting {
     RPC_REPLY_BUDGET("rpc-reply-budget", "64MiB", "Most bytes of replies not yet sent over all connections (each "
             + "connection also holds at most 2 MiB); past it the server takes no connection's next request until "
             + "they drain, and closes connections whose unsent replies do not move for rpc-idle-timeout meanwhile. "
-            + "At least 2MiB.");
+            + "At least 2MiB."),
+    MAX_CONNECTIONS("max-connections", "4096", "Most TCP connections open at once; a connection accepted past it "
+            + "makes the server close the one "
+            + "quiet longest among those of the source addresses holding the most connections (one WARN line, "
+            + "rate-limited), so that idle connections cannot use up the process's file descriptors and keep "
+            + "new clients out.");
 
     private final String key;
     private final String defaultValue;
