@@ -21,7 +21,9 @@ import org.tcnfs.nfs4.log.RateLimitedLog;
  * add up to more than {@code maxRecordBytes} closes its connection as soon as the marker that claims it
  * arrives (before its data); the bytes of records still arriving count against the {@link RecordBudget},
  * past which the connection is no longer read; a record that does not progress for {@code idleTimeout}
- * closes its connection ({@link #closeIdle}). Each case logs one (rate-limited) line.
+ * closes its connection ({@link #closeIdle}), and so does one that is still not whole after {@link
+ * #RECORD_DEADLINE_FACTOR} times {@code idleTimeout} of being read (a sender trickling a byte now and then, never
+ * idle for long, holds a connection and buffer space no longer than that). Each case logs one (rate-limited) line.
  *
  * <p>Passes each whole record on as an {@link RpcRecord}, whose bytes stay charged to the budget until the
  * request is answered.
@@ -30,6 +32,13 @@ final class RpcRecordFilter extends BaseFilter {
     private static final Logger LOG = LoggerFactory.getLogger(RpcRecordFilter.class);
     private static final RateLimitedLog TOO_LONG = RateLimitedLog.of(LOG, 10, Duration.ofSeconds(10));
     private static final RateLimitedLog IDLE = RateLimitedLog.of(LOG, 10, Duration.ofSeconds(10));
+    private static final RateLimitedLog SLOW = RateLimitedLog.of(LOG, 10, Duration.ofSeconds(10));
+    /**
+     * How many idle timeouts a record may take to arrive, counted while the server reads its connection (not while
+     * the connection is paused by the budget or parked for a worker): with the default 60 s, a 1 MiB WRITE must
+     * come faster than about 4.4 KiB/s.
+     */
+    static final int RECORD_DEADLINE_FACTOR = 4;
     private static final int LAST_FRAGMENT = 0x80000000;
     private static final int SIZE_MASK = 0x7fffffff;
 
@@ -50,6 +59,11 @@ final class RpcRecordFilter extends BaseFilter {
         /** Sum of the markers and fragment sizes claimed so far by the current record. */
         long claimed;
         volatile long lastProgressNanos = System.nanoTime();
+        /**
+         * How long the current record has been read so far (added up by {@link #closeIdle} while bytes of it are
+         * held and the connection is read), reset when a record is whole.
+         */
+        long readingNanos;
         /** Not read because the budget is exceeded. */
         boolean paused;
         /** Not read because a request of it waits for a worker. */
@@ -62,6 +76,8 @@ final class RpcRecordFilter extends BaseFilter {
 
     private final int maxRecordBytes;
     private final long idleTimeoutNanos;
+    /** When {@link #closeIdle} last ran ({@link System#nanoTime()}); only its own thread uses it. */
+    private long lastSweepNanos = System.nanoTime();
     private final RecordBudget budget;
     private final Map<Connection<?>, Peer> peers = new ConcurrentHashMap<>();
 
@@ -114,6 +130,9 @@ final class RpcRecordFilter extends BaseFilter {
             return ctx.getStopAction(buffer);
         }
         budget.finished(peer);
+        synchronized (peer) {
+            peer.readingNanos = 0;
+        }
         int recordEnd = at;
         Buffer record = assemble(buffer, start, recordEnd, ctx);
         buffer.position(recordEnd);
@@ -180,6 +199,8 @@ final class RpcRecordFilter extends BaseFilter {
      */
     void closeIdle() {
         long now = System.nanoTime();
+        long sinceLastSweep = now - lastSweepNanos;
+        lastSweepNanos = now;
         long partial = 0;
         for (Peer peer : peers.values()) {
             synchronized (peer) {
@@ -199,14 +220,25 @@ final class RpcRecordFilter extends BaseFilter {
             long held;
             boolean parked;
             boolean waits;
+            long reading;
             synchronized (peer) {
                 held = peer.held;
                 parked = peer.parked;
                 waits = peer.paused && inService;
+                if (held > 0 && !parked && !peer.paused) {
+                    peer.readingNanos += sinceLastSweep;
+                }
+                reading = peer.readingNanos;
             }
             if (held > 0 && !parked && !waits && now - peer.lastProgressNanos > idleTimeoutNanos) {
                 IDLE.warn("closing connection from {}: {} bytes of an RPC record, then nothing for {} s",
                         peer.connection.getPeerAddress(), held, Duration.ofNanos(idleTimeoutNanos).toSeconds());
+                peer.connection.closeSilently();
+            } else if (held > 0 && reading > RECORD_DEADLINE_FACTOR * idleTimeoutNanos) {
+                SLOW.warn("closing connection from {}: its RPC record is still not whole after {} s of reading "
+                        + "({} bytes so far; a record must arrive within {} x rpc-idle-timeout)",
+                        peer.connection.getPeerAddress(), Duration.ofNanos(reading).toSeconds(), held,
+                        RECORD_DEADLINE_FACTOR);
                 peer.connection.closeSilently();
             }
         }

@@ -104,7 +104,8 @@ public enum Setting {
             + "-Xmx256m). A TXN_COMPOUND that would pass it is refused with NFS4ERR_DELAY (NFS4ERR_NOSPC when its "
             + "transaction alone would pass it) before it changes anything, and its transaction is rolled back."),
     RPC_IDLE_TIMEOUT("rpc-idle-timeout", "60s", "A connection whose partly received RPC request gets no new byte "
-            + "for this long is closed."),
+            + "for this long is closed, and so is one whose request is still not whole after 4 times this long of "
+            + "being read (a sender trickling bytes)."),
     RPC_REPLY_BUDGET("rpc-reply-budget", "64MiB", "Most bytes of replies not yet sent over all connections (each "
             + "connection also holds at most 2 MiB); past it the server takes no connection's next request until "
             + "they drain, and closes connections whose unsent replies do not move for rpc-idle-timeout meanwhile. "
