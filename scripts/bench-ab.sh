@@ -13,8 +13,10 @@
 # TCNFS_ASYNC=1 also starts the new build with an async export (rw,no_root_squash,async: plain compounds reply
 # before their name changes are durable, docs/durability.md) as target tcnfs-async.
 # OLD_JAVA_OPTS / NEW_JAVA_OPTS add JVM options to the old / new server (e.g. the same jar with a feature off).
-# OLD_DATA_OPTIONS sets the old server's export options (e.g. rw,no_root_squash,async to compare it with tcnfs-async).
-# BENCH_JAR overrides the driver jar.
+# AB_DATA_OPTIONS sets the export options of both the old and the new target (default rw,no_root_squash), e.g.
+# rw,no_root_squash,async to compare two builds' async exports side by side.
+# OLD_DATA_OPTIONS sets the old server's export options alone (e.g. rw,no_root_squash,async to compare it with
+# tcnfs-async). BENCH_JAR overrides the driver jar.
 set -euo pipefail
 OLD_JAR=$1; NEW_JAR=$2; OUT=$3; shift 3
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -42,8 +44,8 @@ start_tcnfs() { # name jar [data options]
     --reply-cache-memory 200MiB --metrics-port 0 >"$OUT/$1.log" 2>&1 &
   PIDS+=($!)
 }
-start_tcnfs old "$OLD_JAR" "${OLD_DATA_OPTIONS:-rw,no_root_squash}"
-start_tcnfs new "$NEW_JAR"
+start_tcnfs old "$OLD_JAR" "${OLD_DATA_OPTIONS:-${AB_DATA_OPTIONS:-rw,no_root_squash}}"
+start_tcnfs new "$NEW_JAR" "${AB_DATA_OPTIONS:-rw,no_root_squash}"
 ASYNC_TARGET=()
 if [ "${TCNFS_ASYNC:-0}" = 1 ]; then
   start_tcnfs async "$NEW_JAR" rw,no_root_squash,async

@@ -203,6 +203,39 @@ class PlainNameChangeFlushesIT {
         }
         session.close();
     }
+    /**
+     * A plain compound that removes one file from each of 20 directories (the workload driver's rm -rf sends 64 paths
+     * per compound, spread over about 50 directories) still fsyncs every directory it changed before its reply, but
+     * hands them to one pool thread that syncs them one after another (the first commits the journal, the others find
+     * it done), beside the compound's own thread; it used to hand each directory's fsync to a pool thread of its own
+     * (20 hand-offs here, about 50 per rm -rf compound).
+     */
+    @Test
+    void syncExportRemovesInTwentyDirectoriesFsyncEveryDirectoryButHandOneSyncToThePool() throws Exception {
+        NfsConnection connection = sync.connect();
+        Nfs41Session session = Nfs41Session.create(connection, "flushes-many-dirs");
+        NfsOps nfs = new NfsOps(session);
+        byte[] top = nfs.mkdir(nfs.rootFh(), "many-dirs");
+        byte[][] dirs = new byte[20][];
+        for (int i = 0; i < dirs.length; i++) {
+            dirs[i] = nfs.mkdir(top, "d" + i);
+            nfs.createFile(dirs[i], "f", new byte[16]);
+        }
+        settle(sync);
+        CompoundBuilder removes = new CompoundBuilder();
+        for (byte[] dir : dirs) {
+            removes.putfh(dir).remove("f");
+        }
+        OneOp cost = oneOp(nfs, removes, NfsStatus.OK);
+        assertThat(cost.directories()).as("directory fsyncs before the reply").isEqualTo(dirs.length);
+        assertThat(cost.table()).as("handle-table flushes before the reply (the rows go later)").isZero();
+        assertThat(cost.handOffs()).as("syncs handed to the pool").isEqualTo(1);
+        for (byte[] dir : dirs) {
+            assertThat(nfs.readdirNames(dir)).isEmpty();
+        }
+        session.close();
+    }
+
     /** What one single-operation compound cost: flushes of each kind, handle-table commits and pool hand-offs. */
     private record OneOp(long directories, long files, long table, long commits, long handOffs) {
     }

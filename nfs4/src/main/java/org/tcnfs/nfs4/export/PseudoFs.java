@@ -334,6 +334,16 @@ public final class PseudoFs implements VirtualFileSystem {
 
     @Override
     public void remove(Inode parent, String name) throws IOException {
+        removable(parent, name).fs().remove(parent, name);
+    }
+
+    @Override
+    public long removeThenChange(Inode parent, String name) throws IOException {
+        return removable(parent, name).fs().removeThenChange(parent, name);
+    }
+
+    /** The view in which {@code name} may be removed from {@code parent} (REMOVE's checks), else its refusal. */
+    private View removable(Inode parent, String name) throws IOException {
         View view = writable(parent);
         Stat dir = directory(view, parent, W | X, "remove from");
         if (mountedAt(view, parent, name) != null) {
@@ -345,7 +355,7 @@ public final class PseudoFs implements VirtualFileSystem {
                 throw new PermException("sticky directory: " + name + " belongs to someone else");
             }
         }
-        view.fs().remove(parent, name);
+        return view;
     }
 
     @Override

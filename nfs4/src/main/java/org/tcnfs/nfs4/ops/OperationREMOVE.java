@@ -33,13 +33,14 @@ public final class OperationREMOVE implements NfsOperation {
             CompoundScope.beginChange(); // keeping the open victim changed something: read again
             CompoundScope.endChange();
         }
+        long after;
         try {
-            fs.remove(dir, name);
+            // the directory changed: the file system ends the stretch (what it read is stale) and reads it again
+            after = fs.removeThenChange(dir, name);
         } finally {
-            CompoundScope.beginChange(); // the directory changed: what the stretch read is stale
+            CompoundScope.beginChange();
             context.forgetAttributes(); // and what getattr kept
         }
-        long after = Directories.change(fs, dir);
         result.body = new REMOVE4resok(new change_info4(false, before, after));
     }
 }

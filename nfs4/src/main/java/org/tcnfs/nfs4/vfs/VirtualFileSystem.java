@@ -208,6 +208,26 @@ public interface VirtualFileSystem {
     void remove(Inode parent, String name) throws IOException;
 
     /**
+     * {@link #remove}, then the {@code change} attribute of {@code parent} as the removal left it (REMOVE's
+     * {@code cinfo.after}). The caller has begun a change ({@link CompoundScope#beginChange()}) only for the removal
+     * itself, so the reads before it may be served from the current stretch; the attribute after is read after the
+     * removal, never from what was cached before it. The default removes, ends the stretch and asks
+     * {@link #getattr}; a file system that can read the directory again more cheaply than it resolves a handle (it
+     * resolved {@code parent} for the removal) overrides it.
+     *
+     * @throws org.tcnfs.nfs4.status.NoEntException if there is no such name
+     * @throws org.tcnfs.nfs4.status.NotEmptyException for a directory that is not empty
+     */
+    default long removeThenChange(Inode parent, String name) throws IOException {
+        try {
+            remove(parent, name);
+        } finally {
+            CompoundScope.beginChange();
+        }
+        return getattr(parent).change();
+    }
+
+    /**
      * Renames {@code fromName} in {@code fromParent} to {@code toName} in {@code toParent}, replacing a
      * compatible target (file over file, empty directory over directory) as POSIX rename does. Renaming an
      * object onto itself (the same object, including another hard link to it) changes nothing.

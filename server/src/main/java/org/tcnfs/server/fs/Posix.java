@@ -282,7 +282,10 @@ final class Posix {
         return fd;
     }
 
-    /** A read-only descriptor of the directory {@code path} (the export root), for {@link #syncfs}; close it. */
+    /**
+     * A read-only descriptor of the directory {@code path} (the export root, for {@link #syncfs}; a directory whose
+     * entries changed, for {@link #fsync}); close it.
+     */
     int openDirectory(Path path) throws NfsException {
         int fd = posix.open(path.toString(), O_RDONLY | O_CLOEXEC | 0200000, 0);
         if (fd < 0) {
@@ -298,7 +301,14 @@ final class Posix {
         }
     }
 
-    /** Closes a descriptor of {@link #openToKeep}. */
+    /** {@code fsync(2)} of the descriptor {@code fd} of {@code what}. */
+    void fsync(int fd, Path what) throws NfsException {
+        if (posix.fsync(fd) < 0) {
+            throw FsErrors.of(posix.errno(), "fsync", what);
+        }
+    }
+
+    /** Closes a descriptor of {@link #openToKeep} or {@link #openDirectory}. */
     void close(int fd) {
         posix.close(fd);
     }

@@ -8,6 +8,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.tcnfs.nfs4.vfs.CompoundScope;
 import org.tcnfs.nfs4.vfs.Inode;
+import org.tcnfs.txn.handles.HandleBatch;
+import org.tcnfs.txn.handles.Nfh;
 
 /**
  * How often resolving handles checks on the disk that a directory is reached from the export root without a
@@ -105,5 +107,30 @@ class LocalFileSystemResolutionTest extends LocalFsTestBase {
             CompoundScope.end(outer);
         }
         assertThat(fs.symlinkCheckCount() - before).isEqualTo(3);
+    }
+
+    /**
+     * The pseudo file system asks {@link LocalFileSystem#recognizes} before every operation (which export a handle
+     * belongs to); a handle this export resolved in the current stretch is its own without a handle-table read. Shown
+     * by taking its row away behind the stretch's back (nothing of this server does that within a stretch): the
+     * stretch still recognizes it, the table no longer does once the stretch has ended.
+     */
+    @Test
+    void aHandleResolvedInTheCurrentStretchIsRecognizedWithoutReadingTheTable() throws IOException {
+        Inode file = createFile(mkdir(root(), "a"), "f");
+        long outer = CompoundScope.begin();
+        try {
+            CompoundScope.endChange();
+            fs.getattr(file);
+            try (HandleBatch batch = table.write()) {
+                batch.removeNode(Nfh.of(file.toBytes()));
+                batch.commit();
+            }
+            assertThat(fs.recognizes(file)).as("in the stretch that resolved it").isTrue();
+            CompoundScope.beginChange();
+            assertThat(fs.recognizes(file)).as("once the stretch has ended: the table's answer").isFalse();
+        } finally {
+            CompoundScope.end(outer);
+        }
     }
 }

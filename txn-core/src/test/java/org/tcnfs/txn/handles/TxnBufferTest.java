@@ -711,7 +711,8 @@ class TxnBufferTest extends HandleTableTestBase {
     }
 
     @Test
-    void directorySyncsWithoutFileSyncsStillRunAtOnceAndFilesShareOutTheDirectories() throws Exception {
+    void directorySyncsWithoutFileSyncsRunOneAfterAnotherOnOneThreadAndFilesShareOutTheDirectories()
+            throws Exception {
         List<String> log = Collections.synchronizedList(new ArrayList<>());
         TxnBuffer dirsOnly = table.plainBuffer();
         try (HandleTable.Binding bound = table.bind(dirsOnly)) {
@@ -720,8 +721,27 @@ class TxnBufferTest extends HandleTableTestBase {
         }
         long handOffs = FsyncPool.handOffs();
         dirsOnly.syncPending();
-        assertThat(FsyncPool.handOffs() - handOffs).as("a rename between two directories: one at once").isEqualTo(1);
-        assertThat(log).hasSize(2);
+        // a rename between two directories: the first fsync commits the journal, the second finds it done; they
+        // used to run at once, one of them handed to the pool
+        String here = Thread.currentThread().getName();
+        assertThat(FsyncPool.handOffs() - handOffs).as("syncs handed to the pool").isZero();
+        assertThat(log).containsExactly("sync d1 on " + here, "sync d2 on " + here);
+
+        log.clear();
+        TxnBuffer removes = table.plainBuffer();
+        try (HandleTable.Binding bound = table.bind(removes)) {
+            for (int i = 0; i < 50; i++) {
+                String name = "r" + i;
+                table.syncAtCompoundEnd(name, () -> onThread(log, name, true));
+            }
+        }
+        handOffs = FsyncPool.handOffs();
+        removes.syncPendingAlongside(() -> log.add("commit"));
+        assertThat(FsyncPool.handOffs() - handOffs).as("50 directories beside the commit: one chain").isEqualTo(1);
+        List<String> chain = log.stream().filter(l -> l.startsWith("sync")).toList();
+        assertThat(chain).hasSize(50).allMatch(l -> l.endsWith(" on tcnfs-fsync"));
+        assertThat(chain.get(0)).startsWith("sync r0 ");
+        assertThat(chain.get(49)).startsWith("sync r49 ");
 
         log.clear();
         TxnBuffer mixed = table.plainBuffer();
