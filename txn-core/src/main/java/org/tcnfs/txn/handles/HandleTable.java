@@ -657,15 +657,7 @@ public final class HandleTable implements AutoCloseable {
     private final class CommittedStore implements Store {
         @Override
         public byte[] get(Dbi<byte[]> dbi, byte[] key) {
-            long reader = pending.enter();
-            try (Txn<byte[]> txn = env.txnRead()) {
-                return reader == PendingRows.NO_READER ? dbi.get(txn, key)
-                        : pending.over(new LmdbStore(txn)).get(dbi, key);
-            } catch (LmdbException e) {
-                throw translate("reading the handle table", e);
-            } finally {
-                pending.exit(reader);
-            }
+            return reading(store -> store.get(dbi, key));
         }
 
         @Override
@@ -680,10 +672,18 @@ public final class HandleTable implements AutoCloseable {
 
         @Override
         public void scan(Dbi<byte[]> dbi, byte[] prefix, java.util.function.BiConsumer<byte[], byte[]> action) {
+            reading(store -> {
+                store.scan(dbi, prefix, action);
+                return null;
+            });
+        }
+
+        /** {@code read} on a short read transaction with the pending rows over it. */
+        private <T> T reading(java.util.function.Function<Store, T> read) {
             long reader = pending.enter();
             try (Txn<byte[]> txn = env.txnRead()) {
                 Store store = new LmdbStore(txn);
-                (reader == PendingRows.NO_READER ? store : pending.over(store)).scan(dbi, prefix, action);
+                return read.apply(reader == PendingRows.NO_READER ? store : pending.over(store));
             } catch (LmdbException e) {
                 throw translate("reading the handle table", e);
             } finally {

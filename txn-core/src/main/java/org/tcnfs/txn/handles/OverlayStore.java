@@ -84,20 +84,10 @@ final class OverlayStore implements Store {
      */
     Store readingThrough(Store beneath) {
         Objects.requireNonNull(beneath, "beneath");
-        return new Store() {
+        return new Store.ReadOnly() {
             @Override
             public byte[] get(Dbi<byte[]> dbi, byte[] key) {
                 return OverlayStore.this.get(beneath, dbi, key);
-            }
-
-            @Override
-            public void put(Dbi<byte[]> dbi, byte[] key, byte[] value) {
-                throw new UnsupportedOperationException("a snapshot is read-only");
-            }
-
-            @Override
-            public boolean delete(Dbi<byte[]> dbi, byte[] key) {
-                throw new UnsupportedOperationException("a snapshot is read-only");
             }
 
             @Override

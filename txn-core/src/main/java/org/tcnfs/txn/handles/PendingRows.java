@@ -221,7 +221,7 @@ final class PendingRows {
     /** {@code beneath} (LMDB, read by a reader {@link #enter registered} before it began) with the kept rows over it. */
     Store over(Store beneath) {
         Objects.requireNonNull(beneath, "beneath");
-        return new Store() {
+        return new Store.ReadOnly() {
             @Override
             public byte[] get(Dbi<byte[]> dbi, byte[] key) {
                 ConcurrentSkipListMap<byte[], Entry> map = rows.get(dbi);
@@ -230,16 +230,6 @@ final class PendingRows {
                     return e.value == TOMBSTONE ? null : e.value.clone();
                 }
                 return beneath.get(dbi, key);
-            }
-
-            @Override
-            public void put(Dbi<byte[]> dbi, byte[] key, byte[] value) {
-                throw new UnsupportedOperationException("a snapshot is read-only");
-            }
-
-            @Override
-            public boolean delete(Dbi<byte[]> dbi, byte[] key) {
-                throw new UnsupportedOperationException("a snapshot is read-only");
             }
 
             @Override

@@ -25,6 +25,19 @@ interface Store {
      */
     void scan(Dbi<byte[]> dbi, byte[] prefix, BiConsumer<byte[], byte[]> action);
 
+    /** A store that is only read (a snapshot): its {@link #put} and {@link #delete} refuse. */
+    interface ReadOnly extends Store {
+        @Override
+        default void put(Dbi<byte[]> dbi, byte[] key, byte[] value) {
+            throw new UnsupportedOperationException("a snapshot is read-only");
+        }
+
+        @Override
+        default boolean delete(Dbi<byte[]> dbi, byte[] key) {
+            throw new UnsupportedOperationException("a snapshot is read-only");
+        }
+    }
+
     /** Whether a key starts with a prefix. */
     static boolean startsWith(byte[] key, byte[] prefix) {
         if (key.length < prefix.length) {
