@@ -9,7 +9,6 @@ import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.tcnfs.nfs4.attr.Bitmaps;
-import org.tcnfs.nfs4.vfs.Inode;
 import org.tcnfs.nfs4.xdr.COMPOUND4args;
 import org.tcnfs.nfs4.xdr.CREATE4args;
 import org.tcnfs.nfs4.xdr.GETATTR4args;
@@ -39,9 +38,7 @@ import org.tcnfs.proto.ObjectRef;
 import org.tcnfs.proto.RelativePath;
 import org.tcnfs.proto.UndoStep;
 import org.tcnfs.txn.plan.CompoundPlanner;
-import org.tcnfs.txn.plan.ObjectPath;
 import org.tcnfs.txn.plan.PathResolver;
-import org.tcnfs.txn.plan.ResolvedPath;
 import org.tcnfs.txn.plan.TxnPlan;
 
 /**
@@ -53,28 +50,7 @@ class LightPathTest {
     /** Names that exist in the export root before the compound. */
     private static final Set<String> EXISTING = Set.of("f", "g", "d", "x", "y");
 
-    private final PathResolver resolver = new PathResolver() {
-        @Override
-        public ResolvedPath resolve(Inode handle) {
-            return new ResolvedPath.Unresolvable("no handles in this test");
-        }
-
-        @Override
-        public ResolvedPath root() {
-            return ObjectPath.root(EXPORT);
-        }
-
-        @Override
-        public Optional<Inode> identify(ObjectPath path) {
-            if (path.components().size() == 1 && EXISTING.contains(path.components().get(0))) {
-                byte[] bytes = new byte[16];
-                bytes[0] = 0x7f;
-                bytes[1] = (byte) path.components().get(0).charAt(0);
-                return Optional.of(Inode.of(bytes));
-            }
-            return Optional.empty();
-        }
-    };
+    private final PathResolver resolver = new RootNamesResolver(EXPORT, EXISTING);
 
     private Optional<String> whyNot(boolean createsAtomically, nfs_argop4... ops) throws IOException {
         COMPOUND4args args = new COMPOUND4args();

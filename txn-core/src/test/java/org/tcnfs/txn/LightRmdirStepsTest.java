@@ -7,7 +7,6 @@ import java.lang.reflect.Proxy;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.AfterEach;
@@ -31,10 +30,6 @@ import org.tcnfs.txn.handles.HandleSnapshot;
 import org.tcnfs.txn.handles.HandleTable;
 import org.tcnfs.txn.handles.Nfh;
 import org.tcnfs.txn.lock.LockManager;
-import org.tcnfs.txn.lock.LockSet;
-import org.tcnfs.txn.plan.CompoundPlanner;
-import org.tcnfs.txn.plan.TxnPlan;
-import org.tcnfs.txn.undo.UndoExecutor;
 
 /**
  * The light path's REMOVE of an empty directory (docs/durability.md, "The light path"), its steps without the wire: the
@@ -108,16 +103,7 @@ class LightRmdirStepsTest {
     }
 
     private Transaction prepared(TransactionSteps[] steps) throws IOException {
-        COMPOUND4args args = rmdir();
-        TxnPlan plan = new CompoundPlanner().plan(args, new HandleTableResolver(table, "/"));
-        LockSet locks = manager.acquire(plan.lockRequests(), Duration.ofSeconds(1));
-        steps[0] = new TransactionSteps(services, export,
-                new UndoExecutor(root, export.backups(), CrashPoints.NONE, "mid-undo-"), args, plan, locks);
-        Transaction t = new Transaction(steps[0]::label, steps[0]);
-        t.locked(locks);
-        steps[0].prepare();
-        t.prepared();
-        return t;
+        return PreparedSteps.prepare(services, export, table, manager, rmdir(), steps);
     }
 
     /** Runs the REMOVE as LocalFileSystem does on a thread bound to the buffer: into its place if it has one. */

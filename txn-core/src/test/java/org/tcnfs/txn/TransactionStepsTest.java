@@ -31,10 +31,7 @@ import org.tcnfs.txn.Transaction.State;
 import org.tcnfs.txn.handles.HandleTable;
 import org.tcnfs.txn.handles.Nfh;
 import org.tcnfs.txn.lock.LockManager;
-import org.tcnfs.txn.lock.LockSet;
 import org.tcnfs.txn.plan.CompoundPlanner;
-import org.tcnfs.txn.plan.TxnPlan;
-import org.tcnfs.txn.undo.UndoExecutor;
 
 /**
  * A transaction's steps (prepare, record, commit, rollback) driven by the {@link Transaction} state
@@ -81,15 +78,7 @@ class TransactionStepsTest {
 
     /** A transaction planned, locked and prepared as the hook does it, its steps in {@code steps[0]}. */
     private Transaction prepared(COMPOUND4args args, TransactionSteps[] steps) throws IOException {
-        TxnPlan plan = new CompoundPlanner().plan(args, new HandleTableResolver(table, "/"));
-        LockSet locks = manager.acquire(plan.lockRequests(), Duration.ofSeconds(1));
-        steps[0] = new TransactionSteps(services, export,
-                new UndoExecutor(root, export.backups(), CrashPoints.NONE, "mid-undo-"), args, plan, locks);
-        Transaction t = new Transaction(steps[0]::label, steps[0]);
-        t.locked(locks);
-        steps[0].prepare();
-        t.prepared();
-        return t;
+        return PreparedSteps.prepare(services, export, table, manager, args, steps);
     }
 
     /** Runs operation 2 (the WRITE) as the engine would, its effect made here. */
