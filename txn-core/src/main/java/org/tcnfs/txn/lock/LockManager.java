@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -664,9 +665,16 @@ public final class LockManager {
         Map<LockKey, LockMode> keys = new HashMap<>(requests.size() * 4);
         for (LockRequest request : requests) {
             Objects.requireNonNull(request, "request");
-            keys.merge(request.key(), request.mode(), LockMode::strongerOf);
-            for (LockKey ancestor : request.key().ancestors()) {
-                keys.putIfAbsent(ancestor, LockMode.READ);
+            LockMode had = keys.put(request.key(), request.mode());
+            if (had != null) {
+                // there already, and with it its ancestors (each key comes in with all of them)
+                keys.put(request.key(), had.strongerOf(request.mode()));
+                continue;
+            }
+            // from the parent up, until an ancestor that is there already (a compound's paths share most of theirs)
+            Optional<LockKey> ancestor = request.key().parent();
+            while (ancestor.isPresent() && keys.putIfAbsent(ancestor.get(), LockMode.READ) == null) {
+                ancestor = ancestor.get().parent();
             }
         }
         return keys;

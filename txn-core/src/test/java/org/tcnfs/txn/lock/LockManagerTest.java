@@ -104,6 +104,21 @@ class LockManagerTest {
     }
 
     @Test
+    void keysSharingAncestorsEachGetEveryAncestorWhateverTheOrderOfTheRequests() throws Exception {
+        LockManager manager = new LockManager();
+        LockSet set = acquire(manager, LONG, write("a/b"), read("a/b/c/d"), write("a/x/y"), write("a"));
+
+        assertThat(set.keys()).containsExactly(
+                entry(path(""), LockMode.READ),
+                entry(path("a"), LockMode.WRITE),
+                entry(path("a/b"), LockMode.WRITE),
+                entry(path("a/b/c"), LockMode.READ),
+                entry(path("a/b/c/d"), LockMode.READ),
+                entry(path("a/x"), LockMode.READ),
+                entry(path("a/x/y"), LockMode.WRITE));
+    }
+
+    @Test
     void directoryRenameBlocksWriterBeneathUntilReleased() throws Exception {
         LockManager manager = new LockManager();
         LockSet rename = acquire(manager, LONG, write("a"), write("z"));
