@@ -26,8 +26,10 @@ import org.tcnfs.it.ServerProcess;
  * <p>Each test prints the latencies of {@code /health} it measured while the attack ran.
  */
 class SlowHttpClientsIT {
-    /** The most a probe may take while the attack runs. */
+    /** The median probe's latency at most (a quiet machine answers in a few ms). */
     private static final int PROBE_LIMIT_MS = 1000;
+    /** Any probe's latency at most: beyond it the endpoint counts as blocked (a loaded machine stalls for ~1 s). */
+    private static final int PROBE_HANG_MS = 4000;
     private static ServerProcess server;
     private final List<Socket> attackers = new ArrayList<>();
 
@@ -105,11 +107,11 @@ class SlowHttpClientsIT {
             health[i] = h.millis();
             assertThat(h.status()).as("/health during %s, round %d (%d ms)\n%s", attack, i, h.millis(),
                     server.output()).isEqualTo("HTTP/1.1 200 OK");
-            assertThat(h.millis()).as("/health latency during %s", attack).isLessThan(PROBE_LIMIT_MS);
+            assertThat(h.millis()).as("/health latency during %s", attack).isLessThan(PROBE_HANG_MS);
             for (String path : List.of("/status", "/metrics")) {
                 Probe p = probe(path);
                 assertThat(p.status()).as("%s during %s (%d ms)", path, attack, p.millis()).isEqualTo("HTTP/1.1 200 OK");
-                assertThat(p.millis()).as("%s latency during %s", path, attack).isLessThan(PROBE_LIMIT_MS);
+                assertThat(p.millis()).as("%s latency during %s", path, attack).isLessThan(PROBE_HANG_MS);
             }
             Thread.sleep(100);
         }
@@ -117,6 +119,7 @@ class SlowHttpClientsIT {
         Arrays.sort(sorted);
         System.out.printf("SlowHttpClientsIT: /health during %s: median %d ms, max %d ms over %d probes%n", attack,
                 sorted[rounds / 2], sorted[rounds - 1], rounds);
+        assertThat(sorted[rounds / 2]).as("median /health latency during %s", attack).isLessThan(PROBE_LIMIT_MS);
         return health;
     }
 
