@@ -619,8 +619,18 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
     @Override
     public WriteResult write(Inode inode, long offset, ByteBuffer data, WriteStability stability)
             throws IOException {
+        return write(inode, offset, data, stability, file -> { });
+    }
+
+    /** Resolves the file once for {@code check} and the write (issue 16: one resolution per WRITE, not two). */
+    @Override
+    public WriteResult write(Inode inode, long offset, ByteBuffer data, WriteStability stability, FileCheck check)
+            throws IOException {
         Objects.requireNonNull(stability, "stability");
-        Resolved file = resolveRegular(inode);
+        Objects.requireNonNull(check, "check");
+        Resolved resolved = resolve(inode);
+        check.check(toStat(resolved.stat()));
+        Resolved file = requireRegular(resolved);
         if (offset < 0) {
             throw new InvalException("negative offset " + offset);
         }
@@ -995,7 +1005,10 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
     }
 
     private Resolved resolveRegular(Inode inode) throws IOException {
-        Resolved resolved = resolve(inode);
+        return requireRegular(resolve(inode));
+    }
+
+    private static Resolved requireRegular(Resolved resolved) throws IOException {
         FileType type = resolved.node().type();
         if (type == FileType.DIRECTORY) {
             throw new IsDirException("a directory has no data");
