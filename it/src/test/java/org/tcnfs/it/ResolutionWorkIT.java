@@ -5,6 +5,7 @@ import static org.tcnfs.nfs4.xdr.nfs4_attr.FATTR4_CHANGE;
 import static org.tcnfs.nfs4.xdr.nfs4_attr.FATTR4_SIZE;
 import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_GETATTR;
 import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_LOOKUP;
+import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_OPEN;
 import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_REMOVE;
 
 import java.io.IOException;
@@ -18,9 +19,14 @@ import org.tcnfs.client.Attrs;
 import org.tcnfs.client.CompoundBuilder;
 import org.tcnfs.client.CompoundResult;
 import org.tcnfs.client.Nfs41Session;
+import org.tcnfs.client.rpc.AuthSys;
 import org.tcnfs.nfs4.status.NfsStatus;
 import org.tcnfs.nfs4.xdr.GETATTR4resok;
+import org.tcnfs.nfs4.xdr.OPEN4args;
+import org.tcnfs.nfs4.xdr.OPEN4resok;
 import org.tcnfs.nfs4.xdr.REMOVE4resok;
+import org.tcnfs.nfs4.xdr.stable_how4;
+import org.tcnfs.nfs4.xdr.stateid4;
 
 /**
  * The work the server does to resolve handles and names in the compounds of {@code ls -lR} and {@code rm -rf}
@@ -29,7 +35,8 @@ import org.tcnfs.nfs4.xdr.REMOVE4resok;
  * again, so a directory replaced by a symbolic link beside the server makes its objects stale at once; REMOVE
  * reads its directory once before the change and answers the change attributes a GETATTR sees (RFC 8881 18.25);
  * a run of operations that change nothing resolves each handle once ({@code tcnfs_handle_resolutions_total}), and
- * never past a change the compound made.
+ * never past a change the compound made; a WRITE resolves its file once for the export's permission check and the
+ * data (RFC 8881 18.32).
  */
 class ResolutionWorkIT extends SharedServerTest {
     private static final String CHECKS = "tcnfs_symlink_checks_total";
@@ -130,6 +137,48 @@ class ResolutionWorkIT extends SharedServerTest {
         // path and an lstat); now each handle once per run of operations that change nothing: top, and b only
         // if the table did not know it under its name
         assertThat(made).as("handles resolved on the disk by one compound").isLessThanOrEqualTo(2);
+    }
+
+    /** Opens the existing file {@code name} of {@code dir} for writing; the stateid, and the handle into {@code fh}. */
+    private stateid4 openForWrite(byte[] dir, String name, byte[][] fh) throws IOException {
+        CompoundResult opened = nfs.runOk(new CompoundBuilder().putfh(dir)
+                .openExisting(nfs.session().clientId(), nfs.openOwner(), name, OPEN4args.OPEN4_SHARE_ACCESS_WRITE)
+                .getfh());
+        fh[0] = opened.fileHandle();
+        return opened.body(OP_OPEN, OPEN4resok.class).stateid;
+    }
+
+    @Test
+    void aStableWriteResolvesItsFileOnceForItsPermissionCheckAndItsData() throws IOException {
+        byte[] dir = tree("write-resolutions");
+        byte[][] fh = new byte[1][];
+        stateid4 open = openForWrite(dir, "f0", fh);
+        CompoundBuilder b = new CompoundBuilder().putfh(fh[0]);
+        for (int i = 0; i < 4; i++) {
+            b.write(open, 4096L * i, stable_how4.FILE_SYNC4, new byte[4096]);
+        }
+        double before = server.metric(RESOLUTIONS);
+        nfs.runOk(b);
+        double made = server.metric(RESOLUTIONS) - before;
+        nfs.runOk(new CompoundBuilder().putfh(fh[0]).close(open));
+        // a WRITE changes its file, so no WRITE reuses what an operation before it resolved; the old server resolved
+        // the file twice per WRITE (the export's permission check, then the write: 1 + 8 here with PUTFH's), now
+        // once (issue 16: each resolution an LMDB read, a path and an lstat, for every file the write rows write)
+        assertThat(made).as("handles resolved by PUTFH and 4 stable WRITEs").isLessThanOrEqualTo(1 + 4);
+    }
+
+    @Test
+    void aWriteByAUserWithoutWritePermissionIsAccessAndChangesNothing() throws IOException {
+        byte[] dir = tree("write-permission");
+        byte[][] fh = new byte[1][];
+        stateid4 open = openForWrite(dir, "f1", fh);
+        nfs.runOk(new CompoundBuilder().putfh(fh[0]).setattr(Attrs.builder().mode(0644).build()));
+        CompoundResult refused = nfs.session().execute(new CompoundBuilder().putfh(fh[0])
+                .write(open, 0, stable_how4.FILE_SYNC4, "changed".getBytes(StandardCharsets.UTF_8)),
+                AuthSys.of(4242, 4242));
+        nfs.runOk(new CompoundBuilder().putfh(fh[0]).close(open));
+        assertThat(refused.status()).isEqualTo(NfsStatus.ACCESS);
+        assertThat(new String(nfs.read(fh[0]), StandardCharsets.UTF_8)).isEqualTo("file 1");
     }
 
     @Test
