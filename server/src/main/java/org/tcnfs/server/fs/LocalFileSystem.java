@@ -1314,6 +1314,8 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         if (isReserved(dir, checked)) {
             throw new AccessException(RESERVED_NAME + " is reserved");
         }
+        // the reads before it may have come from the caller's stretch (OPEN's and CREATE's): from here on things change
+        CompoundScope.beginChange();
         Path path = child(dir, checked);
         boolean setGid = (dir.stat().mode() & PosixStat.S_ISGID) != 0;
         // a regular file made unnamed with its owner and mode, then linked in (createsAtomically), needs no more
