@@ -27,6 +27,10 @@ drive() { # out
 metrics() { curl -s "http://127.0.0.1:$TCNFS_MPORT/metrics"; }
 drive "$OUT/warm"
 metrics >"$OUT/metrics-before.txt"
+cpu() { awk '{print $14 + $15}' "/proc/$TCNFS_PID/stat"; }
+threads() { for t in /proc/$TCNFS_PID/task/*; do echo "$(cat $t/comm 2>/dev/null | tr ' ' _) $(awk '{print $14 + $15}' $t/stat 2>/dev/null)"; done; }
+threads >"$OUT/threads-before.txt"
+CPU0=$(cpu)
 [ "${JFR:-0}" = 1 ] && jcmd "$TCNFS_PID" JFR.start name=k1 settings=profile >/dev/null
 if [ "${NO_STRACE:-0}" != 1 ]; then
   strace -q -f ${STRACE_OPTS:--c} -o "$OUT/strace.txt" -p "$TCNFS_PID" &
@@ -35,7 +39,10 @@ if [ "${NO_STRACE:-0}" != 1 ]; then
 fi
 WARM_OPTS="--warmup-files 0" drive "$OUT/run"
 [ "${NO_STRACE:-0}" = 1 ] || { kill -INT $ST; wait $ST || true; }
+CPU1=$(cpu)
+threads >"$OUT/threads-after.txt"
 metrics >"$OUT/metrics-after.txt"
+echo "$CPU0 $CPU1 $(getconf CLK_TCK)" >"$OUT/cpu.txt"
 [ "${JFR:-0}" = 1 ] && jcmd "$TCNFS_PID" JFR.dump name=k1 filename="$OUT/k1.jfr" >/dev/null
 echo "load: $(uptime)"
 python3 - "$OUT" <<'PY'
@@ -71,6 +78,25 @@ try:
         print("driver:", r["workload"], r["parameter"], r["target"], r["ops/s"] if "ops/s" in r else r)
 except Exception as e:
     print("driver results:", e)
+try:
+    c0, c1, hz = map(int, open(f"{out}/cpu.txt").read().split())
+    print(f"server CPU: {(c1 - c0) / hz:.2f} s, {1e6 * (c1 - c0) / hz / comp:.0f} us per compound")
+    import collections
+    def kinds(name):
+        t = collections.Counter()
+        for line in open(f"{out}/{name}"):
+            f = line.split()
+            if len(f) == 2:
+                k = f[0]
+                k = "compiler" if k.startswith(("C1_", "C2_")) else "gc" if k.startswith(("GC_", "G1_")) else k.rstrip("0123456789-")
+                t[k] += int(f[1])
+        return t
+    t0, t1 = kinds("threads-before.txt"), kinds("threads-after.txt")
+    for k, v in sorted(((k, t1[k] - t0.get(k, 0)) for k in t1), key=lambda x: -x[1])[:8]:
+        if v > 0:
+            print(f"  threads {k:24s} {v / hz:6.2f} s, {1e6 * v / hz / comp:5.0f} us per compound")
+except Exception as e:
+    print("cpu:", e)
 if comp:
     try:
         print("syscalls per compound:")
