@@ -212,4 +212,27 @@ class OneNewFilePerCompoundIT {
         }
         session.close();
     }
+
+    /**
+     * The driver's k=1 compound: a WRITE reads the file for the pseudo file system's permission check and for the
+     * write itself in one stretch of the compound's scope, which the file system ends before the bytes go out: it
+     * resolves the file once. Counted for {@code PUTFH(dir) OPEN(create) WRITE CLOSE}: 3 resolutions (PUTFH, OPEN's
+     * directory, WRITE's file; before: 9), and the bytes are there.
+     */
+    @Test
+    void theOneNewFileCompoundResolvesEachObjectOncePerOperation() throws Exception {
+        NfsConnection connection = async.connect();
+        Nfs41Session session = Nfs41Session.create(connection, "k1-write-resolutions");
+        NfsOps nfs = new NfsOps(session);
+        byte[] dir = nfs.mkdir(nfs.rootFh(), "write-resolutions");
+        for (int i = 0; i < 3; i++) {
+            String before = async.scrapeMetrics();
+            CompoundResult created = nfs.runOk(createWriteClose(session, nfs, dir, "f" + i));
+            String after = async.scrapeMetrics();
+            assertThat(delta(before, after, RESOLUTIONS))
+                    .as("handles resolved by PUTFH, OPEN-create, WRITE, CLOSE of f" + i).isEqualTo(3);
+            assertThat(nfs.read(created.fileHandle())).as("f" + i).isEqualTo(new byte[1024]);
+        }
+        session.close();
+    }
 }

@@ -652,6 +652,8 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         if (offset + data.remaining() < 0) {
             throw new FBigException("write beyond the largest offset");
         }
+        // the file may have come from the caller's stretch (WRITE's): from here on it changes
+        CompoundScope.beginChange();
         int start = data.position();
         return withChannel(file, ChannelCache.Use.WRITE, "write", () -> data.position(start), channel -> {
             long position = offset;

@@ -441,7 +441,10 @@ public final class HandleTable implements AutoCloseable {
         return syncAtCompoundEnd(key, opener);
     }
 
-    /** Directory syncs of plain {@code async} compounds that a sync already queued covered ({@link #syncDirectoryAtCompoundEnd}). */
+    /**
+     * Directory syncs of plain {@code async} compounds that a sync already queued covered
+     * ({@link #syncDirectoryAtCompoundEnd}).
+     */
     public long queuedDirectorySyncsJoined() {
         return queuedDirectorySyncsJoined.sum();
     }

@@ -48,7 +48,7 @@ public final class TxnBuffer {
     private boolean directoriesChanged;
     /** Whether a change must not be durable before the compound's syncs ({@link #commitAfterSyncs()}). */
     private boolean commitAfterSyncs;
-    /** Whether its directory syncs go to the table's {@link LateDurability} queue ({@link #deferringDirectorySyncs}). */
+    /** Whether its directory syncs go to the {@link LateDurability} queue ({@link #deferringDirectorySyncs}). */
     private boolean defersDirectorySyncs;
 
     /** A sync a stable WRITE left to the end of its compound, holding what it needs (an open file). */
