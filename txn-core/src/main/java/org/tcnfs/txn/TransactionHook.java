@@ -488,6 +488,9 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
             Area plainArea = areas.get(admitted.exportId().orElseThrow());
             txn.async = plainArea != null && context.fs() instanceof PseudoFs view
                     && view.isAsync(plainArea.export().fs().getRootInode());
+            if (txn.async) {
+                txn.buffer.deferringDirectorySyncs();
+            }
             return;
         }
         // from here the transaction owns the locks: whatever fails rolls it back
@@ -611,6 +614,13 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
     private void commitPlain(Txn txn) throws IOException {
         if (txn.async) {
             txn.buffer.deferDirectorySyncs();
+            if (!txn.buffer.isEmpty() && keepRowsPending(txn)) {
+                // its rows wait in memory, visible to all: no commit left to run beside its files' syncs, which run
+                // on this thread (one file: no hand-off to the pool and back)
+                txn.buffer.syncPending();
+                txn.buffer.forgetRemovedRows();
+                return;
+            }
         }
         if (!txn.buffer.isEmpty() && (txn.async || txn.buffer.mayCommitAlongsideSyncs())) {
             // it created (or looked up) objects and renamed nothing, or it is async: its rows may become durable
@@ -677,6 +687,18 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
             } else {
                 txn.lockSet.close();
             }
+        }
+    }
+
+    /** {@link TxnBuffer#keepPending()} for a plain {@code async} compound, failing as {@link #commitPlainHandles}. */
+    private static boolean keepRowsPending(Txn txn) throws IOException {
+        try {
+            return txn.buffer.keepPending();
+        } catch (RuntimeException e) {
+            txn.buffer.discard();
+            LOG.error("plain compound: keeping its {} handle-table changes pending failed; the objects it created or "
+                    + "renamed get new handles when looked up again: {}", txn.buffer.changedRows(), e.toString(), e);
+            throw new ServerFaultException("handle table change failed: " + e.getMessage(), e);
         }
     }
 

@@ -293,6 +293,15 @@ public final class PseudoFs implements VirtualFileSystem {
     }
 
     @Override
+    public Created createThenChange(Inode parent, String name, Credential owner, int mode, TimeChange atime,
+            TimeChange mtime) throws IOException {
+        View view = writable(parent);
+        Stat dir = directory(view, parent, W | X, "create in");
+        Credential newOwner = ownerIn(view, dir);
+        return view.fs().createThenChange(parent, name, newOwner, fileMode(view, newOwner, mode), atime, mtime);
+    }
+
+    @Override
     public Inode mkdir(Inode parent, String name, Credential owner, int mode) throws IOException {
         View view = writable(parent);
         Stat dir = directory(view, parent, W | X, "create in");

@@ -7,6 +7,7 @@ import org.tcnfs.nfs4.compound.CompoundContext;
 import org.tcnfs.nfs4.compound.NfsOperation;
 import org.tcnfs.nfs4.status.BadTypeException;
 import org.tcnfs.nfs4.status.InvalException;
+import org.tcnfs.nfs4.vfs.CompoundScope;
 import org.tcnfs.nfs4.vfs.FileType;
 import org.tcnfs.nfs4.vfs.Inode;
 import org.tcnfs.nfs4.vfs.SetAttributes;
@@ -50,26 +51,40 @@ public final class OperationCREATE implements NfsOperation {
         CREATE4args args = (CREATE4args) op.args;
         VirtualFileSystem fs = context.fs();
         Inode dir = context.currentInode();
-        Directories.requireDirectory(fs, dir);
         createtype4 objtype = args.objtype;
-        FileType type = typeOf(objtype.type);
-        String name = Names.checkComponent(args.objname);
-        String target = type == FileType.SYMLINK ? Names.checkLinkTarget(objtype.linkdata) : null;
-        AttributesToSet toSet = decodeCreateAttributes(context, args.createattrs);
-        SetAttributes attrs = toSet.changes();
-        if (attrs.size() != null) {
-            throw new InvalException("CREATE cannot set the size of a " + type);
-        }
-        int mode = attrs.mode() != null ? attrs.mode() : defaultMode(type);
+        AttributesToSet toSet;
+        SetAttributes attrs;
+        String name;
+        long before;
+        Inode created;
+        // nothing changes until the object is made, under the compound's locks: the reads before it share one stretch
+        // of the compound's scope, in which the file system resolves the directory once for the type, the change
+        // attribute before and the create's own checks (it used to resolve it for each); a file system that caches
+        // ends the stretch before it changes anything, and the stretch ends here at the latest
+        CompoundScope.endChange();
+        try {
+            Directories.requireDirectory(fs, dir);
+            FileType type = typeOf(objtype.type);
+            name = Names.checkComponent(args.objname);
+            String target = type == FileType.SYMLINK ? Names.checkLinkTarget(objtype.linkdata) : null;
+            toSet = decodeCreateAttributes(context, args.createattrs);
+            attrs = toSet.changes();
+            if (attrs.size() != null) {
+                throw new InvalException("CREATE cannot set the size of a " + type);
+            }
+            int mode = attrs.mode() != null ? attrs.mode() : defaultMode(type);
 
-        long before = Directories.change(fs, dir);
-        Inode created = switch (type) {
-            case DIRECTORY -> fs.mkdir(dir, name, context.credential(), mode);
-            case SYMLINK -> fs.symlink(dir, name, target, context.credential(), mode);
-            case BLOCK, CHAR -> fs.mknod(dir, name, type, objtype.devdata.specdata1, objtype.devdata.specdata2,
-                    context.credential(), mode);
-            default -> fs.mknod(dir, name, type, 0, 0, context.credential(), mode);
-        };
+            before = Directories.change(fs, dir);
+            created = switch (type) {
+                case DIRECTORY -> fs.mkdir(dir, name, context.credential(), mode);
+                case SYMLINK -> fs.symlink(dir, name, target, context.credential(), mode);
+                case BLOCK, CHAR -> fs.mknod(dir, name, type, objtype.devdata.specdata1, objtype.devdata.specdata2,
+                        context.credential(), mode);
+                default -> fs.mknod(dir, name, type, 0, 0, context.credential(), mode);
+            };
+        } finally {
+            CompoundScope.beginChange();
+        }
         Directories.setattrOrRemove(fs, dir, name, created, attrs.withMode(null), "CREATE");
         long after = Directories.change(fs, dir);
 

@@ -26,6 +26,7 @@ import org.tcnfs.nfs4.status.NotSuppException;
 import org.tcnfs.nfs4.status.ReclaimBadException;
 import org.tcnfs.nfs4.status.SymlinkException;
 import org.tcnfs.nfs4.vfs.AccessRight;
+import org.tcnfs.nfs4.vfs.CompoundScope;
 import org.tcnfs.nfs4.vfs.FileType;
 import org.tcnfs.nfs4.vfs.Inode;
 import org.tcnfs.nfs4.vfs.SetAttributes;
@@ -215,27 +216,40 @@ public final class OperationOPEN implements NfsOperation {
     private static Opened openByName(CompoundContext context, Inode dir, String name, createhow4 how,
             boolean create, ShareMode share) throws IOException {
         VirtualFileSystem fs = context.fs();
-        Directories.requireDirectory(fs, dir);
         if (!create) {
+            Directories.requireDirectory(fs, dir);
             Inode file = fs.lookup(dir, name);
             return openExisting(context, file, null, share, unchanged(fs, dir));
         }
-        SetAttributes attrs = createAttributes(context, how);
-        Inode existing = lookupOrNull(fs, dir, name);
-        if (existing == null) {
-            long before = Directories.change(fs, dir);
-            Inode created;
-            try {
+        SetAttributes attrs;
+        Inode existing;
+        long before;
+        VirtualFileSystem.Created created = null;
+        // nothing changes until the create itself, under the compound's locks: its reads share one stretch of the
+        // compound's scope, in which the file system resolves the directory once for the type, the name's lookup, the
+        // change attribute before and the create (it used to resolve it for each); the file system ends the stretch
+        // at the create and reads the change attribute after it again
+        CompoundScope.endChange();
+        try {
+            Directories.requireDirectory(fs, dir);
+            attrs = createAttributes(context, how);
+            existing = lookupOrNull(fs, dir, name);
+            before = existing == null ? Directories.change(fs, dir) : 0;
+            if (existing == null) {
                 created = createFile(context, dir, name, how, attrs);
-            } catch (ExistException raced) {
-                if (how.mode == createmode4.GUARDED4) {
-                    throw raced;
-                }
-                // another request created the name in between: treat it like an existing file
-                return openExisting(context, fs.lookup(dir, name), how, share, unchanged(fs, dir));
             }
-            long after = Directories.change(fs, dir);
-            return new Opened(created, new change_info4(false, before, after), createdAttrs(how),
+        } catch (ExistException raced) {
+            if (how.mode == createmode4.GUARDED4) {
+                throw raced;
+            }
+            // another request created the name in between: treat it like an existing file
+            CompoundScope.beginChange();
+            return openExisting(context, fs.lookup(dir, name), how, share, unchanged(fs, dir));
+        } finally {
+            CompoundScope.beginChange();
+        }
+        if (created != null) {
+            return new Opened(created.inode(), new change_info4(false, before, created.change()), createdAttrs(how),
                     OpenStateTable.NOTHING);
         }
         return openExisting(context, existing, how, share, unchanged(fs, dir));
@@ -269,9 +283,12 @@ public final class OperationOPEN implements NfsOperation {
         return new Opened(file, cinfo, new int[0], OpenStateTable.NOTHING);
     }
 
-    /** Creates the file as {@code how} says, with the verifier or the attributes; removes it on failure. */
-    private static Inode createFile(CompoundContext context, Inode dir, String name, createhow4 how,
-            SetAttributes attrs) throws IOException {
+    /**
+     * Creates the file as {@code how} says, with the verifier or the attributes (removes it on failure); with the
+     * directory's change attribute after. Called in a stretch of the compound's scope: the create ends it.
+     */
+    private static VirtualFileSystem.Created createFile(CompoundContext context, Inode dir, String name,
+            createhow4 how, SetAttributes attrs) throws IOException {
         VirtualFileSystem fs = context.fs();
         int mode = attrs.mode() != null ? attrs.mode() : DEFAULT_FILE_MODE;
         SetAttributes rest = attrs.withMode(null);
@@ -283,11 +300,12 @@ public final class OperationOPEN implements NfsOperation {
         if (rest.uid() == null && rest.gid() == null && (rest.size() == null || rest.size() == 0)) {
             // mode and times only (a new file's size is 0 already): the file system sets them as it creates the
             // file, in one step where it creates atomically (the light path of transactions relies on it)
-            return fs.create(dir, name, context.credential(), mode, rest.atime(), rest.mtime());
+            return fs.createThenChange(dir, name, context.credential(), mode, rest.atime(), rest.mtime());
         }
+        CompoundScope.beginChange();
         Inode created = fs.create(dir, name, context.credential(), mode);
         Directories.setattrOrRemove(fs, dir, name, created, rest, "OPEN");
-        return created;
+        return new VirtualFileSystem.Created(created, Directories.change(fs, dir));
     }
 
     /** The create attributes of {@code how}; an empty mask is no change and needs no attribute codec. */

@@ -9,6 +9,7 @@ import org.tcnfs.nfs4.state.OpenStateTable.IoMode;
 import org.tcnfs.nfs4.state.StateId;
 import org.tcnfs.nfs4.status.BadXdrException;
 import org.tcnfs.nfs4.status.FBigException;
+import org.tcnfs.nfs4.vfs.CompoundScope;
 import org.tcnfs.nfs4.vfs.Inode;
 import org.tcnfs.nfs4.vfs.WriteResult;
 import org.tcnfs.nfs4.vfs.WriteStability;
@@ -47,8 +48,17 @@ public final class OperationWRITE implements NfsOperation {
             result.body = new WRITE4resok(0, stable_how4.FILE_SYNC4, verifier);
             return;
         }
-        // the file system refuses directories (ISDIR) and other non-regular files (INVAL) itself
-        WriteResult written = context.fs().write(inode, offset, data, stability);
+        // the file system refuses directories (ISDIR) and other non-regular files (INVAL) itself; nothing changes until
+        // the bytes go out, under the compound's locks: the reads before (the pseudo file system's permission check,
+        // the file's resolution) share one stretch of the compound's scope, which a file system that caches ends
+        // before it writes, and which ends here at the latest
+        WriteResult written;
+        CompoundScope.endChange();
+        try {
+            written = context.fs().write(inode, offset, data, stability);
+        } finally {
+            CompoundScope.beginChange();
+        }
         result.body = new WRITE4resok(written.count(), wireOf(written.committed()), verifier);
     }
 

@@ -164,6 +164,35 @@ public interface VirtualFileSystem {
         return created;
     }
 
+    /** A new object and its directory's {@code change} attribute right after its creation. */
+    record Created(Inode inode, long change) {
+        public Created {
+            java.util.Objects.requireNonNull(inode, "inode");
+        }
+    }
+
+    /**
+     * {@link #create(Inode, String, Credential, int, TimeChange, TimeChange)}, then the {@code change} attribute of
+     * {@code parent} as the creation left it (OPEN's {@code cinfo.after}). As in {@link #removeThenChange}, the caller
+     * has begun a change ({@link CompoundScope#beginChange()}) only for the creation itself, so the reads before it
+     * may be served from the current stretch; the attribute after is read after the creation, never from what was
+     * cached before it. The default creates, ends the stretch and asks {@link #getattr}; a file system that can read
+     * the directory again more cheaply than it resolves a handle (it resolved {@code parent} for the creation)
+     * overrides it.
+     *
+     * @throws org.tcnfs.nfs4.status.ExistException if the name is taken
+     */
+    default Created createThenChange(Inode parent, String name, Credential owner, int mode, TimeChange atime,
+            TimeChange mtime) throws IOException {
+        Inode created;
+        try {
+            created = create(parent, name, owner, mode, atime, mtime);
+        } finally {
+            CompoundScope.beginChange();
+        }
+        return new Created(created, getattr(parent).change());
+    }
+
     /**
      * Creates a directory.
      *

@@ -378,6 +378,31 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         return VirtualFileSystem.super.create(parent, name, owner, mode, atime, mtime);
     }
 
+    /**
+     * {@link #create(Inode, String, Credential, int, TimeChange, TimeChange)}, then the directory's change attribute
+     * from one {@code lstat} of the path it was resolved at for the creation (under the compound's lock of it), instead
+     * of resolving its handle again (a handle-table read, the path, the {@code lstat}); as {@link #removeThenChange}.
+     */
+    @Override
+    public Created createThenChange(Inode parent, String name, Credential owner, int mode, TimeChange atime,
+            TimeChange mtime) throws IOException {
+        if (!linkedCreates) {
+            return VirtualFileSystem.super.createThenChange(parent, name, owner, mode, atime, mtime);
+        }
+        Resolved[] dir = new Resolved[1];
+        Inode created;
+        try {
+            created = createObject(parent, name, owner, mode, FileType.REGULAR, null, atime, mtime, dir);
+        } finally {
+            CompoundScope.beginChange();
+        }
+        PosixStat now = posix.lstatOrNull(dir[0].path());
+        if (now != null && matches(dir[0].node(), now)) {
+            return new Created(created, changes.change(now.ino(), now.ctimeNanos()));
+        }
+        return new Created(created, getattr(parent).change());
+    }
+
     @Override
     public Inode create(Inode parent, String name, Credential owner, int mode) throws IOException {
         if (linkedCreates) {
@@ -642,6 +667,8 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         if (offset + data.remaining() < 0) {
             throw new FBigException("write beyond the largest offset");
         }
+        // the file may have come from the caller's stretch (WRITE's): from here on it changes
+        CompoundScope.beginChange();
         int start = data.position();
         return withChannel(file, ChannelCache.Use.WRITE, "write", () -> data.position(start), channel -> {
             long position = offset;
@@ -665,7 +692,7 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
      * directory in the same compound does not matter), or now on a thread outside such a compound.
      */
     private void syncDirectory(Resolved dir) throws IOException {
-        if (!handles.syncAtCompoundEnd(dir.handle(),
+        if (!handles.syncDirectoryAtCompoundEnd(dir.handle(),
                 () -> directorySyncLater(dir.path(), fileSystemOf(dir.stat().dev())))) {
             int fd = posix.openDirectory(dir.path());
             try {
@@ -1291,15 +1318,24 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
      */
     private Inode createObject(Inode parent, String name, Credential owner, int mode, FileType type,
             Creator creator, TimeChange atime, TimeChange mtime) throws IOException {
+        return createObject(parent, name, owner, mode, type, creator, atime, mtime, new Resolved[1]);
+    }
+
+    /** {@link #createObject}, leaving the directory as resolved for the creation in {@code dirOut[0]}. */
+    private Inode createObject(Inode parent, String name, Credential owner, int mode, FileType type,
+            Creator creator, TimeChange atime, TimeChange mtime, Resolved[] dirOut) throws IOException {
         Objects.requireNonNull(owner, "owner");
         String checked = checkName(name);
         if ((mode & ~07777) != 0) {
             throw new InvalException("mode has bits beyond 07777: " + Integer.toOctalString(mode));
         }
         Resolved dir = resolveDirectory(parent);
+        dirOut[0] = dir;
         if (isReserved(dir, checked)) {
             throw new AccessException(RESERVED_NAME + " is reserved");
         }
+        // the reads before it may have come from the caller's stretch (OPEN's and CREATE's): from here on things change
+        CompoundScope.beginChange();
         Path path = child(dir, checked);
         boolean setGid = (dir.stat().mode() & PosixStat.S_ISGID) != 0;
         // a regular file made unnamed with its owner and mode, then linked in (createsAtomically), needs no more

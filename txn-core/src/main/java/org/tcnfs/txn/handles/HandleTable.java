@@ -120,6 +120,7 @@ public final class HandleTable implements AutoCloseable {
     private final AtomicBoolean unsynced = new AtomicBoolean();
     private final LongAdder commits = new LongAdder();
     private final LongAdder flushes = new LongAdder();
+    private final LongAdder queuedDirectorySyncsJoined = new LongAdder();
     private final LateDurability late;
     /** Rows of plain compounds on {@code async} exports that wait for the next LMDB commit ({@link PendingRows}). */
     private final PendingRows pending;
@@ -422,6 +423,30 @@ public final class HandleTable implements AutoCloseable {
             buffer.syncBeforeCommit(key, opener);
         }
         return true;
+    }
+
+    /**
+     * {@link #syncAtCompoundEnd} for a directory whose entries the caller has just changed: on a thread bound to the
+     * buffer of a plain compound that {@linkplain TxnBuffer#defersDirectorySyncs defers its directory syncs} (an
+     * {@code async} export), nothing is opened or kept when the {@link #late()} queue already holds a sync of
+     * {@code key} that has not begun (it covers this change): one {@code open} and {@code close} of the directory
+     * less per compound that creates or removes in a directory written a moment before.
+     */
+    public boolean syncDirectoryAtCompoundEnd(Object key, TxnBuffer.SyncOpener opener) throws IOException {
+        TxnBuffer buffer = bound.get();
+        if (buffer != null && buffer.defersDirectorySyncs() && late.holdsDirectorySync(key)) {
+            queuedDirectorySyncsJoined.increment();
+            return true;
+        }
+        return syncAtCompoundEnd(key, opener);
+    }
+
+    /**
+     * Directory syncs of plain {@code async} compounds that a sync already queued covered
+     * ({@link #syncDirectoryAtCompoundEnd}).
+     */
+    public long queuedDirectorySyncsJoined() {
+        return queuedDirectorySyncsJoined.sum();
     }
 
     /**

@@ -103,6 +103,17 @@ public final class LateDurability implements AutoCloseable {
     }
 
     /**
+     * Whether the sync of the directory {@code key} waits in the queue and has not begun: it then makes every change
+     * of the directory's entries made before this call durable, and a compound that changed them need not queue a sync
+     * (nor open a descriptor) of its own ({@link HandleTable#syncDirectoryAtCompoundEnd}).
+     */
+    boolean holdsDirectorySync(Object key) {
+        synchronized (lock) {
+            return !closed && syncs.containsKey(key);
+        }
+    }
+
+    /**
      * Queues the removal of the row of name {@code name} in directory {@code parent}, whose object the caller
      * removed and whose directory it made durable, if the table still names {@code handle} there when the queue
      * is flushed. Returns false when the queue is full or closed: the caller removes the row itself.

@@ -48,6 +48,8 @@ public final class TxnBuffer {
     private boolean directoriesChanged;
     /** Whether a change must not be durable before the compound's syncs ({@link #commitAfterSyncs()}). */
     private boolean commitAfterSyncs;
+    /** Whether its directory syncs go to the {@link LateDurability} queue ({@link #deferringDirectorySyncs}). */
+    private boolean defersDirectorySyncs;
 
     /** A sync a stable WRITE left to the end of its compound, holding what it needs (an open file). */
     public interface PendingSync extends AutoCloseable {
@@ -196,12 +198,26 @@ public final class TxnBuffer {
      * pending rows, {@link #commit(Consumer, boolean) commits lazily} as before. The buffer is empty afterwards.
      */
     public void commitPending() {
-        if (table.keepPending(overlay, directoriesChanged)) {
-            overlay.clear();
-            directoriesChanged = false;
+        if (keepPending()) {
             return;
         }
         commit(batch -> { }, false);
+    }
+
+    /**
+     * The first half of {@link #commitPending()}: makes the buffer's changes visible as pending rows when the table
+     * takes them (the buffer is empty afterwards), without any LMDB commit; false, changing nothing, when it does not
+     * (pending rows off or full): the caller commits. A plain {@code async} compound whose rows it took has nothing
+     * left to overlap with its files' syncs, and runs them on its own thread (docs/benchmarks.md, "one new file per
+     * compound").
+     */
+    public boolean keepPending() {
+        if (table.keepPending(overlay, directoriesChanged)) {
+            overlay.clear();
+            directoriesChanged = false;
+            return true;
+        }
+        return false;
     }
 
     /**
@@ -250,6 +266,20 @@ public final class TxnBuffer {
         if (!pendingSyncs.containsKey(key)) {
             pendingSyncs.put(key, opener.open());
         }
+    }
+
+    /**
+     * Notes that the compound will hand its directory syncs to the table's {@link LateDurability} queue
+     * ({@link #deferDirectorySyncs}): a plain compound on an {@code async} export. A directory whose sync the queue
+     * holds already then needs none of its own ({@link HandleTable#syncDirectoryAtCompoundEnd}).
+     */
+    public void deferringDirectorySyncs() {
+        defersDirectorySyncs = true;
+    }
+
+    /** Whether {@link #deferringDirectorySyncs} was called. */
+    boolean defersDirectorySyncs() {
+        return defersDirectorySyncs;
     }
 
     /**

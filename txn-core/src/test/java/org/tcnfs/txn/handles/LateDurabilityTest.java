@@ -315,4 +315,73 @@ class LateDurabilityTest extends HandleTableTestBase {
         assertThat(first.synced.get()).isEqualTo(1);
         assertThat(order).hasSize(LateDurability.MAX_DIRECTORY_SYNCS);
     }
+
+    /**
+     * A plain compound of an {@code async} export that changed a directory whose sync already waits in the queue (not
+     * begun) opens nothing of its own: the queued sync covers its change. Once the flush took that sync, the next
+     * compound opens and queues one again; a compound of a {@code sync} export (not deferring) always keeps its own.
+     */
+    @Test
+    void aDeferringCompoundJoinsADirectorySyncThatWaitsInTheQueueAndOpensNone() throws IOException {
+        List<String> order = new ArrayList<>();
+        AtomicInteger opened = new AtomicInteger();
+        TxnBuffer.SyncOpener opener = () -> {
+            opened.incrementAndGet();
+            return new CountingSync(order, "dir");
+        };
+        TxnBuffer first = table.plainBuffer();
+        first.deferringDirectorySyncs();
+        try (HandleTable.Binding binding = table.bind(first)) {
+            assertThat(table.syncDirectoryAtCompoundEnd("dir", opener)).isTrue();
+        }
+        first.syncPending(true);
+        assertThat(opened.get()).isEqualTo(1);
+        assertThat(table.late().holdsDirectorySync("dir")).isTrue();
+
+        TxnBuffer second = table.plainBuffer();
+        second.deferringDirectorySyncs();
+        try (HandleTable.Binding binding = table.bind(second)) {
+            assertThat(table.syncDirectoryAtCompoundEnd("dir", opener)).isTrue();
+        }
+        assertThat(opened.get()).as("descriptors opened").isEqualTo(1);
+        assertThat(second.hasPendingSyncs()).isFalse();
+        assertThat(table.queuedDirectorySyncsJoined()).isEqualTo(1);
+
+        TxnBuffer notDeferring = table.plainBuffer();
+        try (HandleTable.Binding binding = table.bind(notDeferring)) {
+            assertThat(table.syncDirectoryAtCompoundEnd("dir", opener)).isTrue();
+        }
+        assertThat(opened.get()).as("a sync export's compound keeps its own").isEqualTo(2);
+        notDeferring.syncPending();
+
+        table.late().flush();
+        assertThat(table.late().holdsDirectorySync("dir")).isFalse();
+        TxnBuffer third = table.plainBuffer();
+        third.deferringDirectorySyncs();
+        try (HandleTable.Binding binding = table.bind(third)) {
+            assertThat(table.syncDirectoryAtCompoundEnd("dir", opener)).isTrue();
+        }
+        assertThat(opened.get()).as("after the flush took it, a new one").isEqualTo(3);
+        assertThat(third.hasPendingSyncs()).isTrue();
+        third.syncPending(true);
+        assertThat(table.late().holdsDirectorySync("dir")).isTrue();
+    }
+
+    /**
+     * {@link TxnBuffer#keepPending()}: a plain {@code async} compound's rows go to memory, visible at once, with no
+     * LMDB commit; the buffer is empty afterwards.
+     */
+    @Test
+    void keepingRowsPendingMakesThemVisibleWithoutACommit() throws IOException {
+        Nfh root = root();
+        TxnBuffer buffer = table.plainBuffer();
+        try (HandleTable.Binding binding = table.bind(buffer)) {
+            table.inGroupCommit(batch -> batch.register(root, "kept", FileType.REGULAR, 1, 30, 0));
+        }
+        long commits = table.commitCount();
+        assertThat(buffer.keepPending()).isTrue();
+        assertThat(buffer.isEmpty()).isTrue();
+        assertThat(table.commitCount()).isEqualTo(commits);
+        assertThat(table.child(root, "kept")).isPresent();
+    }
 }
