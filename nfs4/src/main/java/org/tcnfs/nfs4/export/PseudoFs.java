@@ -435,11 +435,11 @@ public final class PseudoFs implements VirtualFileSystem {
     @Override
     public WriteResult write(Inode inode, long offset, ByteBuffer data, WriteStability stability) throws IOException {
         View view = writable(inode);
-        return view.fs().write(inode, offset, data, stability, stat -> {
-            if (stat.type() == FileType.REGULAR && stat.uid() != view.cred().uid()) {
-                require(stat, view, W, "write");
-            }
-        });
+        Stat stat = view.fs().getattr(inode);
+        if (stat.type() == FileType.REGULAR && stat.uid() != view.cred().uid()) {
+            require(stat, view, W, "write");
+        }
+        return view.fs().write(inode, offset, data, stability);
     }
 
     @Override

@@ -284,34 +284,6 @@ public interface VirtualFileSystem {
      */
     WriteResult write(Inode inode, long offset, ByteBuffer data, WriteStability stability) throws IOException;
 
-    /**
-     * A check of a file's attributes before a write to it (for example write permission), which refuses the write by
-     * throwing.
-     */
-    @FunctionalInterface
-    interface FileCheck {
-        /**
-         * @param file the attributes of the file written to, as the write found it
-         * @throws IOException (an {@code NfsException}) to refuse the write
-         */
-        void check(Stat file) throws IOException;
-    }
-
-    /**
-     * {@link #write(Inode, long, ByteBuffer, WriteStability)} once {@code check} has accepted the attributes of
-     * {@code inode}: {@link #getattr} of {@code inode}, then the write, with the errors of each, in that order. A file
-     * system that resolves {@code inode} once for both overrides it (a WRITE's permission check then costs no second
-     * resolution: a WRITE changes the file, so nothing read before it in its compound is reused).
-     *
-     * @throws IOException what {@link #getattr}, {@code check} or {@link #write(Inode, long, ByteBuffer,
-     *     WriteStability)} throws
-     */
-    default WriteResult write(Inode inode, long offset, ByteBuffer data, WriteStability stability, FileCheck check)
-            throws IOException {
-        check.check(getattr(inode));
-        return write(inode, offset, data, stability);
-    }
-
     /** Makes earlier unstable writes to {@code inode} durable. */
     void commit(Inode inode, long offset, long count) throws IOException;
 

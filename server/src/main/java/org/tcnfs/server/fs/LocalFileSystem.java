@@ -644,23 +644,8 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
     @Override
     public WriteResult write(Inode inode, long offset, ByteBuffer data, WriteStability stability)
             throws IOException {
-        return write(inode, offset, data, stability, NO_CHECK);
-    }
-
-    /** The check of a write without one: no attributes are made for it. */
-    private static final FileCheck NO_CHECK = file -> { };
-
-    /** Resolves the file once for {@code check} and the write (issue 16: one resolution per WRITE, not two). */
-    @Override
-    public WriteResult write(Inode inode, long offset, ByteBuffer data, WriteStability stability, FileCheck check)
-            throws IOException {
         Objects.requireNonNull(stability, "stability");
-        Objects.requireNonNull(check, "check");
-        Resolved resolved = resolve(inode);
-        if (check != NO_CHECK) {
-            check.check(toStat(resolved.stat()));
-        }
-        Resolved file = requireRegular(resolved);
+        Resolved file = resolveRegular(inode);
         if (offset < 0) {
             throw new InvalException("negative offset " + offset);
         }
@@ -1037,10 +1022,7 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
     }
 
     private Resolved resolveRegular(Inode inode) throws IOException {
-        return requireRegular(resolve(inode));
-    }
-
-    private static Resolved requireRegular(Resolved resolved) throws IOException {
+        Resolved resolved = resolve(inode);
         FileType type = resolved.node().type();
         if (type == FileType.DIRECTORY) {
             throw new IsDirException("a directory has no data");

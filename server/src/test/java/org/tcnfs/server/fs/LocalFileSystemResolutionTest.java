@@ -3,18 +3,11 @@ package org.tcnfs.server.fs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
-import org.tcnfs.nfs4.status.AccessException;
-import org.tcnfs.nfs4.status.NfsStatus;
 import org.tcnfs.nfs4.vfs.CompoundScope;
 import org.tcnfs.nfs4.vfs.Inode;
-import org.tcnfs.nfs4.vfs.Stat;
-import org.tcnfs.nfs4.vfs.WriteStability;
 import org.tcnfs.txn.handles.HandleBatch;
 import org.tcnfs.txn.handles.Nfh;
 
@@ -139,40 +132,5 @@ class LocalFileSystemResolutionTest extends LocalFsTestBase {
         } finally {
             CompoundScope.end(outer);
         }
-    }
-
-    /**
-     * A write with a check of the file's attributes (the export's write permission) resolves the file once for both,
-     * also inside a compound where a change ended the stretch ({@link LocalFileSystem#resolutionCount()}), and hands
-     * the check the attributes a getattr answers.
-     */
-    @Test
-    void aCheckedWriteResolvesTheFileOnceAndShowsTheCheckItsAttributes() throws IOException {
-        Inode file = createFile(mkdir(root(), "a"), "f");
-        AtomicReference<Stat> seen = new AtomicReference<>();
-        long before = fs.resolutionCount();
-        long outer = CompoundScope.begin();
-        try {
-            CompoundScope.beginChange();
-            fs.write(file, 0, ByteBuffer.wrap("data".getBytes(StandardCharsets.UTF_8)), WriteStability.FILE_SYNC,
-                    seen::set);
-        } finally {
-            CompoundScope.end(outer);
-        }
-        assertThat(fs.resolutionCount() - before).isEqualTo(1);
-        assertThat(seen.get().uid()).isEqualTo(OWNER.uid());
-        assertThat(seen.get().size()).as("the attributes before the write").isZero();
-        assertThat(readString(file, 0, 16)).isEqualTo("data");
-    }
-
-    @Test
-    void aWriteItsCheckRefusesWritesNothing() throws IOException {
-        Inode file = createFile(mkdir(root(), "a"), "f");
-        writeString(file, 0, "old");
-        assertStatus(NfsStatus.ACCESS, () -> fs.write(file, 0,
-                ByteBuffer.wrap("new data".getBytes(StandardCharsets.UTF_8)), WriteStability.FILE_SYNC, stat -> {
-                    throw new AccessException("no write permission");
-                }));
-        assertThat(readString(file, 0, 16)).isEqualTo("old");
     }
 }
