@@ -21,8 +21,13 @@ import org.tcnfs.nfs4.xdr.nfs_argop4;
 final class InlineCompounds {
     /** The largest record (RPC header and arguments) decoded on the network thread to be judged. */
     static final int MAX_RECORD_BYTES = 2048;
-    /** Most operations of a compound run inline. */
-    static final int MAX_OPS = 8;
+    /**
+     * Most operations of a compound run inline: enough for the path walks of an unmodified client (libnfs sends
+     * PUTFH or PUTROOTFH, one LOOKUP per name of the whole path, GETFH and GETATTR in one compound: 15 operations
+     * for 12 names; with 8, most walks of a source tree went to the workers, issue 16). Each is a metadata read of
+     * a few microseconds on a warm cache; the record bound keeps the names short.
+     */
+    static final int MAX_OPS = 16;
     /** The largest READDIR reply (maxcount) a compound run inline may ask for. */
     static final int MAX_READDIR_BYTES = 32 * 1024;
 
