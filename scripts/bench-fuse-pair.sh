@@ -30,8 +30,9 @@ timed() { # round target step command...
 }
 both() { # round step command-with-MNT...
   local r=$1 s=$2; shift 2
-  for t in new old; do timed $r $t $s $(echo "$@" | sed "s|MNT|$W/mnt-$t|g") & done
-  wait
+  local jobs=()
+  for t in new old; do timed $r $t $s $(echo "$@" | sed "s|MNT|$W/mnt-$t|g") & jobs+=($!); done
+  wait "${jobs[@]}"   # not the servers
 }
 uptime >> $OUT/uptime.txt
 for r in $(seq $((1 - WARMUP)) $ROUNDS); do
