@@ -3,7 +3,8 @@
 # others make, steps run side by side meet the same load, where steps run one after the other do not. Each server
 # has an `async` export and its own fuse-nfs mount; WARMUP untimed rounds, then ROUNDS timed ones of untar, cp -R,
 # ls -lR and rm -rf of TREE_TAR, the two builds' steps started together (each step waits for both).
-# Appends round,target,step,seconds,cpu to OUTDIR/pair.csv (cpu: the server's CPU seconds in the step).
+# Appends round,target,step,seconds,cpu,jit,gc,rest to OUTDIR/pair.csv (the server's CPU seconds in the step,
+# scripts/proc-cpu.py).
 # usage: scripts/bench-fuse-pair.sh OUTDIR ROUNDS NEW_JAR OLD_JAR [WARMUP]   (env: BUILD, FUSE_NFS, TREE_TAR, BENCH_DIR)
 OUT=$1; ROUNDS=$2; NEWJAR=$3; OLDJAR=$4; WARMUP=${5:-1}
 BUILD_DIR=${BUILD:-$HOME/build}; FUSE=${FUSE_NFS:-$BUILD_DIR/fuse-nfs/fuse-nfs-bin}; TREE=${TREE_TAR:-$BUILD_DIR/fuse-bench/tree.tar}
@@ -23,10 +24,10 @@ done
 timed() { # round target step command...
   local r=$1 t=$2 s=$3; shift 3
   local c0 c1 t0 t1
-  c0=$(python3 "$BENCH_ROOT/scripts/proc-cpu.py" ${PID[$t]} | cut -d' ' -f1); t0=$(date +%s.%N)
+  c0=$(python3 "$BENCH_ROOT/scripts/proc-cpu.py" ${PID[$t]}); t0=$(date +%s.%N)
   "$@" > /dev/null 2>> $OUT/err-$t.txt
-  t1=$(date +%s.%N); c1=$(python3 "$BENCH_ROOT/scripts/proc-cpu.py" ${PID[$t]} | cut -d' ' -f1)
-  [ $r -gt 0 ] && echo "$r,$t,$s,$(python3 -c "print(round($t1-$t0,2), round($c1-$c0,2), sep=',')")" >> $OUT/pair.csv
+  t1=$(date +%s.%N); c1=$(python3 "$BENCH_ROOT/scripts/proc-cpu.py" ${PID[$t]})
+  [ $r -gt 0 ] && echo "$r,$t,$s,$(python3 -c "a='$c0'.split(); b='$c1'.split(); print(round($t1-$t0,2), *('%.2f' % (float(y) - float(x)) for x, y in zip(a, b)), sep=',')")" >> $OUT/pair.csv
 }
 both() { # round step command-with-MNT...
   local r=$1 s=$2; shift 2

@@ -60,31 +60,6 @@ class InlineCompoundsIT {
     }
 
     @Test
-    void aPathWalkOfTenNamesRunsOnTheNetworkThread() throws Exception {
-        // libnfs (fuse-nfs) resolves every path from the root in one compound: PUTFH, a LOOKUP per name, GETFH,
-        // GETATTR; with SEQUENCE, a walk ten names deep is 14 operations (before issue 16's h-inline: at most 8 ran
-        // inline, so the walks of a source tree all went to the workers)
-        try (NfsConnection connection = server.connect();
-                Nfs41Session session = Nfs41Session.create(connection, "walk")) {
-            NfsOps nfs = new NfsOps(session);
-            byte[] root = nfs.rootFh();
-            byte[] dir = root;
-            for (int i = 0; i < 10; i++) {
-                dir = nfs.mkdir(dir, "w" + i);
-            }
-            double before = server.metric(INLINE);
-            for (int i = 0; i < 20; i++) {
-                CompoundBuilder walk = new CompoundBuilder().putfh(root);
-                for (int d = 0; d < 10; d++) {
-                    walk.lookup("w" + d);
-                }
-                assertThat(nfs.runOk(walk.getfh().getattr(1)).status()).isEqualTo(NfsStatus.OK);
-            }
-            assertThat(server.metric(INLINE) - before).as("walks of 10 names run inline").isGreaterThanOrEqualTo(20);
-        }
-    }
-
-    @Test
     void aReadRightAfterAChangeRunsOnTheNetworkThread() throws Exception {
         // an unmodified client alternates changes (on a worker) and reads; the read that follows a change's reply
         // runs inline too: the worker stops counting as busy once its compound is done, before its reply is

@@ -22,12 +22,12 @@ final class InlineCompounds {
     /** The largest record (RPC header and arguments) decoded on the network thread to be judged. */
     static final int MAX_RECORD_BYTES = 2048;
     /**
-     * Most operations of a compound run inline: enough for the path walks of an unmodified client (libnfs sends
-     * PUTFH or PUTROOTFH, one LOOKUP per name of the whole path, GETFH and GETATTR in one compound: 15 operations
-     * for 12 names; with 8, most walks of a source tree went to the workers, issue 16). Each is a metadata read of
-     * a few microseconds on a warm cache; the record bound keeps the names short.
+     * Most operations of a compound run inline. Not more (issue 16, h-inline): 16, enough for libnfs's path walks
+     * of 12 names, took a third off a walk's round trip one call at a time, but made fuse-nfs's cp -R and rm -rf
+     * slower (rm -rf 2x, paired runs): a walk run here keeps the network thread from reading the calls the client
+     * sends meanwhile, which workers would have run side by side.
      */
-    static final int MAX_OPS = 16;
+    static final int MAX_OPS = 8;
     /** The largest READDIR reply (maxcount) a compound run inline may ask for. */
     static final int MAX_READDIR_BYTES = 32 * 1024;
 
