@@ -64,7 +64,7 @@ class InlineCompoundsIT {
         // an unmodified client alternates changes (on a worker) and reads; the read that follows a change's reply
         // runs inline too: the worker stops counting as busy once its compound is done, before its reply is
         // written (before issue 16's h-inline it counted until after, so the client's next call, sent as soon as
-        // the reply arrived, often found the worker still "busy" and went to a worker itself)
+        // the reply arrived, sometimes found the worker still "busy" and went to a worker itself)
         try (NfsConnection connection = server.connect();
                 Nfs41Session session = Nfs41Session.create(connection, "alternate")) {
             NfsOps nfs = new NfsOps(session);

@@ -83,8 +83,9 @@ final class RequestScheduler {
     /**
      * Called by a request on a worker once it holds and waits for no lock any more, before its reply is written:
      * from then on it no longer keeps the workers from being {@link #idle}, so the client's next call, sent as soon
-     * as the reply arrives, may run on the network thread (issue 16; counted until after the reply, that call often
-     * found the worker still busy). No effect on other threads, nor twice.
+     * as the reply arrives, may run on the network thread (issue 16; counted until after the reply, that call
+     * sometimes found the worker still busy). Locks a transaction spanning compounds keeps past its compound are
+     * seen by the server's own inline guard (keys in use). No effect on other threads, nor twice.
      */
     static void finishing() {
         Runnable finished = RUNNING.get();
