@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """CPU seconds a process has used so far, split by thread kind, from /proc (load-independent, no attach):
 scripts/proc-cpu.py PID  ->  "total jit gc other" (seconds, user + system). jit: the JVM's C1/C2 compiler threads,
-gc: its GC threads (G1/Parallel/Serial/ZGC workers, "GC Thread#", "G1 ..."), other: the rest, including threads
-that have already exited (the kernel folds their time into the process). For a non-JVM process jit and gc are 0."""
+gc: its GC threads ("GC Thread#", "G1 ...", Parallel, ZGC, Shenandoah; the serial collector runs on the "VM Thread"
+and counts as other), other: the rest, including threads that have already exited (the kernel folds their time into the process). For a non-JVM process jit and gc are 0."""
 import os, sys
 pid = sys.argv[1]
 hz = os.sysconf('SC_CLK_TCK')
