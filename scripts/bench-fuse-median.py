@@ -7,7 +7,9 @@ for line in open(sys.argv[1]):
     d[(t,s)].append(float(sec))
 steps=['untar','cp-R','ls-lR','rm-rf']; targets=['ganesha','new','new-always','old']
 if any(t=='new-async' for t,_ in d): targets.insert(3,'new-async')  # TCNFS_ASYNC=1 runs
+if any(t=='old-async' for t,_ in d): targets.append('old-async')  # TCNFS_ASYNC=1 with an old jar
 extra=[('new-async','ganesha')] if 'new-async' in targets else []
+if 'old-async' in targets: extra.append(('new-async','old-async'))
 print('| step | '+' | '.join(targets)+' | new / ganesha (time ratio) | new-always / new | new / old |'+''.join(' %s / %s |'%p for p in extra))
 print('|---|'+'---:|'*len(targets)+'---:|---:|---:|'+'---:|'*len(extra))
 for s in steps:

@@ -6,7 +6,11 @@
 # usage: scripts/bench-fuse-nfs.sh OUTDIR ROUNDS NEW_SERVER_JAR [OLD_SERVER_JAR]   (env: FUSE_NFS, TREE_TAR, BENCH_DIR;
 #        TCNFS_ASYNC=1 adds target new-async: the new build with an async export, docs/durability.md (and old-async,
 #        the old build's, when OLD_SERVER_JAR is given);
-#        OLD_ALWAYS=1 adds target old-always: the old build with a txn=always export, for A/B of the transaction paths)
+#        OLD_ALWAYS=1 adds target old-always: the old build with a txn=always export, for A/B of the transaction paths;
+#        FUSE_WARMUP=1 first runs one untimed round (round 0) on every target, so the timed rounds meet warm servers
+#        (JIT done, caches filled); TCNFS_JVM_OPTS: extra JVM options of every tcnfs server, e.g. -XX:TieredStopAtLevel=1)
+# Also appends round,target,step,cpu,jit,gc,other to OUTDIR/cpu.csv: the server's CPU seconds in each step from
+# /proc (scripts/proc-cpu.py; jit = the JVM's compiler threads, gc = its GC threads; Ganesha's all in cpu and other).
 OUT=$1; ROUNDS=$2; NEWJAR=$3; OLDJAR=$4
 BUILD_DIR=${BUILD:-$HOME/build}; FUSE=${FUSE_NFS:-$BUILD_DIR/fuse-nfs/fuse-nfs-bin}; TREE=${TREE_TAR:-$BUILD_DIR/fuse-bench/tree.tar}
 DIR=${BENCH_DIR:-/mnt/tcnfs-xfs}
@@ -15,10 +19,10 @@ GANESHA_MINOR_VERSIONS="0, 1"   # fuse-nfs speaks NFSv4.0
 mkdir -p $OUT; bench_workdir fuse-bench; W=$WORK
 # fuse mounts left by a failure or Ctrl-C are unmounted before the servers stop
 BENCH_CLEANUP_HOOKS+=('for m in "$W"/mnt-*; do mountpoint -q "$m" && { umount "$m" 2>/dev/null || umount -l "$m"; }; done')
-declare -A PORT
+declare -A PORT SPID
 start_tcnfs() { # name jar options
-  SERVER_JAR=$2 BENCH_DATA_OPTIONS=$3 bench_start_tcnfs $W/$1 $OUT/$1.log -Xmx512m
-  PORT[$1]=$TCNFS_PORT
+  SERVER_JAR=$2 BENCH_DATA_OPTIONS=$3 bench_start_tcnfs $W/$1 $OUT/$1.log -Xmx512m ${TCNFS_JVM_OPTS:-}
+  PORT[$1]=$TCNFS_PORT; SPID[$1]=$TCNFS_PID
 }
 start_tcnfs new $NEWJAR rw,no_root_squash
 start_tcnfs new-always $NEWJAR rw,no_root_squash,txn=always
@@ -27,15 +31,23 @@ start_tcnfs new-always $NEWJAR rw,no_root_squash,txn=always
 [ -n "$OLDJAR" ] && [ "${TCNFS_ASYNC:-0}" = 1 ] && start_tcnfs old-async $OLDJAR rw,no_root_squash,async
 [ -n "$OLDJAR" ] && [ "${OLD_ALWAYS:-0}" = 1 ] && start_tcnfs old-always $OLDJAR rw,no_root_squash,txn=always
 bench_start_ganesha $W $OUT/ganesha.log
-GP=$GANESHA_PORT
+GP=$GANESHA_PORT; SPID[ganesha]=$GANESHA_PID
 sleep 2
 url() { if [ $1 = ganesha ]; then echo "nfs://127.0.0.1/export?version=4&nfsport=$GP"; else echo "nfs://127.0.0.1/?version=4&nfsport=${PORT[$1]}"; fi; }
 TARGETS="ganesha new new-always"; [ "${TCNFS_ASYNC:-0}" = 1 ] && TARGETS="$TARGETS new-async"; [ -n "$OLDJAR" ] && TARGETS="$TARGETS old"
 [ -n "$OLDJAR" ] && [ "${TCNFS_ASYNC:-0}" = 1 ] && TARGETS="$TARGETS old-async"
 [ -n "$OLDJAR" ] && [ "${OLD_ALWAYS:-0}" = 1 ] && TARGETS="$TARGETS old-always"
 TARGETS=${FUSE_TARGETS:-$TARGETS}   # e.g. FUSE_TARGETS="ganesha new new-async old" leaves new-always out
-step() { bench_step $OUT/fuse.csv "$@"; }   # round target step command...
-for r in $(seq 1 $ROUNDS); do
+cpu() { python3 "$BENCH_ROOT/scripts/proc-cpu.py" ${SPID[$1]}; }
+step() { # round target step command...: timed (round 0, the warm-up, to OUTDIR/warmup.csv), with the server's CPU
+  local c0 c1; c0=$(cpu $2)
+  if [ $1 = 0 ]; then bench_step $OUT/warmup.csv "$@"; else bench_step $OUT/fuse.csv "$@"; fi
+  c1=$(cpu $2)
+  echo "$1,$2,$3,$(python3 -c "a='$c0'.split(); b='$c1'.split(); print(','.join('%.2f' % (float(y) - float(x)) for x, y in zip(a, b)))")" >> $OUT/cpu.csv
+}
+uptime >> $OUT/uptime.txt
+FIRST=1; [ "${FUSE_WARMUP:-0}" = 1 ] && FIRST=0
+for r in $(seq $FIRST $ROUNDS); do
   for t in $TARGETS; do
     M=$W/mnt-$t; mkdir -p $M
     $FUSE -n "$(url $t)" -m $M > $OUT/fuse-$t.log 2>&1 &
@@ -49,3 +61,4 @@ for r in $(seq 1 $ROUNDS); do
     umount $M; wait $FPID 2>/dev/null
   done
 done
+uptime >> $OUT/uptime.txt

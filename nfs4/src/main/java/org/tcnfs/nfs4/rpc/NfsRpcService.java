@@ -294,6 +294,9 @@ public final class NfsRpcService implements RpcDispatchable {
                     .spanningTxn(txnCall)
                     .build();
             COMPOUND4res res = engine.process(context, args);
+            // its locks are released (early-released flushes and spanning transactions' locks count apart): the next
+            // call need not wait for a worker
+            RequestScheduler.finishing();
             if (!call.getTransport().isOpen()) {
                 // the client went away while its compound ran: nothing to send the reply on
                 LOG.debug("reply to {} not sent: the connection closed while the compound ran", remote);

@@ -24,6 +24,9 @@ final class RequestScheduler {
     private record Parked(Runnable request, Runnable resumeReading) {
     }
 
+    /** What a worker calls to stop counting its request as with the workers ({@link #finishing}). */
+    private static final ThreadLocal<Runnable> RUNNING = new ThreadLocal<>();
+
     private final ThreadPoolExecutor workers;
     private final ConcurrentLinkedDeque<Parked> parked = new ConcurrentLinkedDeque<>();
     /** Requests handed to workers (queued or running) and not finished. */
@@ -61,16 +64,46 @@ final class RequestScheduler {
         handedOver.incrementAndGet();
         try {
             workers.execute(() -> {
+                Finished finished = new Finished();
+                RUNNING.set(finished);
                 try {
                     request.run();
                 } finally {
-                    handedOver.decrementAndGet();
+                    RUNNING.remove();
+                    finished.run();
                 }
             });
             return true;
         } catch (RejectedExecutionException e) {
             handedOver.decrementAndGet();
             return false;
+        }
+    }
+
+    /**
+     * Called by a request on a worker once it holds and waits for no lock any more, before its reply is written:
+     * from then on it no longer keeps the workers from being {@link #idle}, so the client's next call, sent as soon
+     * as the reply arrives, may run on the network thread (issue 16; counted until after the reply, that call
+     * sometimes found the worker still busy). Locks a transaction spanning compounds keeps past its compound are
+     * seen by the server's own inline guard (keys in use). No effect on other threads, nor twice.
+     */
+    static void finishing() {
+        Runnable finished = RUNNING.get();
+        if (finished != null) {
+            finished.run();
+        }
+    }
+
+    /** Takes a request off the count of those with the workers, once. Used by one worker thread only. */
+    private final class Finished implements Runnable {
+        private boolean done;
+
+        @Override
+        public void run() {
+            if (!done) {
+                done = true;
+                handedOver.decrementAndGet();
+            }
         }
     }
 
