@@ -128,7 +128,11 @@ bench_start_tcnfs() {
   rm -f "$work/port" "$work/mport"
   local metrics=(--metrics-port 0 --metrics-port-file "$work/mport")
   case " ${server[*]} " in *" --metrics-port "*) metrics=() ;; esac
-  "$JAVA" "${jvm[@]}" -jar "$SERVER_JAR" --bind 127.0.0.1 --port 0 --port-file "$work/port" --data "$work/data" \
+  # the JVM option the README's run command and the docker image use (README, "Running the server");
+  # TCNFS_JIT_OPTS= (empty) leaves it out
+  # shellcheck disable=SC2206 # several options, split on spaces
+  local jit=(${TCNFS_JIT_OPTS--XX:PerMethodTrapLimit=0})
+  "$JAVA" "${jit[@]}" "${jvm[@]}" -jar "$SERVER_JAR" --bind 127.0.0.1 --port 0 --port-file "$work/port" --data "$work/data" \
     --state "$work/state" --grace 0 "${metrics[@]}" --data-options "$BENCH_DATA_OPTIONS" "${server[@]}" >"$log" 2>&1 &
   TCNFS_PID=$!
   BENCH_PIDS+=("$TCNFS_PID")
