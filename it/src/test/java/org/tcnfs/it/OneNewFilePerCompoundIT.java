@@ -235,4 +235,28 @@ class OneNewFilePerCompoundIT {
         }
         session.close();
     }
+
+    /**
+     * A SETATTR (what {@code chmod} through an unmodified client sends) reads its object for the pseudo file system's
+     * permission checks and for the change itself in one stretch of the compound's scope, which the file system ends
+     * before it changes anything: it resolves the object once. Counted for {@code PUTFH(file) SETATTR(mode)}: 2
+     * resolutions (before: 3), and the mode is set.
+     */
+    @Test
+    void aSetattrResolvesItsObjectOnce() throws Exception {
+        NfsConnection connection = async.connect();
+        Nfs41Session session = Nfs41Session.create(connection, "k1-setattr-resolutions");
+        NfsOps nfs = new NfsOps(session);
+        byte[] dir = nfs.mkdir(nfs.rootFh(), "setattr-resolutions");
+        byte[] file = nfs.runOk(createWriteClose(session, nfs, dir, "f")).fileHandle();
+        for (int mode : new int[] {0600, 0640, 0644}) {
+            String before = async.scrapeMetrics();
+            nfs.runOk(new CompoundBuilder().putfh(file).setattr(Attrs.builder().mode(mode).build()));
+            String after = async.scrapeMetrics();
+            assertThat(delta(before, after, RESOLUTIONS)).as("handles resolved by PUTFH and SETATTR mode "
+                    + Integer.toOctalString(mode)).isEqualTo(2);
+            assertThat(nfs.getattr(file, nfs4_attr.FATTR4_MODE).mode()).isEqualTo(mode);
+        }
+        session.close();
+    }
 }

@@ -13,6 +13,7 @@ import org.tcnfs.nfs4.status.InvalException;
 import org.tcnfs.nfs4.status.IsDirException;
 import org.tcnfs.nfs4.status.NfsException;
 import org.tcnfs.nfs4.status.NfsStatus;
+import org.tcnfs.nfs4.vfs.CompoundScope;
 import org.tcnfs.nfs4.vfs.FileType;
 import org.tcnfs.nfs4.vfs.Inode;
 import org.tcnfs.nfs4.vfs.SetAttributes;
@@ -55,18 +56,27 @@ public final class OperationSETATTR implements NfsOperation {
         AttributesToSet set = FileAttributes.decodeSettableWithMask(context, args.obj_attributes);
         SetAttributes changes = set.changes();
         VirtualFileSystem fs = context.fs();
-        if (changes.size() != null) {
-            FileType type = fs.getattr(inode).type();
-            if (type == FileType.DIRECTORY) {
-                throw new IsDirException("size of a directory");
+        // nothing changes until the attributes are set, under the compound's locks: the reads before (the type for a
+        // size, the pseudo file system's permission checks, the object's resolution) share one stretch of the
+        // compound's scope, which a file system that caches ends before it changes anything, and which ends here at
+        // the latest
+        CompoundScope.endChange();
+        try {
+            if (changes.size() != null) {
+                FileType type = fs.getattr(inode).type();
+                if (type == FileType.DIRECTORY) {
+                    throw new IsDirException("size of a directory");
+                }
+                if (type != FileType.REGULAR) {
+                    throw new InvalException("size of a " + type);
+                }
+                context.server().state().opens().checkIo(context, stateId, inode, IoMode.WRITE);
             }
-            if (type != FileType.REGULAR) {
-                throw new InvalException("size of a " + type);
+            if (!changes.isEmpty()) {
+                fs.setattr(inode, changes);
             }
-            context.server().state().opens().checkIo(context, stateId, inode, IoMode.WRITE);
-        }
-        if (!changes.isEmpty()) {
-            fs.setattr(inode, changes);
+        } finally {
+            CompoundScope.beginChange();
         }
         return set.mask();
     }

@@ -799,6 +799,8 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         if (attributes.isEmpty()) {
             return;
         }
+        // the object may have come from the caller's stretch (SETATTR's): from here on it changes
+        CompoundScope.beginChange();
         FileType type = object.node().type();
         Path path = object.path();
         if (attributes.size() != null) {
