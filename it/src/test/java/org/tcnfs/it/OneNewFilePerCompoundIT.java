@@ -167,19 +167,10 @@ class OneNewFilePerCompoundIT {
         NfsOps nfs = new NfsOps(session);
         byte[] dir = nfs.mkdir(nfs.rootFh(), "resolutions");
         for (int i = 0; i < 3; i++) {
-            long changeBefore = nfs.getattr(dir, nfs4_attr.FATTR4_CHANGE).change();
-            String before = async.scrapeMetrics();
-            CompoundResult opened = nfs.runOk(new CompoundBuilder().putfh(dir)
-                    .openCreate(session.clientId(), nfs.openOwner(), "f" + i, OPEN4args.OPEN4_SHARE_ACCESS_BOTH,
-                            Attrs.builder().mode(0644).build()));
-            String after = async.scrapeMetrics();
-            assertThat(delta(before, after, RESOLUTIONS)).as("handles resolved by PUTFH and OPEN-create of f" + i)
-                    .isEqualTo(2);
-            change_info4 cinfo = opened.body(OP_OPEN, OPEN4resok.class).cinfo;
-            assertThat(cinfo.before).as("cinfo.before of f" + i).isEqualTo(changeBefore);
-            assertThat(cinfo.after).as("cinfo.after of f" + i)
-                    .isEqualTo(nfs.getattr(dir, nfs4_attr.FATTR4_CHANGE).change())
-                    .isNotEqualTo(changeBefore);
+            CompoundBuilder open = new CompoundBuilder().putfh(dir).openCreate(session.clientId(), nfs.openOwner(),
+                    "f" + i, OPEN4args.OPEN4_SHARE_ACCESS_BOTH, Attrs.builder().mode(0644).build());
+            assertChangeIn(nfs, dir, open, r -> r.body(OP_OPEN, OPEN4resok.class).cinfo, 2,
+                    "PUTFH and OPEN-create of f" + i);
         }
         session.close();
     }
@@ -198,19 +189,29 @@ class OneNewFilePerCompoundIT {
         NfsOps nfs = new NfsOps(session);
         byte[] dir = nfs.mkdir(nfs.rootFh(), "mkdir-resolutions");
         for (int i = 0; i < 3; i++) {
-            long changeBefore = nfs.getattr(dir, nfs4_attr.FATTR4_CHANGE).change();
-            String before = async.scrapeMetrics();
-            CompoundResult made = nfs.runOk(new CompoundBuilder().putfh(dir).mkdir("d" + i));
-            String after = async.scrapeMetrics();
-            assertThat(delta(before, after, RESOLUTIONS)).as("handles resolved by PUTFH and CREATE of d" + i)
-                    .isEqualTo(3);
-            change_info4 cinfo = made.body(OP_CREATE, CREATE4resok.class).cinfo;
-            assertThat(cinfo.before).as("cinfo.before of d" + i).isEqualTo(changeBefore);
-            assertThat(cinfo.after).as("cinfo.after of d" + i)
-                    .isEqualTo(nfs.getattr(dir, nfs4_attr.FATTR4_CHANGE).change())
-                    .isNotEqualTo(changeBefore);
+            assertChangeIn(nfs, dir, new CompoundBuilder().putfh(dir).mkdir("d" + i),
+                    r -> r.body(OP_CREATE, CREATE4resok.class).cinfo, 3, "PUTFH and CREATE of d" + i);
         }
         session.close();
+    }
+
+    /**
+     * Sends {@code compound}, which changes {@code dir}: it resolved {@code resolutions} handles, and its
+     * {@code cinfo} is what GETATTR of the directory saw before and sees after.
+     */
+    private void assertChangeIn(NfsOps nfs, byte[] dir, CompoundBuilder compound,
+            java.util.function.Function<CompoundResult, change_info4> cinfoOf, long resolutions, String what)
+            throws Exception {
+        long changeBefore = nfs.getattr(dir, nfs4_attr.FATTR4_CHANGE).change();
+        String before = async.scrapeMetrics();
+        CompoundResult result = nfs.runOk(compound);
+        String after = async.scrapeMetrics();
+        assertThat(delta(before, after, RESOLUTIONS)).as("handles resolved by " + what).isEqualTo(resolutions);
+        change_info4 cinfo = cinfoOf.apply(result);
+        assertThat(cinfo.before).as("cinfo.before of " + what).isEqualTo(changeBefore);
+        assertThat(cinfo.after).as("cinfo.after of " + what)
+                .isEqualTo(nfs.getattr(dir, nfs4_attr.FATTR4_CHANGE).change())
+                .isNotEqualTo(changeBefore);
     }
 
     /**
