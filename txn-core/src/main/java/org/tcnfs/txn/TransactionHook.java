@@ -695,10 +695,7 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         try {
             return txn.buffer.keepPending();
         } catch (RuntimeException e) {
-            txn.buffer.discard();
-            LOG.error("plain compound: keeping its {} handle-table changes pending failed; the objects it created or "
-                    + "renamed get new handles when looked up again: {}", txn.buffer.changedRows(), e.toString(), e);
-            throw new ServerFaultException("handle table change failed: " + e.getMessage(), e);
+            throw handleChangeFailed(txn, "keeping pending", e);
         }
     }
 
@@ -710,11 +707,20 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
                 txn.buffer.commit(batch -> { }, true);
             }
         } catch (RuntimeException e) {
-            txn.buffer.discard();
-            LOG.error("plain compound: committing its {} handle-table changes failed; the objects it created or "
-                    + "renamed get new handles when looked up again: {}", txn.buffer.changedRows(), e.toString(), e);
-            throw new ServerFaultException("handle table commit failed: " + e.getMessage(), e);
+            throw handleChangeFailed(txn, "committing", e);
         }
+    }
+
+    /**
+     * A plain compound's handle-table change ({@code doing} its rows) failed: its buffer is discarded and the failure
+     * logged; the compound answers NFS4ERR_SERVERFAULT (the objects are there; their new handles are lost and get new
+     * ones on lookup).
+     */
+    private static ServerFaultException handleChangeFailed(Txn txn, String doing, RuntimeException e) {
+        txn.buffer.discard();
+        LOG.error("plain compound: {} its {} handle-table changes failed; the objects it created or renamed get new "
+                + "handles when looked up again: {}", doing, txn.buffer.changedRows(), e.toString(), e);
+        return new ServerFaultException("handle table change failed (" + doing + "): " + e.getMessage(), e);
     }
 
     /** An export with what compounds on it share. */
