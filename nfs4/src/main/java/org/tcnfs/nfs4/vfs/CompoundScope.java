@@ -1,5 +1,7 @@
 package org.tcnfs.nfs4.vfs;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -14,12 +16,17 @@ import java.util.concurrent.atomic.AtomicLong;
  * such a change is over. So a cache of what the file system read (a resolved handle and its {@code lstat}) serves
  * the rest of its stretch, never across a change this server makes, nor within one.
  *
+ * <p>A file system that holds something for the length of a compound (a directory's descriptor) has it released
+ * when the compound ends ({@link #atEnd}).
+ *
  * <p>Each thread has its own scope; a compound's operations run on the thread that began it.
  */
 public final class CompoundScope {
     private static final AtomicLong NEXT = new AtomicLong(1);
     /** Per thread: the compound, then the stretch (0 outside a compound). */
     private static final ThreadLocal<long[]> CURRENT = ThreadLocal.withInitial(() -> new long[2]);
+    /** Per thread: what to run when the compound this thread runs ends ({@link #atEnd}). */
+    private static final ThreadLocal<List<Runnable>> AT_END = ThreadLocal.withInitial(ArrayList::new);
 
     private CompoundScope() {
     }
@@ -60,11 +67,32 @@ public final class CompoundScope {
         }
     }
 
-    /** Ends the compound this thread runs, going back to {@code previous} (from {@link #begin}). */
+    /**
+     * Runs {@code release} on this thread when the compound it runs now ends (once; it must not throw). Outside a
+     * compound it runs at once.
+     */
+    public static void atEnd(Runnable release) {
+        if (current() == 0) {
+            release.run();
+        } else {
+            AT_END.get().add(release);
+        }
+    }
+
+    /**
+     * Ends the compound this thread runs, going back to {@code previous} (from {@link #begin}), and runs what
+     * {@link #atEnd} was given during it.
+     */
     public static void end(long previous) {
         long[] slot = CURRENT.get();
         slot[0] = previous;
         // a stretch never outlives its compound: an outer scope's cached reads may be stale by now
         slot[1] = 0;
+        List<Runnable> releases = AT_END.get();
+        if (!releases.isEmpty()) {
+            List<Runnable> now = List.copyOf(releases);
+            releases.clear();
+            now.forEach(Runnable::run);
+        }
     }
 }

@@ -28,6 +28,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.LongAdder;
+import jnr.constants.platform.Errno;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tcnfs.nfs4.log.RateLimitedLog;
@@ -127,8 +128,12 @@ import org.tcnfs.txn.handles.Node;
  * committed transaction relied on it (docs/durability.md).
  *
  * <p><b>Symbolic links.</b> A handle resolves only to an object whose directory is reached from the root
- * without a symbolic link: one {@code openat2(RESOLVE_NO_SYMLINKS)} per resolution (a {@code realpath}
- * walk on kernels without it).
+ * without a symbolic link: the compound opens the directory with {@code openat2(RESOLVE_NO_SYMLINKS |
+ * RESOLVE_BENEATH)}, from the descriptor of its parent it holds (one name) or the root's (its path below the root),
+ * keeps the descriptor for its length ({@code DirectoryDescriptors}), and {@code statx}es the object by its one name
+ * relative to it; LOOKUP and listings do the same, so no absolute path is walked and a link planted after the check is
+ * not followed. On kernels without openat2, an {@code lstat} of the absolute path and a {@code realpath} walk once per
+ * directory and compound.
  *
  * <p>Thread-safe. {@link #close()} releases open files; the handle table belongs to the caller.
  */
@@ -152,6 +157,8 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
     private static final long LISTING_TTL_NANOS = 2_000_000_000L;
     /** Most directories one compound remembers as reached without a symbolic link ({@link VerifiedDirectories}). */
     private static final int VERIFIED_DIRECTORIES = 1024;
+    /** Most directory descriptors one compound keeps open ({@link DirectoryDescriptors}). */
+    private static final int DIRECTORY_DESCRIPTORS = 64;
     /** Most resolved handles one stretch of operations that change nothing remembers ({@link StretchCache}). */
     private static final int RESOLVED_IN_STRETCH = 1024;
     private static final int FIRST_COOKIE = 256;
@@ -180,7 +187,10 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
     private final VerifiedDirectories verifiedDirectories = new VerifiedDirectories(VERIFIED_DIRECTORIES);
     private final StretchCache<Nfh, Resolved> resolvedInStretch =
             new StretchCache<>(RESOLVED_IN_STRETCH, verifiedDirectories::epoch);
+    private final DirectoryDescriptors descriptors =
+            new DirectoryDescriptors(DIRECTORY_DESCRIPTORS, verifiedDirectories::epoch, this::closeDescriptor);
     private final LongAdder resolutions = new LongAdder();
+    private final LongAdder pathWalks = new LongAdder();
     private final LongAdder fileSystemSyncs = new LongAdder();
     /** A descriptor of the export root, for {@code syncfs}; -1 once closed. */
     private volatile int rootFd = -1;
@@ -842,7 +852,7 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         List<DirEntry> entries = new ArrayList<>(Math.min(maxEntries, 1024));
         int i = index.indexAfter(cookie);
         for (; i < index.size() && entries.size() < maxEntries; i++) {
-            PosixStat stat = posix.lstatOrNull(directory.path().resolve(index.name(i)));
+            PosixStat stat = statInside(directory.path(), index.name(i));
             if (stat == null || stat.typeOrNull() == null || (stat.isDirectory() && stat.dev() != rootDev)) {
                 continue;
             }
@@ -933,11 +943,21 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
     }
 
     /**
-     * Checks on the disk that a directory is reached from the export root without a symbolic link (one
-     * {@code openat2} each) this file system made since it was built; a compound checks each directory once.
+     * Checks on the disk that a directory is reached from the export root without a symbolic link by a walk of its
+     * path (one {@code openat2} each) this file system made since it was built; a compound checks each directory once,
+     * and none it opens from the descriptor of its parent it holds ({@link DirectoryDescriptors}).
      */
     public long symlinkCheckCount() {
         return symlinkChecks.sum();
+    }
+
+    /**
+     * System calls of resolutions, LOOKUPs and listings since the file system was built that made the kernel walk a
+     * path of several names (an absolute path, or a path below the export root): with openat2 one per directory and
+     * compound at most, for a directory whose parent the compound holds no descriptor of (DESIGN.md, "Handles").
+     */
+    public long pathWalkCount() {
+        return pathWalks.sum();
     }
 
     /**
@@ -1006,8 +1026,9 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
             throw FsErrors.of(e, "resolving " + handle);
         }
         for (Path path : candidates) {
-            PosixStat stat = posix.lstatOrNull(path);
-            if (stat != null && matches(node, stat) && insideExport(path, node.type())) {
+            PosixStat stat = node.isDirectory() ? statInside(path, null)
+                    : statInside(path.getParent(), path.getFileName().toString());
+            if (stat != null && matches(node, stat)) {
                 return new Resolved(handle, node, path, stat);
             }
         }
@@ -1043,17 +1064,77 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
     }
 
     /**
-     * Whether the directory holding (or being) {@code path} is reached from the root without a symlink: checked
-     * on the disk, once per compound while no directory is removed or renamed ({@link VerifiedDirectories}).
+     * What {@code lstat} says of the entry {@code name} of the directory {@code dir} (of {@code dir} itself when
+     * {@code name} is null), if {@code dir} is reached from the export root without a symbolic link; else, or if
+     * nothing is there, {@code null}. With openat2, by {@code statx} relative to a descriptor of {@code dir}, which the
+     * compound keeps ({@link DirectoryDescriptors}) or opens from its parent's (one name) or the root's (a walk of the
+     * path below the root): no absolute path, and nothing can change between the check and the {@code statx}. Without
+     * openat2, an {@code lstat} of the absolute path and a symbolic-link check of {@code dir} ({@link #insideExport}).
      */
-    private boolean insideExport(Path path, FileType type) {
-        Path dir = type == FileType.DIRECTORY ? path : path.getParent();
+    private PosixStat statInside(Path dir, String name) throws NfsException {
+        Path path = name == null ? dir : dir.resolve(name);
+        int rootDescriptor = rootFd;
+        if (posix.usesOpenat2() && rootDescriptor >= 0) {
+            long compound = CompoundScope.current();
+            long epoch = verifiedDirectories.epoch();
+            boolean kept = true;
+            int fd = dir.equals(root) ? rootDescriptor : descriptors.get(compound, dir);
+            if (fd < 0) {
+                fd = openInside(compound, dir, rootDescriptor);
+                kept = false;
+            }
+            if (fd == -1) {
+                return null;
+            }
+            if (fd >= 0) {
+                try {
+                    return posix.statAt(fd, name, path);
+                } finally {
+                    if (!kept && !descriptors.keep(compound, dir, fd, epoch)) {
+                        posix.close(fd);
+                    }
+                }
+            }
+        }
+        pathWalks.increment();
+        PosixStat stat = posix.lstatOrNull(path);
+        return stat != null && insideExport(dir) ? stat : null;
+    }
+
+    /**
+     * An {@code O_PATH} descriptor of the directory {@code dir} (not the root), reached from the root without a
+     * symbolic link: opened from the descriptor of its parent this compound keeps (the kernel looks up one name), else
+     * from the root's (it walks the path below the root; counted as a symbolic-link check). -1 if there is none,
+     * {@link Posix#UNSUPPORTED} without openat2.
+     */
+    private int openInside(long compound, Path dir, int rootDescriptor) throws NfsException {
+        Path parent = dir.getParent();
+        int parentFd = parent.equals(root) ? rootDescriptor : descriptors.get(compound, parent);
+        if (parentFd >= 0) {
+            return posix.openDirectoryBeneath(parentFd, dir.getFileName().toString());
+        }
+        symlinkChecks.increment();
+        pathWalks.increment();
+        return posix.openDirectoryBeneath(rootDescriptor, root.relativize(dir).toString());
+    }
+
+    /** Closes a descriptor {@link #descriptors} let go of. */
+    private void closeDescriptor(int fd) {
+        posix.close(fd);
+    }
+
+    /**
+     * Whether the directory {@code dir} is reached from the root without a symlink (where openat2 is missing):
+     * checked on the disk, once per compound while no directory is removed or renamed ({@link VerifiedDirectories}).
+     */
+    private boolean insideExport(Path dir) {
         long compound = CompoundScope.current();
         if (dir.equals(root) || verifiedDirectories.isVerified(compound, dir)) {
             return true;
         }
         long epoch = verifiedDirectories.epoch();
         symlinkChecks.increment();
+        pathWalks.increment();
         boolean inside = posix.isDirectoryWithoutSymlinks(dir);
         if (inside) {
             verifiedDirectories.verified(compound, dir, epoch);
@@ -1121,7 +1202,10 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
             throw new NoEntException(checked);
         }
         Path path = child(dir, checked);
-        PosixStat stat = posix.lstat(path);
+        PosixStat stat = statInside(dir.path(), checked);
+        if (stat == null) {
+            throw FsErrors.of(Errno.ENOENT.intValue(), "lstat", path);
+        }
         if (stat.isDirectory() && stat.dev() != rootDev) {
             throw new NoEntException(path + " is a mount point and not exported");
         }

@@ -55,9 +55,13 @@ final class Posix {
     private static final int OPEN_HOW_SIZE = 24;
     private static final long O_PATH_DIRECTORY_CLOEXEC = 010000000 | 0200000 | 02000000;
     private static final long RESOLVE_NO_SYMLINKS = 0x04;
-    private static final byte[] OPEN_DIRECTORY_NO_SYMLINKS = ByteBuffer.allocate(OPEN_HOW_SIZE)
-            .order(ByteOrder.nativeOrder()).putLong(O_PATH_DIRECTORY_CLOEXEC).putLong(0).putLong(RESOLVE_NO_SYMLINKS)
-            .array();
+    private static final long RESOLVE_BENEATH = 0x08;
+    private static final byte[] OPEN_DIRECTORY_NO_SYMLINKS = openHow(RESOLVE_NO_SYMLINKS);
+    private static final byte[] OPEN_DIRECTORY_BENEATH = openHow(RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH);
+    private static final int AT_EMPTY_PATH = 0x1000;
+    private static final byte[] EMPTY_PATH = {0};
+    /** What {@link #openDirectoryBeneath} answers where openat2 or statx cannot be used: walk absolute paths. */
+    static final int UNSUPPORTED = -2;
 
     /** libc calls jnr-posix lacks. */
     public interface Extra {
@@ -143,6 +147,66 @@ final class Posix {
     /** Whether {@link #isDirectoryWithoutSymlinks} still uses openat2 (it stops at the first sign it cannot). */
     boolean usesOpenat2() {
         return openat2;
+    }
+
+    /** {@code struct open_how} of an {@code O_PATH | O_DIRECTORY | O_CLOEXEC} open with {@code resolve}. */
+    private static byte[] openHow(long resolve) {
+        return ByteBuffer.allocate(OPEN_HOW_SIZE).order(ByteOrder.nativeOrder()).putLong(O_PATH_DIRECTORY_CLOEXEC)
+                .putLong(0).putLong(resolve).array();
+    }
+
+    /**
+     * An {@code O_PATH} descriptor of the directory {@code relative} (names joined by '/', no "." or "..") below the
+     * directory {@code dirfd}, reached without a symbolic link on any component and without leaving {@code dirfd}
+     * ({@code openat2(RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH)}): the kernel walks only these names. -1 if there is no
+     * such directory (missing, not a directory, a link on the way), {@link #UNSUPPORTED} where openat2 or statx
+     * cannot be used (then never again: callers walk absolute paths as before). {@link #close(int)} it.
+     */
+    int openDirectoryBeneath(int dirfd, String relative) throws NfsException {
+        if (!openat2 || !statx) {
+            return UNSUPPORTED;
+        }
+        long fd;
+        try {
+            fd = extra.syscall(SYS_OPENAT2, dirfd, cPath(relative), OPEN_DIRECTORY_BENEATH, OPEN_HOW_SIZE);
+        } catch (UnsatisfiedLinkError e) {
+            openat2 = false;
+            return UNSUPPORTED;
+        }
+        if (fd >= 0) {
+            return (int) fd;
+        }
+        int errno = LastError.getLastError(extraRuntime);
+        if (errno == Errno.ENOENT.intValue() || errno == Errno.ENOTDIR.intValue() || errno == Errno.ELOOP.intValue()
+                || errno == Errno.EXDEV.intValue()) {
+            return -1;
+        }
+        if (errno == Errno.ENOSYS.intValue() || errno == Errno.EPERM.intValue() || errno == Errno.E2BIG.intValue()
+                || errno == Errno.EINVAL.intValue()) {
+            openat2 = false;
+            return UNSUPPORTED;
+        }
+        throw FsErrors.of(errno, "openat2", Path.of(relative));
+    }
+
+    /**
+     * {@code statx} of the entry {@code name} of the directory {@code dirfd} itself (not following a symbolic link;
+     * the kernel looks up this one name), or of {@code dirfd}'s own object when {@code name} is null; {@code null}
+     * if nothing is there. Only after {@link #openDirectoryBeneath} gave a descriptor (statx works).
+     */
+    PosixStat statAt(int dirfd, String name, Path what) throws NfsException {
+        byte[] buffer = new byte[STATX_SIZE];
+        int result = name == null
+                ? extra.statx(dirfd, EMPTY_PATH, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW, STATX_MASK, buffer)
+                : extra.statx(dirfd, cPath(name), AT_SYMLINK_NOFOLLOW, STATX_MASK, buffer);
+        if (result == 0) {
+            return fromStatx(buffer);
+        }
+        int errno = LastError.getLastError(extraRuntime);
+        if (errno == Errno.ENOENT.intValue() || errno == Errno.ENOTDIR.intValue()) {
+            return null;
+        }
+        throw FsErrors.of(errno, "statx", what);
     }
 
     /** {@link #isDirectoryWithoutSymlinks} by {@code realpath(3)}: where openat2 is missing. */

@@ -12,9 +12,11 @@ import org.tcnfs.txn.handles.HandleBatch;
 import org.tcnfs.txn.handles.Nfh;
 
 /**
- * How often resolving handles checks on the disk that a directory is reached from the export root without a
- * symbolic link ({@link LocalFileSystem#symlinkCheckCount()}): once per directory and compound while no directory
- * is removed or renamed, every time outside a compound.
+ * How often resolving handles checks on the disk, by a walk of its path from the export root, that a directory is
+ * reached without a symbolic link ({@link LocalFileSystem#symlinkCheckCount()}): once per directory and compound while
+ * no directory is removed or renamed, every time outside a compound, never for a directory opened from the descriptor
+ * of its parent the compound holds (the root's, one looked up). The trees are below a directory {@code top} so that
+ * their directories are not the root's own entries.
  */
 class LocalFileSystemResolutionTest extends LocalFsTestBase {
     private static final int FILES = 8;
@@ -27,9 +29,14 @@ class LocalFileSystemResolutionTest extends LocalFsTestBase {
         return out;
     }
 
+    /** A directory of the root, below which each test builds its tree. */
+    private Inode top() throws IOException {
+        return mkdir(root(), "top");
+    }
+
     @Test
     void aCompoundChecksTheDirectoryOfManyObjectsOnce() throws IOException {
-        Inode b = mkdir(mkdir(root(), "a"), "b");
+        Inode b = mkdir(mkdir(top(), "a"), "b");
         List<Inode> files = files(b);
         long before = fs.symlinkCheckCount();
         long outer = CompoundScope.begin();
@@ -45,7 +52,7 @@ class LocalFileSystemResolutionTest extends LocalFsTestBase {
 
     @Test
     void withoutACompoundEveryResolutionChecks() throws IOException {
-        Inode b = mkdir(mkdir(root(), "a"), "b");
+        Inode b = mkdir(mkdir(top(), "a"), "b");
         List<Inode> files = files(b);
         long before = fs.symlinkCheckCount();
         for (Inode f : files) {
@@ -56,7 +63,7 @@ class LocalFileSystemResolutionTest extends LocalFsTestBase {
 
     @Test
     void theNextCompoundChecksAgain() throws IOException {
-        Inode file = createFile(mkdir(root(), "a"), "f");
+        Inode file = createFile(mkdir(top(), "a"), "f");
         long before = fs.symlinkCheckCount();
         for (int i = 0; i < 3; i++) {
             long outer = CompoundScope.begin();
@@ -72,7 +79,7 @@ class LocalFileSystemResolutionTest extends LocalFsTestBase {
 
     @Test
     void aLookedUpDirectoryNeedsNoCheckOfItsOwn() throws IOException {
-        Inode a = mkdir(root(), "a");
+        Inode a = mkdir(top(), "a");
         mkdir(a, "b");
         long before = fs.symlinkCheckCount();
         long outer = CompoundScope.begin();
@@ -90,7 +97,7 @@ class LocalFileSystemResolutionTest extends LocalFsTestBase {
 
     @Test
     void removingOrRenamingADirectoryMakesTheCompoundCheckAgain() throws IOException {
-        Inode a = mkdir(root(), "a");
+        Inode a = mkdir(top(), "a");
         Inode file = createFile(a, "f");
         mkdir(a, "empty");
         mkdir(a, "moved");
@@ -107,6 +114,47 @@ class LocalFileSystemResolutionTest extends LocalFsTestBase {
             CompoundScope.end(outer);
         }
         assertThat(fs.symlinkCheckCount() - before).isEqualTo(3);
+    }
+
+    @Test
+    void aLookupChainOfOneCompoundMakesTheKernelWalkNoPath() throws IOException {
+        Inode dir = root();
+        for (int i = 0; i < 10; i++) {
+            dir = mkdir(dir, "d" + i);
+        }
+        createFile(dir, "f");
+        long before = fs.pathWalkCount();
+        long outer = CompoundScope.begin();
+        try {
+            Inode at = root();
+            for (int i = 0; i < 10; i++) {
+                at = fs.lookup(at, "d" + i, stat -> { });
+            }
+            fs.getattr(fs.lookup(at, "f", stat -> { }));
+        } finally {
+            CompoundScope.end(outer);
+        }
+        assertThat(fs.pathWalkCount() - before).as("each name looked up in its directory's descriptor").isZero();
+    }
+
+    @Test
+    void aDeepFileIsResolvedWithOneWalkPerCompound() throws IOException {
+        Inode dir = root();
+        for (int i = 0; i < 10; i++) {
+            dir = mkdir(dir, "d" + i);
+        }
+        Inode file = createFile(dir, "f");
+        long before = fs.pathWalkCount();
+        for (int i = 0; i < 3; i++) {
+            long outer = CompoundScope.begin();
+            try {
+                fs.getattr(file);
+                fs.getattr(file);
+            } finally {
+                CompoundScope.end(outer);
+            }
+        }
+        assertThat(fs.pathWalkCount() - before).as("walks of 3 compounds").isEqualTo(3);
     }
 
     /**

@@ -1,0 +1,104 @@
+package org.tcnfs.server.fs;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.IntConsumer;
+import java.util.function.LongSupplier;
+import org.tcnfs.nfs4.vfs.CompoundScope;
+
+/**
+ * {@code O_PATH} descriptors of the directories the current compound reached from the export root without a symbolic
+ * link, by their path below the root, so that the compound's LOOKUPs and resolutions look up one name in one of
+ * them ({@code statx(dirfd, name)}, {@code openat2(dirfd, name)}) instead of walking an absolute path in the kernel
+ * (three walks of every component per LOOKUP before). A descriptor stays on the directory it was opened on: a
+ * symbolic link put in place of a directory on its way afterwards is never followed through it.
+ *
+ * <p><b>Invalidation.</b> A path stops naming the directory its descriptor holds when a directory on the way is
+ * removed or renamed. Through this server that moves the epoch ({@link VerifiedDirectories#forgetAll()}, before and
+ * after every REMOVE of a directory and every RENAME), and a thread that finds the epoch moved closes all it holds
+ * before answering. Out of band, such a change is seen by the next compound, which opens every descriptor again (as
+ * the symbolic-link checks were made again per compound before); within one compound it has the window the class
+ * javadoc of {@link LocalFileSystem} describes.
+ *
+ * <p><b>Bounds.</b> Each thread keeps the descriptors of the compound it runs, at most {@code maxEntries} (all closed
+ * when full), and closes them all when the compound ends ({@link CompoundScope#atEnd}), when another compound or
+ * epoch begins, or when it asks for none (outside a compound nothing is kept). A descriptor {@link #get} returns
+ * stays open until this thread's next call here. Thread-safe.
+ */
+final class DirectoryDescriptors {
+    private final int maxEntries;
+    private final LongSupplier epoch;
+    private final IntConsumer close;
+    private final ThreadLocal<Scope> scopes = ThreadLocal.withInitial(Scope::new);
+
+    /** One thread's descriptors: for compound {@code compound}, at epoch {@code epoch}. */
+    private final class Scope {
+        long compound;
+        long epoch;
+        final Map<Path, Integer> open = new HashMap<>();
+
+        void closeAll() {
+            open.values().forEach(fd -> close.accept(fd));
+            open.clear();
+        }
+    }
+
+    /**
+     * @param maxEntries most descriptors one compound keeps
+     * @param epoch the epoch of directory removals and renames; a descriptor opened before it moved is closed
+     * @param close closes a descriptor
+     */
+    DirectoryDescriptors(int maxEntries, LongSupplier epoch, IntConsumer close) {
+        if (maxEntries < 1) {
+            throw new IllegalArgumentException("maxEntries " + maxEntries);
+        }
+        this.maxEntries = maxEntries;
+        this.epoch = epoch;
+        this.close = close;
+    }
+
+    /** The descriptor compound {@code compound} (0: none) keeps for {@code dir}, or -1. */
+    int get(long compound, Path dir) {
+        if (compound == 0) {
+            return -1;
+        }
+        Scope scope = current(compound, epoch.getAsLong());
+        Integer fd = scope.open.get(dir);
+        return fd == null ? -1 : fd;
+    }
+
+    /**
+     * Keeps {@code fd}, a descriptor of {@code dir} opened by compound {@code compound} after epoch {@code epochBefore}
+     * was read, for the rest of the compound. Returns false when it is not kept (outside a compound, the epoch moved
+     * meanwhile): then the caller closes it.
+     */
+    boolean keep(long compound, Path dir, int fd, long epochBefore) {
+        if (compound == 0 || epoch.getAsLong() != epochBefore) {
+            return false;
+        }
+        Scope scope = current(compound, epochBefore);
+        if (scope.open.size() >= maxEntries) {
+            scope.closeAll();
+        }
+        Integer old = scope.open.put(dir, fd);
+        if (old != null) {
+            close.accept(old);
+        }
+        return true;
+    }
+
+    /** This thread's scope, emptied first unless it is of {@code compound} at {@code now}. */
+    private Scope current(long compound, long now) {
+        Scope scope = scopes.get();
+        if (scope.compound != compound || scope.epoch != now) {
+            scope.closeAll();
+            if (scope.compound != compound) {
+                CompoundScope.atEnd(scope::closeAll);
+            }
+            scope.compound = compound;
+            scope.epoch = now;
+        }
+        return scope;
+    }
+}
