@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -36,11 +37,14 @@ import org.tcnfs.nfs4.xdr.stateid4;
  * reads its directory once before the change and answers the change attributes a GETATTR sees (RFC 8881 18.25);
  * a run of operations that change nothing resolves each handle once ({@code tcnfs_handle_resolutions_total}), and
  * never past a change the compound made; a WRITE resolves its file once for the export's permission check and the
- * data (RFC 8881 18.32).
+ * data (RFC 8881 18.32). A LOOKUP looks its name up in a descriptor of its directory, which a compound opens below the
+ * export root once, so the kernel walks at most one path per compound ({@code tcnfs_path_walks_total}).
  */
 class ResolutionWorkIT extends SharedServerTest {
     private static final String CHECKS = "tcnfs_symlink_checks_total";
     private static final String RESOLUTIONS = "tcnfs_handle_resolutions_total";
+    private static final String WALKS = "tcnfs_path_walks_total";
+    private static final int DEPTH = 10;
     private static final int FILES = 16;
 
     private NfsOps nfs;
@@ -79,6 +83,60 @@ class ResolutionWorkIT extends SharedServerTest {
         assertThat(r.bodies(OP_GETATTR, GETATTR4resok.class)).hasSize(FILES);
         // the old server checked the directory of every object it resolved: 2 per LOOKUP, 1 per GETATTR (>= 50)
         assertThat(made).as("symlink checks of one compound").isLessThanOrEqualTo(2);
+    }
+
+    /** {@code name/d0/.../d9/f} under the test's directory; the names to look up from it, {@code name} first. */
+    private List<String> deepTree(String name) throws IOException {
+        List<String> names = new ArrayList<>(List.of(name));
+        byte[] dir = nfs.mkdir(top, name);
+        for (int i = 0; i < DEPTH; i++) {
+            names.add("d" + i);
+            dir = nfs.mkdir(dir, "d" + i);
+        }
+        nfs.createFile(dir, "f", "deep".getBytes(StandardCharsets.UTF_8));
+        names.add("f");
+        return names;
+    }
+
+    @Test
+    void aLookupWalkOfOneNamePerCompoundMakesTheKernelWalkAtMostOnePathPerCompound() throws IOException {
+        List<String> names = deepTree("walk-per-compound");
+        double before = server.metric(WALKS);
+        byte[] at = top;
+        for (String name : names) {
+            // as an unmodified client walks a path (libnfs, the kernel's): PUTFH, LOOKUP, GETFH, GETATTR
+            at = nfs.runOk(new CompoundBuilder().putfh(at).lookup(name).getfh().getattr(FATTR4_SIZE)).fileHandle();
+        }
+        double made = server.metric(WALKS) - before;
+        // the old server walked absolute paths three times per such compound (lstat and openat2 of the directory,
+        // lstat of the name: 5 to 16 names each here); now the directory is opened below the root once (openat2) and
+        // the name is looked up in it (statx of one name)
+        assertThat(made).as("path walks of " + names.size() + " compounds").isLessThanOrEqualTo(names.size());
+    }
+
+    @Test
+    void aLookupChainInOneCompoundMakesTheKernelWalkNoPath() throws IOException {
+        List<String> names = deepTree("walk-in-one-compound");
+        CompoundBuilder b = new CompoundBuilder().putfh(top);
+        names.forEach(b::lookup);
+        double before = server.metric(WALKS);
+        nfs.runOk(b.getfh().getattr(FATTR4_SIZE));
+        // the test's directory is an entry of the export root: every directory is opened from its parent's
+        // descriptor and every name is looked up in one
+        assertThat(server.metric(WALKS) - before).as("path walks of one compound of " + names.size() + " LOOKUPs")
+                .isZero();
+    }
+
+    @Test
+    void aLookupInADirectoryReplacedBySymlinkBesideTheServerIsStale() throws IOException {
+        byte[] dir = tree("replaced-lookup");
+        assertThat(nfs.lookup(dir, "f2")).isNotNull();
+        Path a = server.exportDir().resolve("resolution-work/replaced-lookup/a");
+        Path outside = server.exportDir().getParent().resolve("outside-lookup-" + System.nanoTime());
+        Files.move(a, outside);
+        Files.createSymbolicLink(a, outside);
+        CompoundResult r = nfs.run(new CompoundBuilder().putfh(dir).lookup("f2").getattr(FATTR4_SIZE));
+        assertThat(r.status()).as("LOOKUP in b, now reached through the link a").isEqualTo(NfsStatus.STALE);
     }
 
     @Test

@@ -390,7 +390,7 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
 
     /**
      * {@link #create(Inode, String, Credential, int, TimeChange, TimeChange)}, then the directory's change attribute
-     * from one {@code lstat} of the path it was resolved at for the creation (under the compound's lock of it), instead
+     * from one stat of the directory resolved for the creation ({@link #statInside}; under the compound's lock), instead
      * of resolving its handle again (a handle-table read, the path, the {@code lstat}); as {@link #removeThenChange}.
      */
     @Override
@@ -406,7 +406,7 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         } finally {
             CompoundScope.beginChange();
         }
-        PosixStat now = posix.lstatOrNull(dir[0].path());
+        PosixStat now = statInside(dir[0].path(), null);
         if (now != null && matches(dir[0].node(), now)) {
             return new Created(created, changes.change(now.ino(), now.ctimeNanos()));
         }
@@ -478,8 +478,8 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
     }
 
     /**
-     * {@link #remove}, then the directory's change attribute from one {@code lstat} of the path it was resolved at for
-     * the removal (under the compound's lock of it), instead of resolving its handle again (a handle-table read, the
+     * {@link #remove}, then the directory's change attribute from one stat of the directory resolved for the removal
+     * ({@link #statInside}; under the compound's lock of it), instead of resolving its handle again (a handle-table read, the
      * path, the {@code lstat}): one resolution less per REMOVE. Should the path no longer hold that directory (changed
      * beside the server), it resolves the handle as {@link #getattr} does.
      */
@@ -491,7 +491,7 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         } finally {
             CompoundScope.beginChange();
         }
-        PosixStat now = posix.lstatOrNull(dir.path());
+        PosixStat now = statInside(dir.path(), null);
         if (now != null && matches(dir.node(), now)) {
             return changes.change(now.ino(), now.ctimeNanos());
         }
