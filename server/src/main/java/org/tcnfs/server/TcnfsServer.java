@@ -233,14 +233,14 @@ public final class TcnfsServer implements AutoCloseable {
         metrics.functionCounter("tcnfs.fsyncs", fsyncs,
                 () -> fss.stream().mapToLong(LocalFileSystem::fileSystemSyncCount).sum(), "of", "filesystem");
         metrics.functionCounter("tcnfs.symlink.checks", "Directories checked on the disk to be reached from the export "
-                + "root without a symbolic link by a walk of their path (one openat2 each) when a handle was resolved: "
-                + "once per directory and compound while no directory is removed or renamed, and none for a directory "
-                + "opened from its parent's descriptor",
+                + "root without a symbolic link (one openat2 each, which opens the directory for the rest of the "
+                + "compound) when a handle was resolved: once per directory and compound while no directory is removed "
+                + "or renamed, none for a directory a LOOKUP of the compound found",
                 () -> fss.stream().mapToLong(LocalFileSystem::symlinkCheckCount).sum());
-        metrics.functionCounter("tcnfs.path.walks", "System calls of handle resolutions, LOOKUPs and listings that made "
-                + "the kernel walk a path of several names (an absolute path, or one below the export root); a name "
-                + "looked up in a directory the compound holds a descriptor of is not one",
-                () -> fss.stream().mapToLong(LocalFileSystem::pathWalkCount).sum());
+        metrics.functionCounter("tcnfs.path.names", "Names the kernel looked up for the system calls of handle "
+                + "resolutions, LOOKUPs and listings: every name of each path given (with openat2 only names below "
+                + "the export root, relative to a directory the compound opened)",
+                () -> fss.stream().mapToLong(LocalFileSystem::pathNameCount).sum());
         metrics.functionCounter("tcnfs.handle.resolutions", "Handles resolved on the disk (table row, path, lstat) "
                 + "for an operation: once per handle within a run of a compound's operations that change nothing",
                 () -> fss.stream().mapToLong(LocalFileSystem::resolutionCount).sum());

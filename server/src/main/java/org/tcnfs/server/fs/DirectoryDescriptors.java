@@ -8,11 +8,11 @@ import java.util.function.LongSupplier;
 import org.tcnfs.nfs4.vfs.CompoundScope;
 
 /**
- * {@code O_PATH} descriptors of the directories the current compound reached from the export root without a symbolic
- * link, by their path below the root, so that the compound's LOOKUPs and resolutions look up one name in one of
- * them ({@code statx(dirfd, name)}, {@code openat2(dirfd, name)}) instead of walking an absolute path in the kernel
- * (three walks of every component per LOOKUP before). A descriptor stays on the directory it was opened on: a
- * symbolic link put in place of a directory on its way afterwards is never followed through it.
+ * {@code O_PATH} descriptors of the directories the current compound resolved and checked to be reached from the export
+ * root without a symbolic link, by their path, so that the compound's LOOKUPs and resolutions look names up relative to
+ * one of them ({@code statx(dirfd, name)}) instead of walking an absolute path in the kernel (three walks of every
+ * name per LOOKUP compound before). A descriptor stays on the directory it was opened on: a symbolic link put in
+ * place of a directory on its way afterwards is never followed through it.
  *
  * <p><b>Invalidation.</b> A path stops naming the directory its descriptor holds when a directory on the way is
  * removed or renamed. Through this server that moves the epoch ({@link VerifiedDirectories#forgetAll()}, before and

@@ -128,12 +128,12 @@ import org.tcnfs.txn.handles.Node;
  * committed transaction relied on it (docs/durability.md).
  *
  * <p><b>Symbolic links.</b> A handle resolves only to an object whose directory is reached from the root
- * without a symbolic link: the compound opens the directory with {@code openat2(RESOLVE_NO_SYMLINKS |
- * RESOLVE_BENEATH)}, from the descriptor of its parent it holds (one name) or the root's (its path below the root),
- * keeps the descriptor for its length ({@code DirectoryDescriptors}), and {@code statx}es the object by its one name
- * relative to it; LOOKUP and listings do the same, so no absolute path is walked and a link planted after the check is
- * not followed. On kernels without openat2, an {@code lstat} of the absolute path and a {@code realpath} walk once per
- * directory and compound.
+ * without a symbolic link. With openat2 (Linux 5.6) no absolute path is used: a compound opens such a directory with
+ * {@code openat2(RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH)} relative to the root's descriptor (or a closer one it holds),
+ * keeps the descriptor for its length ({@code DirectoryDescriptors}) and {@code statx}es the object by its name
+ * relative to it, so a link planted after the check is not followed; a directory a LOOKUP of the compound found (not a
+ * link) is checked no further, and names below it are looked up relative to the closest descriptor. Without openat2,
+ * an {@code lstat} of the absolute path and a {@code realpath} walk once per directory and compound.
  *
  * <p>Thread-safe. {@link #close()} releases open files; the handle table belongs to the caller.
  */
@@ -190,7 +190,7 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
     private final DirectoryDescriptors descriptors =
             new DirectoryDescriptors(DIRECTORY_DESCRIPTORS, verifiedDirectories::epoch, this::closeDescriptor);
     private final LongAdder resolutions = new LongAdder();
-    private final LongAdder pathWalks = new LongAdder();
+    private final LongAdder pathNames = new LongAdder();
     private final LongAdder fileSystemSyncs = new LongAdder();
     /** A descriptor of the export root, for {@code syncfs}; -1 once closed. */
     private volatile int rootFd = -1;
@@ -943,21 +943,22 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
     }
 
     /**
-     * Checks on the disk that a directory is reached from the export root without a symbolic link by a walk of its
-     * path (one {@code openat2} each) this file system made since it was built; a compound checks each directory once,
-     * and none it opens from the descriptor of its parent it holds ({@link DirectoryDescriptors}).
+     * Checks on the disk that a directory is reached from the export root without a symbolic link (one
+     * {@code openat2} each, which opens it: {@link DirectoryDescriptors}) this file system made since it was built; a
+     * compound checks each directory once, and none a LOOKUP of it found to be a directory.
      */
     public long symlinkCheckCount() {
         return symlinkChecks.sum();
     }
 
     /**
-     * System calls of resolutions, LOOKUPs and listings since the file system was built that made the kernel walk a
-     * path of several names (an absolute path, or a path below the export root): with openat2 one per directory and
-     * compound at most, for a directory whose parent the compound holds no descriptor of (DESIGN.md, "Handles").
+     * Names the kernel looked up for the system calls of resolutions, LOOKUPs and listings since the file system was
+     * built: every name of the path each was given (all of an absolute path's, the export root's own too; none for a
+     * descriptor's own object). With openat2 only names below the export root, and one per LOOKUP in a directory the
+     * compound opened (DESIGN.md, "Handles").
      */
-    public long pathWalkCount() {
-        return pathWalks.sum();
+    public long pathNameCount() {
+        return pathNames.sum();
     }
 
     /**
@@ -1066,10 +1067,13 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
     /**
      * What {@code lstat} says of the entry {@code name} of the directory {@code dir} (of {@code dir} itself when
      * {@code name} is null), if {@code dir} is reached from the export root without a symbolic link; else, or if
-     * nothing is there, {@code null}. With openat2, by {@code statx} relative to a descriptor of {@code dir}, which the
-     * compound keeps ({@link DirectoryDescriptors}) or opens from its parent's (one name) or the root's (a walk of the
-     * path below the root): no absolute path, and nothing can change between the check and the {@code statx}. Without
-     * openat2, an {@code lstat} of the absolute path and a symbolic-link check of {@code dir} ({@link #insideExport}).
+     * nothing is there, {@code null}. With openat2, by a {@code statx} relative to a descriptor the compound holds
+     * ({@link DirectoryDescriptors}; the root's): of the closest directory on the way when this compound already found
+     * {@code dir} free of links (it resolved it, or a LOOKUP found it to be a directory: as {@link VerifiedDirectories}
+     * served the old absolute paths), else of {@code dir} itself, which it opens with the check first
+     * ({@link #openInside}), so nothing can change between the check and the {@code statx}. No absolute path: the
+     * kernel looks up names below the export root only. Without openat2, an {@code lstat} of the absolute path and a
+     * symbolic-link check of {@code dir} ({@link #insideExport}).
      */
     private PosixStat statInside(Path dir, String name) throws NfsException {
         Path path = name == null ? dir : dir.resolve(name);
@@ -1077,45 +1081,65 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         if (posix.usesOpenat2() && rootDescriptor >= 0) {
             long compound = CompoundScope.current();
             long epoch = verifiedDirectories.epoch();
-            boolean kept = true;
-            int fd = dir.equals(root) ? rootDescriptor : descriptors.get(compound, dir);
-            if (fd < 0) {
-                fd = openInside(compound, dir, rootDescriptor);
-                kept = false;
+            if (dir.equals(root) || verifiedDirectories.isVerified(compound, dir)
+                    || descriptors.get(compound, dir) >= 0) {
+                Path anchor = dir;
+                int fd;
+                while ((fd = descriptorOf(compound, anchor, rootDescriptor)) < 0) {
+                    anchor = anchor.getParent();
+                }
+                return statBelow(fd, anchor, path);
             }
+            int fd = openInside(compound, dir, rootDescriptor);
             if (fd == -1) {
                 return null;
             }
             if (fd >= 0) {
                 try {
-                    return posix.statAt(fd, name, path);
+                    return statBelow(fd, dir, path);
                 } finally {
-                    if (!kept && !descriptors.keep(compound, dir, fd, epoch)) {
+                    if (!descriptors.keep(compound, dir, fd, epoch)) {
                         posix.close(fd);
                     }
                 }
             }
         }
-        pathWalks.increment();
+        pathNames.add(path.getNameCount());
         PosixStat stat = posix.lstatOrNull(path);
         return stat != null && insideExport(dir) ? stat : null;
     }
 
+    /** The descriptor of {@code dir} this compound holds (the root's for the root), or -1. */
+    private int descriptorOf(long compound, Path dir, int rootDescriptor) {
+        return dir.equals(root) ? rootDescriptor : descriptors.get(compound, dir);
+    }
+
+    /** {@code statx} of {@code path} relative to {@code fd}, a descriptor of its directory {@code anchor} or above. */
+    private PosixStat statBelow(int fd, Path anchor, Path path) throws NfsException {
+        if (anchor.equals(path)) {
+            return posix.statAt(fd, null, path);
+        }
+        Path below = anchor.relativize(path);
+        pathNames.add(below.getNameCount());
+        return posix.statAt(fd, below.toString(), path);
+    }
+
     /**
      * An {@code O_PATH} descriptor of the directory {@code dir} (not the root), reached from the root without a
-     * symbolic link: opened from the descriptor of its parent this compound keeps (the kernel looks up one name), else
-     * from the root's (it walks the path below the root; counted as a symbolic-link check). -1 if there is none,
+     * symbolic link (a symbolic-link check): opened from the closest directory on the way this compound holds a
+     * descriptor of, or the root, so the kernel looks up only the names below it. -1 if there is none,
      * {@link Posix#UNSUPPORTED} without openat2.
      */
     private int openInside(long compound, Path dir, int rootDescriptor) throws NfsException {
-        Path parent = dir.getParent();
-        int parentFd = parent.equals(root) ? rootDescriptor : descriptors.get(compound, parent);
-        if (parentFd >= 0) {
-            return posix.openDirectoryBeneath(parentFd, dir.getFileName().toString());
+        Path anchor = dir.getParent();
+        int fd;
+        while ((fd = descriptorOf(compound, anchor, rootDescriptor)) < 0) {
+            anchor = anchor.getParent();
         }
+        Path below = anchor.relativize(dir);
         symlinkChecks.increment();
-        pathWalks.increment();
-        return posix.openDirectoryBeneath(rootDescriptor, root.relativize(dir).toString());
+        pathNames.add(below.getNameCount());
+        return posix.openDirectoryBeneath(fd, below.toString());
     }
 
     /** Closes a descriptor {@link #descriptors} let go of. */
@@ -1134,7 +1158,7 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         }
         long epoch = verifiedDirectories.epoch();
         symlinkChecks.increment();
-        pathWalks.increment();
+        pathNames.add(dir.getNameCount());
         boolean inside = posix.isDirectoryWithoutSymlinks(dir);
         if (inside) {
             verifiedDirectories.verified(compound, dir, epoch);

@@ -12,11 +12,10 @@ import org.tcnfs.txn.handles.HandleBatch;
 import org.tcnfs.txn.handles.Nfh;
 
 /**
- * How often resolving handles checks on the disk, by a walk of its path from the export root, that a directory is
- * reached without a symbolic link ({@link LocalFileSystem#symlinkCheckCount()}): once per directory and compound while
- * no directory is removed or renamed, every time outside a compound, never for a directory opened from the descriptor
- * of its parent the compound holds (the root's, one looked up). The trees are below a directory {@code top} so that
- * their directories are not the root's own entries.
+ * How often resolving handles checks on the disk that a directory is reached from the export root without a
+ * symbolic link ({@link LocalFileSystem#symlinkCheckCount()}): once per directory and compound while no directory
+ * is removed or renamed, every time outside a compound; and the names the kernel looks up for it
+ * ({@link LocalFileSystem#pathNameCount()}): only those below the export root.
  */
 class LocalFileSystemResolutionTest extends LocalFsTestBase {
     private static final int FILES = 8;
@@ -29,14 +28,9 @@ class LocalFileSystemResolutionTest extends LocalFsTestBase {
         return out;
     }
 
-    /** A directory of the root, below which each test builds its tree. */
-    private Inode top() throws IOException {
-        return mkdir(root(), "top");
-    }
-
     @Test
     void aCompoundChecksTheDirectoryOfManyObjectsOnce() throws IOException {
-        Inode b = mkdir(mkdir(top(), "a"), "b");
+        Inode b = mkdir(mkdir(root(), "a"), "b");
         List<Inode> files = files(b);
         long before = fs.symlinkCheckCount();
         long outer = CompoundScope.begin();
@@ -52,7 +46,7 @@ class LocalFileSystemResolutionTest extends LocalFsTestBase {
 
     @Test
     void withoutACompoundEveryResolutionChecks() throws IOException {
-        Inode b = mkdir(mkdir(top(), "a"), "b");
+        Inode b = mkdir(mkdir(root(), "a"), "b");
         List<Inode> files = files(b);
         long before = fs.symlinkCheckCount();
         for (Inode f : files) {
@@ -63,7 +57,7 @@ class LocalFileSystemResolutionTest extends LocalFsTestBase {
 
     @Test
     void theNextCompoundChecksAgain() throws IOException {
-        Inode file = createFile(mkdir(top(), "a"), "f");
+        Inode file = createFile(mkdir(root(), "a"), "f");
         long before = fs.symlinkCheckCount();
         for (int i = 0; i < 3; i++) {
             long outer = CompoundScope.begin();
@@ -79,7 +73,7 @@ class LocalFileSystemResolutionTest extends LocalFsTestBase {
 
     @Test
     void aLookedUpDirectoryNeedsNoCheckOfItsOwn() throws IOException {
-        Inode a = mkdir(top(), "a");
+        Inode a = mkdir(root(), "a");
         mkdir(a, "b");
         long before = fs.symlinkCheckCount();
         long outer = CompoundScope.begin();
@@ -97,7 +91,7 @@ class LocalFileSystemResolutionTest extends LocalFsTestBase {
 
     @Test
     void removingOrRenamingADirectoryMakesTheCompoundCheckAgain() throws IOException {
-        Inode a = mkdir(top(), "a");
+        Inode a = mkdir(root(), "a");
         Inode file = createFile(a, "f");
         mkdir(a, "empty");
         mkdir(a, "moved");
@@ -117,15 +111,16 @@ class LocalFileSystemResolutionTest extends LocalFsTestBase {
     }
 
     @Test
-    void aLookupChainOfOneCompoundMakesTheKernelWalkNoPath() throws IOException {
+    void aLookupChainOfOneCompoundLooksUpNoNameAboveTheExportRoot() throws IOException {
         Inode dir = root();
         for (int i = 0; i < 10; i++) {
             dir = mkdir(dir, "d" + i);
         }
         createFile(dir, "f");
-        long before = fs.pathWalkCount();
+        long before = fs.pathNameCount();
         long outer = CompoundScope.begin();
         try {
+            CompoundScope.endChange();
             Inode at = root();
             for (int i = 0; i < 10; i++) {
                 at = fs.lookup(at, "d" + i, stat -> { });
@@ -134,27 +129,31 @@ class LocalFileSystemResolutionTest extends LocalFsTestBase {
         } finally {
             CompoundScope.end(outer);
         }
-        assertThat(fs.pathWalkCount() - before).as("each name looked up in its directory's descriptor").isZero();
+        // LOOKUP k looks up the k names of its path below the root (relative to the root's descriptor), the GETATTR
+        // of the file (resolved by its handle) the 11 of its path
+        assertThat(fs.pathNameCount() - before).as("names looked up by the kernel").isEqualTo(11 * 12 / 2 + 11);
     }
 
     @Test
-    void aDeepFileIsResolvedWithOneWalkPerCompound() throws IOException {
+    void aDeepFileIsResolvedByTheNamesBelowTheExportRootOnly() throws IOException {
         Inode dir = root();
         for (int i = 0; i < 10; i++) {
             dir = mkdir(dir, "d" + i);
         }
         Inode file = createFile(dir, "f");
-        long before = fs.pathWalkCount();
+        long before = fs.pathNameCount();
         for (int i = 0; i < 3; i++) {
             long outer = CompoundScope.begin();
             try {
+                CompoundScope.endChange();
                 fs.getattr(file);
                 fs.getattr(file);
             } finally {
                 CompoundScope.end(outer);
             }
         }
-        assertThat(fs.pathWalkCount() - before).as("walks of 3 compounds").isEqualTo(3);
+        // per compound (a stretch of operations that change nothing: the second GETATTR reads nothing): its directory opened by its 10 names below the root, then the file by its one name in it
+        assertThat(fs.pathNameCount() - before).as("names of 3 compounds").isEqualTo(3 * 11);
     }
 
     /**

@@ -1,0 +1,75 @@
+#!/bin/bash
+# The kernel's and the server's work for path walks and handle resolutions (issue 16), load-independent: for a tcnfs
+# jar ("new") and optionally an older one ("old"), both started on 127.0.0.1 with an `async` export holding
+# w0/.../w{N-2}/f, it counts the server's system calls per COMPOUND (strace -f -c) and its CPU per COMPOUND (/proc
+# ticks, scripts/proc-cpu.py) for the three kinds of scripts/walk-probe.py: walk (PUTROOTFH, N LOOKUPs, GETFH,
+# GETATTR), putfh (PUTFH of the deep file, GETATTR), steps (PUTFH, one LOOKUP, GETFH, GETATTR). CPU rounds interleave
+# the servers.
+#
+# Usage: scripts/bench-walk.sh --jar JAR [--old JAR] [--walk N] [--calls N] [--rounds R] [--strace N] [--dir DIR]
+set -u
+DIR=/mnt/tcnfs-xfs
+[ -d "$DIR" ] || DIR=/tmp
+OLD= JAR= WALK=10 CALLS=20000 ROUNDS=2 STRACE=2000
+. "$(dirname "$0")/bench-lib.sh"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --old) OLD=$2; shift 2 ;;
+    --jar) JAR=$2; shift 2 ;;
+    --walk) WALK=$2; shift 2 ;;
+    --calls) CALLS=$2; shift 2 ;;
+    --rounds) ROUNDS=$2; shift 2 ;;
+    --strace) STRACE=$2; shift 2 ;;
+    *) bench_option "$@"; shift "$BENCH_SHIFT" ;;
+  esac
+done
+bench_require "$JAR" ${OLD:+"$OLD"}
+BENCH_DATA_OPTIONS=rw,no_root_squash,async
+bench_workdir walk
+TPATH=
+for i in $(seq 0 $((WALK - 2))); do TPATH=$TPATH/w$i; done
+TPATH=$TPATH/f
+PROBE="python3 $BENCH_ROOT/scripts/walk-probe.py"
+declare -A PID PORT
+NAMES="new ${OLD:+old}"
+for name in $NAMES; do
+  jar=$JAR
+  [ "$name" = old ] && jar=$OLD
+  mkdir -p "$WORK/$name/data$(dirname "$TPATH")"
+  echo walk >"$WORK/$name/data$TPATH"
+  SERVER_JAR=$jar bench_start_tcnfs "$WORK/$name" "$WORK/$name.log" -Xmx512m
+  PID[$name]=$TCNFS_PID PORT[$name]=$TCNFS_PORT
+done
+KINDS="walk putfh steps"
+for name in $NAMES; do
+  for kind in $KINDS; do $PROBE "${PORT[$name]}" "$TPATH" "$kind" "$CALLS" >/dev/null; done  # warm-up (JIT)
+done
+uptime
+echo "== system calls per COMPOUND (strace -f -c over $STRACE compounds; calls >= 0.05 per compound)"
+for name in $NAMES; do
+  for kind in $KINDS; do
+    out=$WORK/$name-$kind.strace
+    strace -f -c -o "$out" -p "${PID[$name]}" 2>/dev/null &
+    tracer=$!
+    sleep 2
+    $PROBE "${PORT[$name]}" "$TPATH" "$kind" "$STRACE" >/dev/null
+    sleep 0.5
+    kill -INT "$tracer"
+    wait "$tracer" 2>/dev/null
+    # columns: % time, seconds, usecs/call, calls, [errors,] syscall
+    echo "$name $kind: $(awk -v n="$STRACE" '$4 ~ /^[0-9]+$/ && $NF != "total" && $4 / n >= 0.05 {
+        printf "%s %.2f  ", $NF, $4 / n }' "$out")"
+  done
+done
+echo "== server CPU per COMPOUND (us, /proc ticks over $CALLS compounds, user + system; round by round)"
+for round in $(seq 1 "$ROUNDS"); do
+  for name in $NAMES; do
+    for kind in $KINDS; do
+      before=$(python3 "$BENCH_ROOT/scripts/proc-cpu.py" "${PID[$name]}" | cut -d' ' -f1)
+      rtt=$($PROBE "${PORT[$name]}" "$TPATH" "$kind" "$CALLS")
+      after=$(python3 "$BENCH_ROOT/scripts/proc-cpu.py" "${PID[$name]}" | cut -d' ' -f1)
+      echo "round $round $name $kind: cpu $(python3 -c "print('%.1f' % (($after - $before) / $CALLS * 1e6))") us/compound; $rtt"
+    done
+  done
+done
+uptime
