@@ -2,7 +2,7 @@
 # The kernel's and the server's work for path walks and handle resolutions (issue 16), load-independent: for a tcnfs
 # jar ("new") and optionally an older one ("old"), both started on 127.0.0.1 with an `async` export holding
 # w0/.../w{N-2}/f, it counts the server's system calls per COMPOUND (strace -f -c) and its CPU per COMPOUND (/proc
-# ticks, scripts/proc-cpu.py) for the three kinds of scripts/walk-probe.py: walk (PUTROOTFH, N LOOKUPs, GETFH,
+# ticks of user and system time) for the three kinds of scripts/walk-probe.py: walk (PUTROOTFH, N LOOKUPs, GETFH,
 # GETATTR), putfh (PUTFH of the deep file, GETATTR), steps (PUTFH, one LOOKUP, GETFH, GETATTR). CPU rounds interleave
 # the servers.
 #
@@ -40,7 +40,14 @@ for name in $NAMES; do
   SERVER_JAR=$jar bench_start_tcnfs "$WORK/$name" "$WORK/$name.log" -Xmx512m
   PID[$name]=$TCNFS_PID PORT[$name]=$TCNFS_PORT
 done
-KINDS="walk putfh steps"
+KINDS=${KINDS:-walk putfh steps}
+# ticks PID: the process's user and system clock ticks (fields 14 and 15 of /proc/PID/stat)
+ticks() { sed 's/.*) //' "/proc/$1/stat" | awk '{ print $12, $13 }'; }
+# per_compound "USER SYS" "USER SYS": microseconds of CPU per compound between the two, user and system
+per_compound() {
+  python3 -c "import os, sys; hz = os.sysconf('SC_CLK_TCK'); b = sys.argv[1].split(); a = sys.argv[2].split()
+u, s = ((int(a[i]) - int(b[i])) / hz / $CALLS * 1e6 for i in (0, 1)); print('cpu %.1f us/compound (user %.1f, system %.1f)' % (u + s, u, s))" "$1" "$2"
+}
 for name in $NAMES; do
   for kind in $KINDS; do $PROBE "${PORT[$name]}" "$TPATH" "$kind" "$CALLS" >/dev/null; done  # warm-up (JIT)
 done
@@ -61,14 +68,14 @@ for name in $NAMES; do
         printf "%s %.2f  ", $NF, $4 / n }' "$out")"
   done
 done
-echo "== server CPU per COMPOUND (us, /proc ticks over $CALLS compounds, user + system; round by round)"
+echo "== server CPU per COMPOUND (us, /proc ticks over $CALLS compounds; round by round)"
 for round in $(seq 1 "$ROUNDS"); do
   for name in $NAMES; do
     for kind in $KINDS; do
-      before=$(python3 "$BENCH_ROOT/scripts/proc-cpu.py" "${PID[$name]}" | cut -d' ' -f1)
+      before=$(ticks "${PID[$name]}")
       rtt=$($PROBE "${PORT[$name]}" "$TPATH" "$kind" "$CALLS")
-      after=$(python3 "$BENCH_ROOT/scripts/proc-cpu.py" "${PID[$name]}" | cut -d' ' -f1)
-      echo "round $round $name $kind: cpu $(python3 -c "print('%.1f' % (($after - $before) / $CALLS * 1e6))") us/compound; $rtt"
+      after=$(ticks "${PID[$name]}")
+      echo "round $round $name $kind: $(per_compound "$before" "$after"); $rtt"
     done
   done
 done

@@ -23,7 +23,7 @@ import org.tcnfs.nfs4.vfs.CompoundScope;
  *
  * <p><b>Bounds.</b> Each thread keeps the descriptors of the compound it runs, at most {@code maxEntries} (all closed
  * when full), and closes them all when the compound ends ({@link CompoundScope#atEnd}), when another compound or
- * epoch begins, or when it asks for none (outside a compound nothing is kept). A descriptor {@link #get} returns
+ * epoch begins (outside a compound nothing is kept). A descriptor {@link #closest} returns
  * stays open until this thread's next call here. Thread-safe.
  */
 final class DirectoryDescriptors {
@@ -58,14 +58,29 @@ final class DirectoryDescriptors {
         this.close = close;
     }
 
-    /** The descriptor compound {@code compound} (0: none) keeps for {@code dir}, or -1. */
-    int get(long compound, Path dir) {
+    /** A descriptor {@code fd} of the directory {@code dir}. */
+    record Held(Path dir, int fd) {
+    }
+
+    /**
+     * The descriptor compound {@code compound} (0: none) keeps of {@code dir} or else of the closest directory above it
+     * below {@code top} (excluded), or {@code null}.
+     */
+    Held closest(long compound, Path dir, Path top) {
         if (compound == 0) {
-            return -1;
+            return null;
         }
         Scope scope = current(compound, epoch.getAsLong());
-        Integer fd = scope.open.get(dir);
-        return fd == null ? -1 : fd;
+        if (scope.open.isEmpty()) {
+            return null;
+        }
+        for (Path at = dir; at != null && !at.equals(top); at = at.getParent()) {
+            Integer fd = scope.open.get(at);
+            if (fd != null) {
+                return new Held(at, fd);
+            }
+        }
+        return null;
     }
 
     /**

@@ -955,7 +955,7 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
      * Names the kernel looked up for the system calls of resolutions, LOOKUPs and listings since the file system was
      * built: every name of the path each was given (all of an absolute path's, the export root's own too; none for a
      * descriptor's own object). With openat2 only names below the export root, and one per LOOKUP in a directory the
-     * compound opened (DESIGN.md, "Handles").
+     * compound opened (see "Symbolic links" above).
      */
     public long pathNameCount() {
         return pathNames.sum();
@@ -1070,8 +1070,9 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
      * nothing is there, {@code null}. With openat2, by a {@code statx} relative to a descriptor the compound holds
      * ({@link DirectoryDescriptors}; the root's): of the closest directory on the way when this compound already found
      * {@code dir} free of links (it resolved it, or a LOOKUP found it to be a directory: as {@link VerifiedDirectories}
-     * served the old absolute paths), else of {@code dir} itself, which it opens with the check first
-     * ({@link #openInside}), so nothing can change between the check and the {@code statx}. No absolute path: the
+     * served the old absolute paths), else of {@code dir} itself, which it first opens from the closest one with
+     * {@link Posix#openDirectoryBeneath} (the check), so nothing can change between the check and the {@code statx}.
+     * No absolute path: the
      * kernel looks up names below the export root only. Without openat2, an {@code lstat} of the absolute path and a
      * symbolic-link check of {@code dir} ({@link #insideExport}).
      */
@@ -1081,16 +1082,16 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         if (posix.usesOpenat2() && rootDescriptor >= 0) {
             long compound = CompoundScope.current();
             long epoch = verifiedDirectories.epoch();
-            if (dir.equals(root) || verifiedDirectories.isVerified(compound, dir)
-                    || descriptors.get(compound, dir) >= 0) {
-                Path anchor = dir;
-                int fd;
-                while ((fd = descriptorOf(compound, anchor, rootDescriptor)) < 0) {
-                    anchor = anchor.getParent();
-                }
-                return statBelow(fd, anchor, path);
+            DirectoryDescriptors.Held held = descriptors.closest(compound, dir, root);
+            Path anchor = held == null ? root : held.dir();
+            int anchorFd = held == null ? rootDescriptor : held.fd();
+            if (anchor.equals(dir) || verifiedDirectories.isVerified(compound, dir)) {
+                return statBelow(anchorFd, anchor, path);
             }
-            int fd = openInside(compound, dir, rootDescriptor);
+            // a symbolic-link check: dir opened from the closest directory above it the compound holds, or the root
+            String below = below(anchor, dir);
+            symlinkChecks.increment();
+            int fd = posix.openDirectoryBeneath(anchorFd, below);
             if (fd == -1) {
                 return null;
             }
@@ -1109,37 +1110,21 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         return stat != null && insideExport(dir) ? stat : null;
     }
 
-    /** The descriptor of {@code dir} this compound holds (the root's for the root), or -1. */
-    private int descriptorOf(long compound, Path dir, int rootDescriptor) {
-        return dir.equals(root) ? rootDescriptor : descriptors.get(compound, dir);
-    }
-
     /** {@code statx} of {@code path} relative to {@code fd}, a descriptor of its directory {@code anchor} or above. */
     private PosixStat statBelow(int fd, Path anchor, Path path) throws NfsException {
-        if (anchor.equals(path)) {
-            return posix.statAt(fd, null, path);
-        }
-        Path below = anchor.relativize(path);
-        pathNames.add(below.getNameCount());
-        return posix.statAt(fd, below.toString(), path);
+        return posix.statAt(fd, anchor.equals(path) ? null : below(anchor, path), path);
     }
 
-    /**
-     * An {@code O_PATH} descriptor of the directory {@code dir} (not the root), reached from the root without a
-     * symbolic link (a symbolic-link check): opened from the closest directory on the way this compound holds a
-     * descriptor of, or the root, so the kernel looks up only the names below it. -1 if there is none,
-     * {@link Posix#UNSUPPORTED} without openat2.
-     */
-    private int openInside(long compound, Path dir, int rootDescriptor) throws NfsException {
-        Path anchor = dir.getParent();
-        int fd;
-        while ((fd = descriptorOf(compound, anchor, rootDescriptor)) < 0) {
-            anchor = anchor.getParent();
+    /** The names of {@code path} below its ancestor {@code anchor}, joined by '/', counted in {@link #pathNames}. */
+    private String below(Path anchor, Path path) {
+        String above = anchor.toString();
+        String below = path.toString().substring(above.endsWith("/") ? above.length() : above.length() + 1);
+        int names = 1;
+        for (int i = below.indexOf('/'); i >= 0; i = below.indexOf('/', i + 1)) {
+            names++;
         }
-        Path below = anchor.relativize(dir);
-        symlinkChecks.increment();
-        pathNames.add(below.getNameCount());
-        return posix.openDirectoryBeneath(fd, below.toString());
+        pathNames.add(names);
+        return below;
     }
 
     /** Closes a descriptor {@link #descriptors} let go of. */

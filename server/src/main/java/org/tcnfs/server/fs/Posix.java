@@ -190,15 +190,16 @@ final class Posix {
     }
 
     /**
-     * {@code statx} of the entry {@code name} of the directory {@code dirfd} itself (not following a symbolic link;
-     * the kernel looks up this one name), or of {@code dirfd}'s own object when {@code name} is null; {@code null}
-     * if nothing is there. Only after {@link #openDirectoryBeneath} gave a descriptor (statx works).
+     * {@code statx} of {@code relative} (names joined by '/') below the directory {@code dirfd}, not following a
+     * symbolic link at its last name (the kernel looks up only these names: the caller vouches for the directories on
+     * the way), or of {@code dirfd}'s own object when {@code relative} is null; {@code null} if nothing is there. Only
+     * after {@link #openDirectoryBeneath} gave a descriptor (statx works).
      */
-    PosixStat statAt(int dirfd, String name, Path what) throws NfsException {
+    PosixStat statAt(int dirfd, String relative, Path what) throws NfsException {
         byte[] buffer = new byte[STATX_SIZE];
-        int result = name == null
+        int result = relative == null
                 ? extra.statx(dirfd, EMPTY_PATH, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW, STATX_MASK, buffer)
-                : extra.statx(dirfd, cPath(name), AT_SYMLINK_NOFOLLOW, STATX_MASK, buffer);
+                : extra.statx(dirfd, cPath(relative), AT_SYMLINK_NOFOLLOW, STATX_MASK, buffer);
         if (result == 0) {
             return fromStatx(buffer);
         }
