@@ -46,7 +46,8 @@ ticks() { sed 's/.*) //' "/proc/$1/stat" | awk '{ print $12, $13 }'; }
 # per_compound "USER SYS" "USER SYS": microseconds of CPU per compound between the two, user and system
 per_compound() {
   python3 -c "import os, sys; hz = os.sysconf('SC_CLK_TCK'); b = sys.argv[1].split(); a = sys.argv[2].split()
-u, s = ((int(a[i]) - int(b[i])) / hz / $CALLS * 1e6 for i in (0, 1)); print('cpu %.1f us/compound (user %.1f, system %.1f)' % (u + s, u, s))" "$1" "$2"
+u, s = ((int(a[i]) - int(b[i])) / hz / $CALLS * 1e6 for i in (0, 1))
+print('cpu %.1f us/compound (user %.1f, system %.1f)' % (u + s, u, s))" "$1" "$2"
 }
 for name in $NAMES; do
   for kind in $KINDS; do $PROBE "${PORT[$name]}" "$TPATH" "$kind" "$CALLS" >/dev/null; done  # warm-up (JIT)

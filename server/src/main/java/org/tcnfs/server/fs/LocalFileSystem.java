@@ -390,8 +390,9 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
 
     /**
      * {@link #create(Inode, String, Credential, int, TimeChange, TimeChange)}, then the directory's change attribute
-     * from one stat of the directory resolved for the creation ({@link #statInside}; under the compound's lock), instead
-     * of resolving its handle again (a handle-table read, the path, the {@code lstat}); as {@link #removeThenChange}.
+     * from one stat of the directory resolved for the creation ({@link #statInside}; under the compound's lock),
+     * instead of resolving its handle again (a handle-table read, the path, the {@code lstat}); as
+     * {@link #removeThenChange}.
      */
     @Override
     public Created createThenChange(Inode parent, String name, Credential owner, int mode, TimeChange atime,
@@ -479,8 +480,8 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
 
     /**
      * {@link #remove}, then the directory's change attribute from one stat of the directory resolved for the removal
-     * ({@link #statInside}; under the compound's lock of it), instead of resolving its handle again (a handle-table read, the
-     * path, the {@code lstat}): one resolution less per REMOVE. Should the path no longer hold that directory (changed
+     * ({@link #statInside}; under the compound's lock of it), instead of resolving its handle again (a handle-table
+     * read, the path, the {@code lstat}): one resolution less per REMOVE. Should the path no longer hold that directory (changed
      * beside the server), it resolves the handle as {@link #getattr} does.
      */
     @Override
@@ -1072,9 +1073,8 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
      * {@code dir} free of links (it resolved it, or a LOOKUP found it to be a directory: as {@link VerifiedDirectories}
      * served the old absolute paths), else of {@code dir} itself, which it first opens from the closest one with
      * {@link Posix#openDirectoryBeneath} (the check), so nothing can change between the check and the {@code statx}.
-     * No absolute path: the
-     * kernel looks up names below the export root only. Without openat2, an {@code lstat} of the absolute path and a
-     * symbolic-link check of {@code dir} ({@link #insideExport}).
+     * No absolute path: the kernel looks up names below the export root only. Without openat2, an {@code lstat} of
+     * the absolute path and a symbolic-link check of {@code dir} ({@link #insideExport}).
      */
     private PosixStat statInside(Path dir, String name) throws NfsException {
         Path path = name == null ? dir : dir.resolve(name);

@@ -152,7 +152,8 @@ class LocalFileSystemResolutionTest extends LocalFsTestBase {
                 CompoundScope.end(outer);
             }
         }
-        // per compound (a stretch of operations that change nothing: the second GETATTR reads nothing): its directory opened by its 10 names below the root, then the file by its one name in it
+        // per compound (one stretch of operations that change nothing: the second GETATTR reads nothing): its
+        // directory opened by its 10 names below the root, then the file by its one name in it
         assertThat(fs.pathNameCount() - before).as("names of 3 compounds").isEqualTo(3 * 11);
     }
 
