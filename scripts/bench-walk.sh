@@ -1,10 +1,11 @@
 #!/bin/bash
-# The kernel's and the server's work for path walks and handle resolutions (issue 16), load-independent: for a tcnfs
-# jar ("new") and optionally an older one ("old"), both started on 127.0.0.1 with an `async` export holding
-# w0/.../w{N-2}/f, it counts the server's system calls per COMPOUND (strace -f -c) and its CPU per COMPOUND (/proc
-# ticks of user and system time) for the three kinds of scripts/walk-probe.py: walk (PUTROOTFH, N LOOKUPs, GETFH,
-# GETATTR), putfh (PUTFH of the deep file, GETATTR), steps (PUTFH, one LOOKUP, GETFH, GETATTR). CPU rounds interleave
-# the servers.
+# The kernel's and the server's work for path walks and handle resolutions (issue 16): for a tcnfs jar ("new") and
+# optionally an older one ("old"), both started on 127.0.0.1 with an `async` export holding w0/.../w{N-2}/f, the
+# server's system calls per COMPOUND (strace -f -c), the names its statx/openat2/openat calls made the kernel look up
+# per COMPOUND (strace -f, scripts/strace-names.py), both load-independent, and its CPU per COMPOUND (/proc ticks of
+# user and system time), for the three kinds of scripts/walk-probe.py: walk (PUTROOTFH, N LOOKUPs, GETFH, GETATTR),
+# putfh (PUTFH of the deep file, GETATTR), steps (PUTFH, one LOOKUP, GETFH, GETATTR). CPU rounds interleave the
+# servers, in the other order every second round.
 #
 # Usage: scripts/bench-walk.sh --jar JAR [--old JAR] [--walk N] [--calls N] [--rounds R] [--strace N] [--dir DIR]
 set -u
@@ -69,9 +70,25 @@ for name in $NAMES; do
         printf "%s %.2f  ", $NF, $4 / n }' "$out")"
   done
 done
+echo "== names the kernel looked up per COMPOUND (strace -f of statx, openat2, openat over $((STRACE / 10)) compounds)"
+for name in $NAMES; do
+  for kind in $KINDS; do
+    out=$WORK/$name-$kind.names
+    strace -f -s 4096 -e trace=statx,openat2,openat,newfstatat -o "$out" -p "${PID[$name]}" 2>/dev/null &
+    tracer=$!
+    sleep 2
+    $PROBE "${PORT[$name]}" "$TPATH" "$kind" $((STRACE / 10)) >/dev/null
+    sleep 0.5
+    kill -INT "$tracer"
+    wait "$tracer" 2>/dev/null
+    echo "$name $kind: $(python3 "$BENCH_ROOT/scripts/strace-names.py" "$out" $((STRACE / 10)))"
+  done
+done
 echo "== server CPU per COMPOUND (us, /proc ticks over $CALLS compounds; round by round)"
 for round in $(seq 1 "$ROUNDS"); do
-  for name in $NAMES; do
+  order=$NAMES
+  [ $((round % 2)) = 0 ] && order=$(echo "$NAMES" | awk '{ for (i = NF; i > 0; i--) printf "%s ", $i }')
+  for name in $order; do
     for kind in $KINDS; do
       before=$(ticks "${PID[$name]}")
       rtt=$($PROBE "${PORT[$name]}" "$TPATH" "$kind" "$CALLS")

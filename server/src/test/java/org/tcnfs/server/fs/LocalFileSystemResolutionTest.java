@@ -3,8 +3,11 @@ package org.tcnfs.server.fs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.tcnfs.nfs4.vfs.CompoundScope;
 import org.tcnfs.nfs4.vfs.Inode;
@@ -155,6 +158,34 @@ class LocalFileSystemResolutionTest extends LocalFsTestBase {
         // per compound (one stretch of operations that change nothing: the second GETATTR reads nothing): its
         // directory opened by its 10 names below the root, then the file by its one name in it
         assertThat(fs.pathNameCount() - before).as("names of 3 compounds").isEqualTo(3 * 11);
+    }
+
+    private static long openDescriptors() throws IOException {
+        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+            return fds.count();
+        }
+    }
+
+    @Test
+    void aCompoundClosesTheDescriptorsOfItsDirectoriesWhenItEnds() throws IOException {
+        Inode top = mkdir(root(), "top");
+        List<Inode> files = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            files.add(createFile(mkdir(mkdir(top, "a" + i), "b"), "f"));
+        }
+        long before = openDescriptors();
+        long outer = CompoundScope.begin();
+        long during;
+        try {
+            for (Inode f : files) {
+                fs.getattr(f);
+            }
+            during = openDescriptors();
+        } finally {
+            CompoundScope.end(outer);
+        }
+        assertThat(during - before).as("descriptors of the 10 directories, kept for the compound").isEqualTo(10);
+        assertThat(openDescriptors()).as("after the compound").isEqualTo(before);
     }
 
     /**
