@@ -1079,7 +1079,7 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
     private PosixStat statInside(Path dir, String name) throws NfsException {
         Path path = name == null ? dir : dir.resolve(name);
         int rootDescriptor = rootFd;
-        if (posix.usesOpenat2() && rootDescriptor >= 0) {
+        if (posix.usesDescriptors() && rootDescriptor >= 0) {
             long compound = CompoundScope.current();
             long epoch = verifiedDirectories.epoch();
             DirectoryDescriptors.Held held = descriptors.closest(compound, dir, root);
@@ -1653,6 +1653,7 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         private final Path root;
         private final HandleTable handles;
         private int maxOpenFiles = DEFAULT_MAX_OPEN_FILES;
+        private Posix posix;
 
         private Builder(String exportId, Path root, HandleTable handles) {
             this.exportId = Objects.requireNonNull(exportId, "exportId");
@@ -1669,6 +1670,12 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
             return this;
         }
 
+        /** The system calls to make (tests: {@link Posix#withoutOpenat2()}); by default a new {@link Posix}. */
+        Builder posix(Posix calls) {
+            this.posix = calls;
+            return this;
+        }
+
         /**
          * Opens the export: resolves the root's real path, checks it is a directory and creates (or finds)
          * its root handle.
@@ -1677,7 +1684,7 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
          */
         public LocalFileSystem build() throws IOException {
             Path real = root.toRealPath();
-            Posix posix = new Posix();
+            Posix posix = this.posix != null ? this.posix : new Posix();
             PosixStat stat = posix.lstat(real);
             if (!stat.isDirectory()) {
                 throw new NotDirException(real + " is not a directory");

@@ -144,9 +144,23 @@ final class Posix {
         return walkedWithoutSymlinks(directory);
     }
 
+    /** Makes this instance work as on a kernel without openat2 (tests of that path); returns it. */
+    Posix withoutOpenat2() {
+        openat2 = false;
+        return this;
+    }
+
     /** Whether {@link #isDirectoryWithoutSymlinks} still uses openat2 (it stops at the first sign it cannot). */
     boolean usesOpenat2() {
         return openat2;
+    }
+
+    /**
+     * Whether {@link #openDirectoryBeneath} and {@link #statAt} can be used: openat2 and statx both still work (each
+     * stops at the first sign it cannot).
+     */
+    boolean usesDescriptors() {
+        return openat2 && statx;
     }
 
     /** {@code struct open_how} of an {@code O_PATH | O_DIRECTORY | O_CLOEXEC} open with {@code resolve}. */
@@ -163,7 +177,7 @@ final class Posix {
      * cannot be used (then never again: callers walk absolute paths as before). {@link #close(int)} it.
      */
     int openDirectoryBeneath(int dirfd, String relative) throws NfsException {
-        if (!openat2 || !statx) {
+        if (!usesDescriptors()) {
             return UNSUPPORTED;
         }
         long fd;
@@ -193,7 +207,7 @@ final class Posix {
      * {@code statx} of {@code relative} (names joined by '/') below the directory {@code dirfd}, not following a
      * symbolic link at its last name (the kernel looks up only these names: the caller vouches for the directories on
      * the way), or of {@code dirfd}'s own object when {@code relative} is null; {@code null} if nothing is there. Only
-     * after {@link #openDirectoryBeneath} gave a descriptor (statx works).
+     * while {@link #usesDescriptors()}.
      */
     PosixStat statAt(int dirfd, String relative, Path what) throws NfsException {
         byte[] buffer = new byte[STATX_SIZE];

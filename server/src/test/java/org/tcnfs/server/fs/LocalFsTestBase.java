@@ -37,7 +37,12 @@ abstract class LocalFsTestBase {
         export = Files.createDirectory(tmp.resolve("export"));
         state = tmp.resolve("state");
         table = HandleTable.open(state);
-        fs = LocalFileSystem.open(EXPORT, export, table);
+        fs = openFileSystem();
+    }
+
+    /** The export of {@link #export} in {@link #table}; a subclass may build it otherwise. */
+    LocalFileSystem openFileSystem() throws IOException {
+        return LocalFileSystem.open(EXPORT, export, table);
     }
 
     @AfterEach
@@ -50,7 +55,7 @@ abstract class LocalFsTestBase {
     void restart() throws IOException {
         closeExport();
         table = HandleTable.open(state);
-        fs = LocalFileSystem.open(EXPORT, export, table);
+        fs = openFileSystem();
     }
 
     Inode root() {
