@@ -53,7 +53,7 @@ public final class HandleTableResolver implements PathResolver {
             if (node.get().isRoot()) {
                 return ObjectPath.root(exportId);
             }
-            Optional<List<String>> names = snapshot.path(nfh);
+            Optional<List<String>> names = snapshot.path(node.get());
             return names.<ResolvedPath>map(n -> ObjectPath.of(exportId, n))
                     .orElseGet(() -> new ResolvedPath.Unresolvable("no path for handle " + nfh));
         } catch (HandleTableException e) {
