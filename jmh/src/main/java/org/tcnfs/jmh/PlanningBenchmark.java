@@ -195,9 +195,10 @@ public class PlanningBenchmark {
     }
 
     private boolean admit(COMPOUND4args args) throws Exception {
+        long changeCount = resolver.changeCount();
         TxnPlan plan = planner.plan(args, resolver);
         try (LockSet set = locks.acquire(plan.lockRequests(), Duration.ofSeconds(5))) {
-            return plan.assumptionsHold(resolver);
+            return resolver.unchangedSince(changeCount) || plan.assumptionsHold(resolver);
         }
     }
 

@@ -82,6 +82,17 @@ public final class HandleTableResolver implements PathResolver {
         }
     }
 
+    /** The handle table's {@link HandleTable#changeCount()}: the resolver answers from nothing else. */
+    @Override
+    public long changeCount() {
+        return handles.changeCount();
+    }
+
+    @Override
+    public boolean unchangedSince(long count) {
+        return handles.unchangedSince(count);
+    }
+
     /** A plain REMOVE's row goes a moment after the name ({@code HandleTable.unlinkAfterSync}). */
     @Override
     public boolean removalPending(ObjectPath path) throws IOException {

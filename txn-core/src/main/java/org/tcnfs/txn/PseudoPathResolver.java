@@ -83,4 +83,15 @@ final class PseudoPathResolver implements PathResolver {
     public boolean removalPending(ObjectPath path) throws IOException {
         return inside.removalPending(path);
     }
+
+    /** The pseudo directories never change: only what the resolver inside answers from. */
+    @Override
+    public long changeCount() {
+        return inside.changeCount();
+    }
+
+    @Override
+    public boolean unchangedSince(long count) {
+        return inside.unchangedSince(count);
+    }
 }

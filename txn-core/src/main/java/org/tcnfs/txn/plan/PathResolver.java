@@ -93,4 +93,21 @@ public interface PathResolver {
     default boolean removalPending(ObjectPath path) throws IOException {
         return false;
     }
+
+    /**
+     * A count of the changes of everything this resolver answers from, or -1 when it cannot tell (the default) or a
+     * change is under way. Read before planning, it lets the caller skip checking the plan's assumptions again
+     * ({@link TxnPlan#assumptionsHold}) when {@link #unchangedSince} says nothing changed.
+     */
+    default long changeCount() {
+        return -1;
+    }
+
+    /**
+     * Whether nothing this resolver answers from changed since {@link #changeCount()} answered {@code count}: then
+     * every answer given in between is still the answer now. False when it cannot tell (the default, and for -1).
+     */
+    default boolean unchangedSince(long count) {
+        return false;
+    }
 }
