@@ -64,8 +64,8 @@ import org.tcnfs.txn.plan.Unplannable;
  *       transaction.</li>
  *   <li><b>Plan and lock.</b> {@link CompoundPlanner}, all keys at once, the plan's assumptions checked
  *       again under the locks (at once when the handle table did not change since planning began:
- *       {@link PathResolver#changeCount()}), at most {@value #MAX_PLANS} attempts, the last ones ({@value #EXCLUSIVE_PLANS})
- *       under a WRITE lock of the whole export; if the assumptions fail even there, a plain compound locks every
+ *       {@link PathResolver#changeCount()}), at most {@value #MAX_PLANS} attempts, the last ones
+ *       ({@value #EXCLUSIVE_PLANS}) under a WRITE lock of the whole export; if the assumptions fail even there, a plain compound locks every
  *       export whole and a transaction is refused with NFS4ERR_NOTSUPP (a disagreement of planner and handle
  *       table, logged at WARN, not a DELAY that would be answered every time). A plain compound the planner cannot plan locks every export whole; a transactional one is
  *       refused with NFS4ERR_NOTSUPP. Keys fenced after a failed undo answer NFS4ERR_DELAY, and so does a
