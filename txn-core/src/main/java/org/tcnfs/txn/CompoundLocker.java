@@ -12,6 +12,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -62,8 +63,9 @@ import org.tcnfs.txn.plan.Unplannable;
  *       transaction flag, {@code always} makes every plannable compound that changes something a
  *       transaction.</li>
  *   <li><b>Plan and lock.</b> {@link CompoundPlanner}, all keys at once, the plan's assumptions checked
- *       again under the locks, at most {@value #MAX_PLANS} attempts, the last ones ({@value #EXCLUSIVE_PLANS})
- *       under a WRITE lock of the whole export; if the assumptions fail even there, a plain compound locks every
+ *       again under the locks (at once when the handle table did not change since planning began:
+ *       {@link PathResolver#changeCount()}), at most {@value #MAX_PLANS} attempts, the last ones
+ *       ({@value #EXCLUSIVE_PLANS}) under a WRITE lock of the whole export; if the assumptions fail even there, a plain compound locks every
  *       export whole and a transaction is refused with NFS4ERR_NOTSUPP (a disagreement of planner and handle
  *       table, logged at WARN, not a DELAY that would be answered every time). A plain compound the planner cannot plan locks every export whole; a transactional one is
  *       refused with NFS4ERR_NOTSUPP. Keys fenced after a failed undo answer NFS4ERR_DELAY, and so does a
@@ -148,6 +150,8 @@ final class CompoundLocker {
     private final Set<LockKey> fenced;
     private final CompoundPlanner planner = new CompoundPlanner();
     private final ReadOnlyCompounds readOnly;
+    private final LongAdder plansUnchecked = new LongAdder();
+    private final LongAdder plansRechecked = new LongAdder();
 
     /**
      * @param exports the exports compounds work on
@@ -271,6 +275,7 @@ final class CompoundLocker {
             }
             boolean hold = false;
             try {
+                long changeCount = export.resolver().changeCount();
                 TxnPlan plan = planner.plan(args, export.resolver(), retransmissions);
                 if (policy == TxnPolicy.ALWAYS && plan.unplannable().isEmpty() && plan.mutates()) {
                     transactional = true;
@@ -299,7 +304,7 @@ final class CompoundLocker {
                 if (set == null) {
                     set = acquire(plan.lockRequests(), owner);
                 }
-                if (plan.assumptionsHold(export.resolver())) {
+                if (assumptionsHold(plan, export.resolver(), changeCount)) {
                     hold = true;
                     return new Admission(Optional.of(export.exportId()), plan, set, transactional, false);
                 }
@@ -327,6 +332,30 @@ final class CompoundLocker {
                     + "a client holds it open");
         }
         return wholeExports("not plannable: " + unplannable);
+    }
+
+    /**
+     * Whether {@code plan}'s assumptions hold, with its locks held: at once when nothing its resolver answers from
+     * changed since {@code changeCount}, read before planning ({@link PathResolver#changeCount()}), else by asking the
+     * resolver again ({@link TxnPlan#assumptionsHold}).
+     */
+    private boolean assumptionsHold(TxnPlan plan, PathResolver resolver, long changeCount) throws IOException {
+        if (resolver.unchangedSince(changeCount)) {
+            plansUnchecked.increment();
+            return true;
+        }
+        plansRechecked.increment();
+        return plan.assumptionsHold(resolver);
+    }
+
+    /** Plans locked whose assumptions were not checked again: nothing had changed since planning began. */
+    long plansUnchecked() {
+        return plansUnchecked.sum();
+    }
+
+    /** Plans locked whose assumptions were checked again (something changed, or the resolver cannot tell). */
+    long plansRechecked() {
+        return plansRechecked.sum();
     }
 
     /**

@@ -53,7 +53,7 @@ public final class HandleTableResolver implements PathResolver {
             if (node.get().isRoot()) {
                 return ObjectPath.root(exportId);
             }
-            Optional<List<String>> names = snapshot.path(nfh);
+            Optional<List<String>> names = snapshot.path(node.get());
             return names.<ResolvedPath>map(n -> ObjectPath.of(exportId, n))
                     .orElseGet(() -> new ResolvedPath.Unresolvable("no path for handle " + nfh));
         } catch (HandleTableException e) {
@@ -68,40 +68,77 @@ public final class HandleTableResolver implements PathResolver {
 
     @Override
     public Optional<Inode> identify(ObjectPath path) throws IOException {
+        return identify(path, null);
+    }
+
+    /** Looks the last name up in {@code parent} when it is given (one read), else walks from the export root. */
+    @Override
+    public Optional<Inode> identify(ObjectPath path, Inode parent) throws IOException {
         try (HandleSnapshot snapshot = handles.read()) {
-            Optional<Nfh> at = snapshot.root(exportId);
-            for (String name : path.components()) {
-                if (at.isEmpty()) {
-                    return Optional.empty();
-                }
-                at = snapshot.child(at.get(), name);
-            }
-            return at.map(h -> Inode.of(h.toBytes()));
+            return find(snapshot, path, parent).handle().map(h -> Inode.of(h.toBytes()));
         } catch (HandleTableException e) {
             throw new IOException("identifying " + path + ": " + e.getMessage(), e);
         }
     }
 
+    /** The handle table's {@link HandleTable#changeCount()}: the resolver answers from nothing else. */
+    @Override
+    public long changeCount() {
+        return handles.changeCount();
+    }
+
+    @Override
+    public boolean unchangedSince(long count) {
+        return handles.unchangedSince(count);
+    }
+
     /** A plain REMOVE's row goes a moment after the name ({@code HandleTable.unlinkAfterSync}). */
     @Override
     public boolean removalPending(ObjectPath path) throws IOException {
-        List<String> components = path.components();
-        if (components.isEmpty()) {
+        return removalPending(path, null);
+    }
+
+    @Override
+    public boolean removalPending(ObjectPath path, Inode parent) throws IOException {
+        if (path.isRoot()) {
             return false;
         }
         try (HandleSnapshot snapshot = handles.read()) {
-            Optional<Nfh> at = snapshot.root(exportId);
-            Nfh parent = null;
-            for (String name : components) {
-                if (at.isEmpty()) {
-                    return false;
-                }
-                parent = at.get();
-                at = snapshot.child(parent, name);
-            }
-            return at.isPresent() && handles.late().removes(parent, components.get(components.size() - 1), at.get());
+            Found found = find(snapshot, path, parent);
+            return found.handle().isPresent()
+                    && handles.late().removes(found.parent(), path.name().orElseThrow(), found.handle().get());
         } catch (HandleTableException e) {
             throw new IOException("looking up " + path + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * What the table names at {@code path}: its handle, and its parent directory's (null for the root or when the
+     * walk ends before it).
+     */
+    private record Found(Nfh parent, Optional<Nfh> handle) {
+        static final Found NONE = new Found(null, Optional.empty());
+    }
+
+    /**
+     * Looks {@code path} up in {@code snapshot}: its last name in {@code parentHint} when given (a handle that
+     * {@link #resolve} answered with the path's parent directory while the same compound was planned: if that
+     * changed since, so did the table, and the plan is checked again), else name by name from the export root.
+     */
+    private Found find(HandleSnapshot snapshot, ObjectPath path, Inode parentHint) {
+        if (parentHint != null && !path.isRoot()) {
+            Nfh parent = Nfh.of(parentHint.toBytes());
+            return new Found(parent, snapshot.child(parent, path.name().orElseThrow()));
+        }
+        Nfh parent = null;
+        Optional<Nfh> at = snapshot.root(exportId);
+        for (String name : path.components()) {
+            if (at.isEmpty()) {
+                return Found.NONE;
+            }
+            parent = at.get();
+            at = snapshot.child(parent, name);
+        }
+        return new Found(parent, at);
     }
 }

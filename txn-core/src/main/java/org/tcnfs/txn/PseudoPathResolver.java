@@ -80,7 +80,28 @@ final class PseudoPathResolver implements PathResolver {
     }
 
     @Override
+    public Optional<Inode> identify(ObjectPath path, Inode parent) throws IOException {
+        return inside.identify(path, parent);
+    }
+
+    @Override
     public boolean removalPending(ObjectPath path) throws IOException {
         return inside.removalPending(path);
+    }
+
+    @Override
+    public boolean removalPending(ObjectPath path, Inode parent) throws IOException {
+        return inside.removalPending(path, parent);
+    }
+
+    /** The pseudo directories never change: only what the resolver inside answers from. */
+    @Override
+    public long changeCount() {
+        return inside.changeCount();
+    }
+
+    @Override
+    public boolean unchangedSince(long count) {
+        return inside.unchangedSince(count);
     }
 }

@@ -239,6 +239,19 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         return services.lightCommits.get();
     }
 
+    /**
+     * Compounds admitted whose plan's assumptions were not checked again under the locks, since the start: the handle
+     * table had not changed since planning began ({@link org.tcnfs.txn.handles.HandleTable#changeCount()}).
+     */
+    public long plansUnchecked() {
+        return locker.plansUnchecked();
+    }
+
+    /** Plans whose assumptions were checked again under the locks (the handle table had changed), since the start. */
+    public long plansRechecked() {
+        return locker.plansRechecked();
+    }
+
     /** Light-path transactions that rolled back after preparing an undo (their record then written) since the start. */
     public long lightRollbacks() {
         return services.lightRollbacks.get();

@@ -36,7 +36,9 @@ import org.tcnfs.nfs4.xdr.nfs_opnum4;
 import org.tcnfs.nfs4.xdr.stable_how4;
 import org.tcnfs.nfs4.xdr.stateid4;
 import org.tcnfs.txn.CompoundLocker.Admission;
+import org.tcnfs.nfs4.vfs.Inode;
 import org.tcnfs.txn.handles.HandleBatch;
+import org.tcnfs.txn.handles.HandleSnapshot;
 import org.tcnfs.txn.handles.HandleTable;
 import org.tcnfs.txn.handles.Nfh;
 import org.tcnfs.txn.lock.LockKey;
@@ -44,6 +46,8 @@ import org.tcnfs.txn.lock.LockManager;
 import org.tcnfs.txn.lock.LockMode;
 import org.tcnfs.txn.lock.LockRequest;
 import org.tcnfs.txn.lock.LockSet;
+import org.tcnfs.txn.plan.PathResolver;
+import org.tcnfs.txn.plan.ResolvedPath;
 import org.tcnfs.txn.plan.Retransmissions;
 
 /**
@@ -328,6 +332,84 @@ class CompoundLockerTest {
         int attempts = CompoundLocker.MAX_PLANS + CompoundLocker.EXCLUSIVE_PLANS - 1;
         assertThat(answers.get()).as("two admissions of %d attempts, each planned and checked", attempts)
                 .isEqualTo(2 * 2 * attempts);
+    }
+
+    /** The resolver of export "/" over the table, counting its {@code resolve} calls and running {@code after} each. */
+    private static PathResolver counting(HandleTable table, java.util.concurrent.atomic.AtomicInteger resolves,
+            Runnable after) {
+        PathResolver inside = new HandleTableResolver(table, "/");
+        return new PathResolver() {
+            @Override
+            public ResolvedPath resolve(Inode handle) throws IOException {
+                ResolvedPath answer = inside.resolve(handle);
+                resolves.incrementAndGet();
+                after.run();
+                return answer;
+            }
+
+            @Override
+            public ResolvedPath root() throws IOException {
+                return inside.root();
+            }
+
+            @Override
+            public long changeCount() {
+                return inside.changeCount();
+            }
+
+            @Override
+            public boolean unchangedSince(long count) {
+                return inside.unchangedSince(count);
+            }
+        };
+    }
+
+    private CompoundLocker lockerOver(PathResolver resolver) {
+        return new CompoundLocker(List.of(new CompoundLocker.Export("/", resolver, client -> policy)), "/", table,
+                locks, Duration.ofSeconds(5), fenced);
+    }
+
+    @Test
+    void aPlanIsNotCheckedAgainUnderItsLocksWhenTheHandleTableDidNotChangeSincePlanning() throws IOException {
+        java.util.concurrent.atomic.AtomicInteger resolves = new java.util.concurrent.atomic.AtomicInteger();
+        CompoundLocker locker = lockerOver(counting(table, resolves, () -> { }));
+
+        Admission a = admit(locker, compound(1, sequence(), putfh(file), write()), false);
+
+        assertThat(a.locks().holds(fileKey(), LockMode.WRITE)).isTrue();
+        assertThat(resolves.get()).as("resolved while planning only").isEqualTo(1);
+        assertThat(locker.plansUnchecked()).isEqualTo(1);
+        assertThat(locker.plansRechecked()).isZero();
+    }
+
+    /**
+     * A directory renamed between planning and locking (here: right after the planner resolved the handle) moves the
+     * file the plan locked by its old path: the change moved the table's count, so the plan is checked again, fails,
+     * and the compound is planned again and locks the new path.
+     */
+    @Test
+    void aRenameCommittedBetweenPlanningAndLockingMakesTheCompoundLockTheNewPath() throws IOException {
+        Nfh root;
+        try (HandleSnapshot snapshot = table.read()) {
+            root = snapshot.root("/").orElseThrow();
+        }
+        java.util.concurrent.atomic.AtomicInteger resolves = new java.util.concurrent.atomic.AtomicInteger();
+        Runnable renameOnce = () -> {
+            if (resolves.get() == 1) {
+                try (HandleBatch batch = table.write()) {
+                    batch.rename(root, "d", root, "e");
+                    batch.commit();
+                }
+            }
+        };
+        CompoundLocker locker = lockerOver(counting(table, resolves, renameOnce));
+
+        Admission a = admit(locker, compound(1, sequence(), putfh(file), write()), false);
+
+        assertThat(a.locks().holds(LockKey.ofPath("/", "e", "f"), LockMode.WRITE)).isTrue();
+        assertThat(a.locks().holds(fileKey(), LockMode.READ)).isFalse();
+        assertThat(locker.plansRechecked()).as("the first plan, which failed").isEqualTo(1);
+        assertThat(locker.plansUnchecked()).as("the second, made after the rename").isEqualTo(1);
     }
 
     @Test

@@ -76,6 +76,23 @@ class HandleTableResolverTest {
     }
 
     @Test
+    void identifyGivenTheParentsHandleLooksTheNameUpThereAndAnswersAsTheWalkFromTheRoot() throws IOException {
+        HandleTableResolver resolver = new HandleTableResolver(table, "/");
+        ObjectPath b = ObjectPath.of("/", "a", "b");
+
+        assertThat(resolver.identify(b, inode(dir))).contains(inode(file)).isEqualTo(resolver.identify(b));
+        assertThat(resolver.identify(ObjectPath.of("/", "a", "missing"), inode(dir))).isEmpty();
+        assertThat(resolver.identify(ObjectPath.of("/", "a"), inode(root))).contains(inode(dir));
+        assertThat(resolver.identify(ObjectPath.root("/"), null)).contains(inode(root));
+        // the hint is where the name is looked up: a handle of another directory finds nothing there
+        assertThat(resolver.identify(b, inode(root))).isEmpty();
+
+        assertThat(table.late().unlinkLater(dir, "b", file)).isTrue();
+        assertThat(resolver.removalPending(b, inode(dir))).isTrue().isEqualTo(resolver.removalPending(b));
+        assertThat(resolver.removalPending(ObjectPath.of("/", "a"), inode(root))).isFalse();
+    }
+
+    @Test
     void aNameWhoseRowRemovalIsStillQueuedIsPendingRemovalUntilTheFlush() throws IOException {
         HandleTableResolver resolver = new HandleTableResolver(table, "/");
         assertThat(resolver.removalPending(ObjectPath.of("/", "a", "b"))).isFalse();

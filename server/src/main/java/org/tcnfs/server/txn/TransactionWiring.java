@@ -191,6 +191,10 @@ public final class TransactionWiring implements AutoCloseable {
                 + "that spans compounds", locks, LockManager::waitDies);
         count(metrics, "tcnfs.txn.lock.quiet.reads", "Plain read-only compounds run without locks while no compound "
                 + "held or waited for a WRITE lock", locks, LockManager::quietReads);
+        count(metrics, "tcnfs.txn.plan.unchecked", "Compounds whose plan was not checked again once locked: the "
+                + "handle table had not changed since planning began", hook, TransactionHook::plansUnchecked);
+        count(metrics, "tcnfs.txn.plan.rechecked", "Compounds whose plan was checked again once locked (the handle "
+                + "table had changed since planning began)", hook, TransactionHook::plansRechecked);
         count(metrics, "tcnfs.txn.lock.early.releases", "Plain compounds that released their locks before their "
                 + "flushes (early lock release)", locks, LockManager::earlyReleases);
         count(metrics, "tcnfs.txn.lock.commit.dependencies", "Compounds released early, not durable yet, whose keys "

@@ -58,6 +58,16 @@ abstract class AbstractView implements HandleView {
 
     @Override
     public Optional<List<String>> path(Nfh handle) {
+        return path(handle, null);
+    }
+
+    @Override
+    public Optional<List<String>> path(Node node) {
+        return path(node.handle(), node);
+    }
+
+    /** The path of {@code handle}, whose node is {@code known} (null: read it). */
+    private Optional<List<String>> path(Nfh handle, Node known) {
         ArrayDeque<String> names = new ArrayDeque<>();
         List<Nfh> walkedDirectories = cacheEpoch < 0 ? null : new ArrayList<>();
         List<Integer> walkedDepths = cacheEpoch < 0 ? null : new ArrayList<>();
@@ -69,7 +79,7 @@ abstract class AbstractView implements HandleView {
                     return Optional.of(joined(cached, names, walkedDirectories, walkedDepths));
                 }
             }
-            Optional<Node> node = node(current);
+            Optional<Node> node = depth == 0 && known != null ? Optional.of(known) : node(current);
             if (node.isEmpty()) {
                 return Optional.empty();
             }

@@ -50,6 +50,13 @@ import org.slf4j.LoggerFactory;
  * to a buffer, only while the buffer changed no directory; so a LOOKUP's parent chain costs one read, and
  * files coming and going keep the cache.
  *
+ * <p><b>Change count.</b> Every change a reader of the committed table can see (an LMDB commit, rows kept
+ * {@link PendingRows pending}, a row removal queued in or taken out of {@link #late()}) counts as started before it
+ * becomes visible and as ended after ({@link #changing()}, {@link #changed()}). {@link #changeCount()} reads the
+ * count while none is under way, and {@link #unchangedSince} says whether none started since: then every read of
+ * the committed table in between saw the same rows. The planner uses it to skip re-checking its assumptions
+ * ({@code CompoundLocker}).
+ *
  * <p><b>Durability.</b> Under {@link Durability#FULL} the environment is opened with {@code MDB_NOMETASYNC}: a
  * commit writes its pages, {@code fdatasync}s them and writes the meta page unsynced; a durable commit then
  * syncs once more ({@link #sync()}), which makes the meta page durable (as LMDB's own {@code O_DSYNC} meta write
@@ -138,6 +145,9 @@ public final class HandleTable implements AutoCloseable {
      */
     private final AtomicLong directoryEpoch = new AtomicLong();
     private final ConcurrentHashMap<Nfh, CachedPath> directoryPaths = new ConcurrentHashMap<>();
+    /** Changes visible to readers begun and ended (see the class comment, "Change count"); started >= ended. */
+    private final AtomicLong changesStarted = new AtomicLong();
+    private final AtomicLong changesEnded = new AtomicLong();
     /** Ended (reset) read transactions for reuse, at most {@link #MAX_IDLE_READ_TRANSACTIONS}. */
     private final ArrayBlockingQueue<Txn<byte[]>> idleReads = new ArrayBlockingQueue<>(MAX_IDLE_READ_TRANSACTIONS);
 
@@ -217,6 +227,34 @@ public final class HandleTable implements AutoCloseable {
      */
     long cacheEpoch(long before) {
         return (before & 1) == 0 && directoryEpoch.get() == before ? before : -1;
+    }
+
+    /**
+     * The number of changes of the committed table so far, or -1 while one is under way or on a thread {@link #bind
+     * bound} to a transaction's buffer (its reads see the buffer). If {@link #unchangedSince} this count later, every
+     * read of the table in between saw the same rows (see the class comment, "Change count").
+     */
+    public long changeCount() {
+        if (bound.get() != null) {
+            return -1;
+        }
+        long ended = changesEnded.get(); // first: a change that starts after this read makes the counts differ
+        return changesStarted.get() == ended ? ended : -1;
+    }
+
+    /** Whether no change of the committed table started since {@link #changeCount()} answered {@code count}. */
+    public boolean unchangedSince(long count) {
+        return count >= 0 && changesStarted.get() == count;
+    }
+
+    /** A change readers will see starts; call {@link #changed()} once it is visible (or abandoned). */
+    void changing() {
+        changesStarted.incrementAndGet();
+    }
+
+    /** The change {@link #changing()} announced is visible (or abandoned). */
+    void changed() {
+        changesEnded.incrementAndGet();
     }
 
     /** The epoch that a view reads before it begins its LMDB read transaction (see {@link #cacheEpoch}). */
@@ -326,6 +364,7 @@ public final class HandleTable implements AutoCloseable {
                     if (directoriesChanged) {
                         directoryEpoch.incrementAndGet();
                     }
+                    changing();
                     try {
                         if (drain == null) {
                             txn.commit();
@@ -338,6 +377,7 @@ public final class HandleTable implements AutoCloseable {
                     } catch (LmdbException e) {
                         throw translate("committing handle changes", e);
                     } finally {
+                        changed();
                         if (directoriesChanged) {
                             directoryEpoch.incrementAndGet();
                         }
@@ -595,9 +635,11 @@ public final class HandleTable implements AutoCloseable {
         if (directoriesChanged) {
             directoryEpoch.incrementAndGet();
         }
+        changing();
         try {
             kept = pending.tryAdd(changes);
         } finally {
+            changed();
             if (directoriesChanged) {
                 directoryEpoch.incrementAndGet();
             }

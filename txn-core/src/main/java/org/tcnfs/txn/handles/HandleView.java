@@ -34,6 +34,11 @@ public interface HandleView {
      */
     Optional<List<String>> path(Nfh handle);
 
+    /**
+     * {@link #path(Nfh)} of {@code node}'s handle, for a node this view has just read: its row is not read again.
+     */
+    Optional<List<String>> path(Node node);
+
     /** The path to {@code link}: the path of its parent followed by its name; empty if unknown. */
     default Optional<List<String>> path(Link link) {
         return path(link.parent()).map(names -> {

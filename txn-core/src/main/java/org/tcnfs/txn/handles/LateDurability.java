@@ -128,7 +128,9 @@ public final class LateDurability implements AutoCloseable {
             Unlink unlink = new Unlink(Objects.requireNonNull(parent, "parent"), name,
                     Objects.requireNonNull(handle, "handle"));
             unlinks.add(unlink);
+            table.changing(); // the planner's removalPending answers differ now
             notYetCommitted.add(unlink);
+            table.changed();
         }
         return true;
     }
@@ -218,7 +220,9 @@ public final class LateDurability implements AutoCloseable {
                 unlinkNow(table, rows);
             } finally {
                 synchronized (lock) {
+                    table.changing();
                     rows.forEach(notYetCommitted::remove);
+                    table.changed();
                 }
             }
             if (table.hasUnsyncedCommits()) {

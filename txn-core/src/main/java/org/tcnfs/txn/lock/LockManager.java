@@ -135,14 +135,13 @@ public final class LockManager {
         private LockOwner writer;
         private int writeHolds;
         private final Map<LockOwner, Integer> readers = new HashMap<>(4);
-        private final java.util.Set<Thread> waiting = new java.util.HashSet<>(2);
         /** Numbers the requests in the order they arrive. */
         private long arrivals;
-        /** The requests waiting for it, in arrival order. */
-        private final java.util.List<Waiter> waiters = new java.util.ArrayList<>(2);
+        /** The requests waiting for it, in arrival order (no array until the first waits). */
+        private final java.util.List<Waiter> waiters = new java.util.ArrayList<>();
 
-        /** A request that waits: when it arrived, whose it is, for what. */
-        private record Waiter(long arrival, LockOwner owner, LockMode mode) {
+        /** A request that waits: when it arrived, whose it is, for what, on which thread. */
+        private record Waiter(long arrival, LockOwner owner, LockMode mode, Thread thread) {
         }
 
         private boolean grantable(LockOwner owner, LockMode mode, boolean holdsNothing, long arrival) {
@@ -238,9 +237,7 @@ public final class LockManager {
             long waited = 0;
             if (!grantable(owner, mode, holdsNothing, arrival)) {
                 long start = System.nanoTime();
-                Thread me = Thread.currentThread();
-                waiting.add(me);
-                Waiter waiter = new Waiter(arrival, owner, mode);
+                Waiter waiter = new Waiter(arrival, owner, mode, Thread.currentThread());
                 waiters.add(waiter);
                 try {
                     while (!grantable(owner, mode, holdsNothing, arrival)) {
@@ -255,7 +252,6 @@ public final class LockManager {
                         TimeUnit.NANOSECONDS.timedWait(this, left);
                     }
                 } finally {
-                    waiting.remove(me);
                     waiters.remove(waiter);
                     notifyAll(); // requests that gave way to this one look again
                 }
@@ -329,7 +325,12 @@ public final class LockManager {
 
         /** Whether {@code thread} waits for it. */
         synchronized boolean hasQueuedThread(Thread thread) {
-            return waiting.contains(thread);
+            for (Waiter w : waiters) {
+                if (w.thread() == thread) {
+                    return true;
+                }
+            }
+            return false;
         }
     }
 

@@ -212,6 +212,9 @@ public final class ObjectPath implements ResolvedPath, Comparable<ObjectPath> {
      * they form.
      */
     static List<ObjectPath> sorted(Collection<ObjectPath> paths) {
+        if (paths.size() == 1) {
+            return List.copyOf(paths); // most compounds of an unmodified client lock one path
+        }
         Map<ObjectPath, List<ObjectPath>> children = new HashMap<>();
         List<ObjectPath> roots = new ArrayList<>();
         Set<ObjectPath> seen = new HashSet<>();

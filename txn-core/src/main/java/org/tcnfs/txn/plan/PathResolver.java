@@ -84,6 +84,23 @@ public interface PathResolver {
     }
 
     /**
+     * {@link #identify(ObjectPath)}, knowing {@code parent}: a handle that {@link #resolve} answered with the path's
+     * parent directory while the same compound was planned, or null. A resolver may look the last name up there
+     * instead of walking from the root: the answers agree unless the name space changed since, and then the plan's
+     * {@link Assumption.HandleResolves} of {@code parent} and {@link Assumption.PathIdentifies} are checked again.
+     *
+     * @throws IOException only if the lookup itself failed
+     */
+    default Optional<Inode> identify(ObjectPath path, Inode parent) throws IOException {
+        return identify(path);
+    }
+
+    /** {@link #removalPending(ObjectPath)}, knowing {@code parent} as {@link #identify(ObjectPath, Inode)} does. */
+    default boolean removalPending(ObjectPath path, Inode parent) throws IOException {
+        return removalPending(path);
+    }
+
+    /**
      * Whether the name at {@code path} is one a plain REMOVE removed a moment ago whose row the handle table has
      * not dropped yet ({@link #identify} still finds it): the planner then does not take the name for an existing
      * one. The default knows none.
@@ -91,6 +108,23 @@ public interface PathResolver {
      * @throws IOException only if the lookup itself failed
      */
     default boolean removalPending(ObjectPath path) throws IOException {
+        return false;
+    }
+
+    /**
+     * A count of the changes of everything this resolver answers from, or -1 when it cannot tell (the default) or a
+     * change is under way. Read before planning, it lets the caller skip checking the plan's assumptions again
+     * ({@link TxnPlan#assumptionsHold}) when {@link #unchangedSince} says nothing changed.
+     */
+    default long changeCount() {
+        return -1;
+    }
+
+    /**
+     * Whether nothing this resolver answers from changed since {@link #changeCount()} answered {@code count}: then
+     * every answer given in between is still the answer now. False when it cannot tell (the default, and for -1).
+     */
+    default boolean unchangedSince(long count) {
         return false;
     }
 }

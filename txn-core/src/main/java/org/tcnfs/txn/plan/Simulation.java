@@ -326,14 +326,32 @@ final class Simulation implements Planning {
     @Override
     public boolean existedBefore(ObjectRef object) throws IOException {
         return object.origin().isPresent() && identified(object.origin().get()).isPresent()
-                && !resolver.removalPending(object.origin().get());
+                && !resolver.removalPending(object.origin().get(), resolvedParent(object.origin().get()));
+    }
+
+    /**
+     * A handle of this compound's PUTFHs that the resolver resolved to the directory {@code origin} is in (before the
+     * compound), or null: the resolver may look {@code origin} up there ({@link PathResolver#identify(ObjectPath,
+     * Inode)}).
+     */
+    private Inode resolvedParent(ObjectPath origin) {
+        ObjectPath parent = origin.parent().orElse(null);
+        if (parent == null) {
+            return null;
+        }
+        for (Map.Entry<Inode, ResolvedPath> entry : resolved.entrySet()) {
+            if (parent.equals(entry.getValue())) {
+                return entry.getKey();
+            }
+        }
+        return null;
     }
 
     /** What the resolver identifies at {@code origin}, asked once per path and kept as an assumption. */
     private Optional<Inode> identified(ObjectPath origin) throws IOException {
         Optional<Inode> found = identified.get(origin);
         if (found == null) {
-            found = Objects.requireNonNull(resolver.identify(origin), "resolver answered null");
+            found = Objects.requireNonNull(resolver.identify(origin, resolvedParent(origin)), "resolver answered null");
             identified.put(origin, found);
         }
         return found;

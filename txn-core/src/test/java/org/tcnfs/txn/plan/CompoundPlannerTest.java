@@ -8,6 +8,7 @@ import static org.tcnfs.txn.plan.Ops.*;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.tcnfs.nfs4.state.OwnerSequence;
@@ -492,6 +493,18 @@ class CompoundPlannerTest {
         assertThat(resolver.identifyCalls).containsExactly(path("d", "f"));
         assertThat(plan.assumptions()).containsExactly(
                 new Assumption.PathIdentifies(path("d", "f"), Optional.empty()));
+    }
+
+    @Test
+    void aNameInTheDirectoryOfAPutfhIsIdentifiedThereAndANameReachedByLookupsFromTheRoot() throws IOException {
+        Inode dir = resolver.add(path("d"));
+        resolver.add(path("d", "f"));
+        resolver.add(path("e", "g"));
+
+        plan(putfh(dir), remove("f"), putrootfh(), lookup("e"), remove("g"));
+
+        assertThat(resolver.identifyCalls).containsExactly(path("d", "f"), path("e", "g"));
+        assertThat(resolver.identifyParents).containsExactly(Map.entry(path("d", "f"), dir));
     }
 
     @Test

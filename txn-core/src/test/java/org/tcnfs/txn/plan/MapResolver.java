@@ -20,6 +20,8 @@ final class MapResolver implements PathResolver {
     private int nextHandle = 1;
     final List<Inode> resolveCalls = new ArrayList<>();
     final List<ObjectPath> identifyCalls = new ArrayList<>();
+    /** The parent directory's handle the planner gave with each path it identified, where it knew one. */
+    final Map<ObjectPath, Inode> identifyParents = new HashMap<>();
 
     /** A resolver whose root is the root of export {@code exportId}. */
     static MapResolver rootedAt(String exportId) {
@@ -103,5 +105,14 @@ final class MapResolver implements PathResolver {
     public Optional<Inode> identify(ObjectPath path) {
         identifyCalls.add(path);
         return Optional.ofNullable(objects.get(path));
+    }
+
+    /** Records the parent the planner named ({@link #identifyParents}), then answers as {@link #identify(ObjectPath)}. */
+    @Override
+    public Optional<Inode> identify(ObjectPath path, Inode parent) {
+        if (parent != null) {
+            identifyParents.put(path, parent);
+        }
+        return identify(path);
     }
 }
