@@ -410,11 +410,14 @@ public final class UndoExecutor {
         }
     }
 
-    /** The kind of what is at {@code path} (a symbolic link is not followed), or empty if nothing is. */
-    public static Optional<ObjectKind> kindAt(Path path) throws IOException {
+    /**
+     * The kind of what is at {@code path} (a symbolic link is not followed), or empty if nothing can be read there (as
+     * {@link Files#exists}: also when a component of the path is no directory).
+     */
+    public static Optional<ObjectKind> kindAt(Path path) {
         try {
             return Optional.of(kindOf((Integer) Files.getAttribute(path, "unix:mode", LinkOption.NOFOLLOW_LINKS)));
-        } catch (NoSuchFileException e) {
+        } catch (IOException e) {
             return Optional.empty();
         }
     }
