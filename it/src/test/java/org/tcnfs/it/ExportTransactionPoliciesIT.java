@@ -116,6 +116,15 @@ class ExportTransactionPoliciesIT {
     }
 
     @Test
+    void neverPolicyRefusesTheFlagAlsoOnACompoundThatOnlyReads() throws IOException {
+        byte[] dir = handleOf(never);
+
+        CompoundResult flagged = session.executeTransaction(new CompoundBuilder().putfh(dir).getattr());
+
+        assertThat(flagged.status()).isEqualTo(NfsStatus.NOTSUPP);
+    }
+
+    @Test
     void aTransactionStartingAtThePseudoRootIsRefused() throws IOException {
         CompoundBuilder c = new CompoundBuilder().putrootfh();
         for (Path name : request) {

@@ -15,6 +15,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tcnfs.nfs4.compound.CompoundContext;
 import org.tcnfs.nfs4.compound.CompoundHook;
+import org.tcnfs.nfs4.export.ExportOptions.TxnPolicy;
 import org.tcnfs.nfs4.export.PseudoFs;
 import org.tcnfs.nfs4.state.OpenStateTable;
 import org.tcnfs.nfs4.state.StateJournal;
@@ -27,11 +28,14 @@ import org.tcnfs.nfs4.status.ServerFaultException;
 import org.tcnfs.nfs4.vfs.Inode;
 import org.tcnfs.nfs4.xdr.COMPOUND4args;
 import org.tcnfs.nfs4.xdr.COMPOUND4res;
+import org.tcnfs.nfs4.xdr.PUTFH4args;
 import org.tcnfs.nfs4.xdr.nfs_argop4;
 import org.tcnfs.nfs4.xdr.nfs_opnum4;
 import org.tcnfs.nfs4.xdr.nfs_resop4;
 import org.tcnfs.txn.backup.BackupBudgetExceededException;
+import org.tcnfs.proto.ObjectHandle;
 import org.tcnfs.txn.handles.HandleTable;
+import org.tcnfs.txn.handles.Nfh;
 import org.tcnfs.txn.handles.TxnBuffer;
 import org.tcnfs.txn.lock.LockKey;
 import org.tcnfs.txn.lock.LockManager;
@@ -60,7 +64,9 @@ import org.tcnfs.txn.undo.UndoExecutor;
  * which writers wait for. A plain compound that holds its locks also
  * runs bound to a buffer ({@link HandleTable#plainBuffer()}): its handle changes and the fsyncs of its stable WRITEs
  * wait for its end and are made durable there, once, before the reply (one LMDB commit per compound instead of one per
- * operation). A read-only transaction gets no id, record or backups.
+ * operation). A read-only transaction gets no id, record or backups; one that only reads (no operation changes an
+ * object or open state) and starts with PUTFH of a handle of an export that runs transactions runs as a plain compound
+ * that only reads, a quiet read when no writer is about ({@link #readsOnlyAsPlain}).
  *
  * <p><b>Protocol.</b> At the first operation after SEQUENCE (a replay never starts a transaction):
  * <ol>
@@ -480,6 +486,9 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
     }
 
     private void begin(CompoundContext context, Txn txn) throws IOException {
+        if (txn.transactional && readsOnlyAsPlain(context, txn.args)) {
+            txn.transactional = false;
+        }
         CompoundLocker.Admission admitted = locker.admit(txn.args, txn.transactional, context.clientAddress(), null,
                 retransmissions(context), heldOpen(context));
         if (admitted.locks() == null) {
@@ -522,6 +531,36 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         steps.prepare();
         txn.buffer = steps.buffer();
         txn.transaction.prepared();
+    }
+
+    /**
+     * Whether a compound that carries the transaction flag runs as a plain compound because it only reads
+     * ({@link CompoundLocker#onlyReads}: no operation changes an object, open or lock state), and its first file handle
+     * is one of an export whose policy for the client runs transactions (on a {@code txn=never} export the locker still
+     * refuses the flag with NFS4ERR_NOTSUPP). Such a transaction has nothing to record, back up, sync or undo; what it
+     * needs is isolation, which a plain compound that only reads has too: it runs as a quiet read while no compound
+     * holds or waits for a WRITE lock (writers wait for it, so it sees no compound half done), else under its plan's
+     * read locks until its reply, as the transaction would. Its reply also waits, as any plain compound's, for the
+     * compounds it saw that released their locks before they were durable. What it saves is the plan, the locks and
+     * the transaction's bookkeeping (docs/benchmarks.md, "Issue 16: fewer durable syncs per transactional compound").
+     */
+    private boolean readsOnlyAsPlain(CompoundContext context, COMPOUND4args args) {
+        if (!CompoundLocker.onlyReads(args)) {
+            return false;
+        }
+        for (nfs_argop4 op : args.argarray) {
+            if (op.argop == nfs_opnum4.OP_SEQUENCE) {
+                continue;
+            }
+            if (op.argop != nfs_opnum4.OP_PUTFH || !(op.args instanceof PUTFH4args putfh) || putfh.object == null
+                    || putfh.object.value == null || putfh.object.value.length != ObjectHandle.LENGTH) {
+                return false; // PUTROOTFH and the like: the locker finds the export (and refuses what it must)
+            }
+            Optional<Area> area = handles.node(Nfh.of(putfh.object.value)).map(n -> areas.get(n.exportId()));
+            return area.isPresent()
+                    && area.get().export().policy().forClient(context.clientAddress()) != TxnPolicy.NEVER;
+        }
+        return false;
     }
 
     // ---- transactions that span compounds --------------------------------------------------------------------

@@ -3,14 +3,17 @@ package org.tcnfs.txn;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -228,12 +231,13 @@ final class UndoPreparer {
             ObjectPath p = r.object().path();
             // Only a name the victim already had where it is looked for is kept: a victim reached by a name
             // the compound gave it (LINK) loses only that name, which the LINK's own undo accounts for.
-            Optional<Path> victim = existing(locate.apply(r.object()).filter(x -> x.equals(p))
-                    .filter(x -> !created.contains(x)));
-            if (victim.isPresent() && !p.isRoot()) {
+            Optional<Path> victim = locate.apply(r.object()).filter(x -> x.equals(p))
+                    .filter(x -> !created.contains(x)).map(UndoPreparer.this::local);
+            Optional<Lstat> found = victim.isPresent() ? Lstat.of(victim.get()) : Optional.empty();
+            if (found.isPresent() && !p.isRoot()) {
                 saveDirectoryTimes(steps, op, p.parent());
-                saveTimes(steps, op, p, victim.get());
-                UndoStep.MoveBack kept = keep(op, p, victim.get(), "rm-" + op);
+                saveTimes(steps, op, p, found.get());
+                UndoStep.MoveBack kept = keep(op, p, victim.get(), found.get(), "rm-" + op);
                 steps.add(kept);
                 if (kept.kind() == ObjectKind.REGULAR) {
                     Path link = backups.directory().resolve(kept.backup().components().get(0));
@@ -271,18 +275,19 @@ final class UndoPreparer {
         if (from.equals(to) || source.isEmpty()) {
             return;
         }
-        Optional<Path> target = existing(locate.apply(r.target()));
-        if (target.isPresent()
-                && UndoExecutor.fileIdOf(source.get()).equals(UndoExecutor.fileIdOf(target.get()))) {
+        Optional<Path> target = locate.apply(r.target()).map(this::local);
+        Optional<Lstat> targetFound = target.isPresent() ? Lstat.of(target.get()) : Optional.empty();
+        if (targetFound.isPresent()
+                && UndoExecutor.fileIdOf(source.get()).equals(OptionalLong.of(targetFound.get().ino()))) {
             // two links to one file: the RENAME changes nothing (RFC 8881 18.26.4, rename(2)), nor does its undo
             return;
         }
         Optional<RelativePath> kept = Optional.empty();
         saveDirectoryTimes(steps, r.opIndex(), from.parent());
         saveDirectoryTimes(steps, r.opIndex(), to.parent());
-        if (target.isPresent()) {
-            saveTimes(steps, r.opIndex(), to, target.get());
-            UndoStep.MoveBack keep = keep(r.opIndex(), to, target.get(), "mv-" + r.opIndex());
+        if (targetFound.isPresent()) {
+            saveTimes(steps, r.opIndex(), to, targetFound.get());
+            UndoStep.MoveBack keep = keep(r.opIndex(), to, target.get(), targetFound.get(), "mv-" + r.opIndex());
             kept = Optional.of(keep.backup());
         }
         steps.add(new UndoStep.RenameBack(r.opIndex(), ref(from, source.get()), refAt(to), kept));
@@ -314,10 +319,10 @@ final class UndoPreparer {
         if (dir.isEmpty() || created.contains(dir.get()) || timesSaved.contains(dir.get())) {
             return;
         }
-        Path local = local(dir.get());
-        if (Files.isDirectory(local, LinkOption.NOFOLLOW_LINKS)) {
+        Optional<Lstat> found = Lstat.of(local(dir.get()));
+        if (found.isPresent() && found.get().kind() == ObjectKind.DIRECTORY) {
             timesSaved.add(dir.get());
-            saveTimes(steps, op, dir.get(), local);
+            saveTimes(steps, op, dir.get(), found.get());
         }
     }
 
@@ -325,13 +330,12 @@ final class UndoPreparer {
      * A step that puts back the access and modification times {@code object} has now (not for a symbolic
      * link, whose own times Java cannot set portably).
      */
-    private static void saveTimes(List<UndoStep> steps, int op, ObjectPath p, Path object) throws IOException {
-        if (Files.isSymbolicLink(object)) {
+    private static void saveTimes(List<UndoStep> steps, int op, ObjectPath p, Lstat object) {
+        if (object.kind() == ObjectKind.SYMLINK) {
             return;
         }
-        PosixFileAttributes a = attributes(object);
-        steps.add(new UndoStep.RestoreAttributes(op, ref(p, object), Attributes.NONE
-                .withAtime(a.lastAccessTime().toInstant()).withMtime(a.lastModifiedTime().toInstant())));
+        steps.add(new UndoStep.RestoreAttributes(op, object.ref(p), Attributes.NONE
+                .withAtime(object.atime().toInstant()).withMtime(object.mtime().toInstant())));
     }
 
     /**
@@ -340,23 +344,29 @@ final class UndoPreparer {
      * directory right before the operation runs ({@link #swapBefore}), leaving an empty stand-in with the
      * same owner and mode for the operation to remove or replace.
      */
-    private UndoStep.MoveBack keep(int op, ObjectPath p, Path victim, String backupName) throws IOException {
+    private UndoStep.MoveBack keep(int op, ObjectPath p, Path victim, Lstat found, String backupName)
+            throws IOException {
         Path dir = backups.directory();
         if (!backupDirectoryExists) {
             Files.createDirectories(dir);
             backupDirectoryExists = true;
         }
         Path kept = dir.resolve(backupName);
-        org.tcnfs.proto.ObjectRef ref = ref(p, victim);
-        if (Files.isDirectory(victim, LinkOption.NOFOLLOW_LINKS)) {
+        org.tcnfs.proto.ObjectRef ref = found.ref(p);
+        if (found.kind() == ObjectKind.DIRECTORY) {
             swaps.computeIfAbsent(op, k -> new ArrayList<>()).add(new Swap(victim, kept, ref.fileId()));
             keptBackups.add(kept);
             return new UndoStep.MoveBack(op, ref, ObjectKind.DIRECTORY, RelativePath.of(backupName));
         }
-        Files.deleteIfExists(kept);
-        Files.createLink(kept, victim);
+        try {
+            Files.createLink(kept, victim);
+        } catch (FileAlreadyExistsException e) {
+            // left by an earlier preparation of the same operation: replace it
+            Files.delete(kept);
+            Files.createLink(kept, victim);
+        }
         keptBackups.add(kept);
-        return new UndoStep.MoveBack(op, ref, UndoExecutor.kindAt(victim).orElseThrow(), RelativePath.of(backupName));
+        return new UndoStep.MoveBack(op, ref, found.kind(), RelativePath.of(backupName));
     }
 
     /**
@@ -522,5 +532,33 @@ final class UndoPreparer {
             case SOCKET -> ObjectKind.SOCKET;
             default -> ObjectKind.FIFO;
         };
+    }
+
+    /**
+     * What one {@code lstat} of an object tells the preparation: its inode number, its kind and the times a step puts
+     * back. The compound holds the object's lock, so what the server does not change stays as read (a local user may
+     * still change it out of band, as between any two reads).
+     */
+    private record Lstat(long ino, int mode, FileTime atime, FileTime mtime) {
+        /** The object at {@code path} (a symbolic link not followed), or empty if nothing can be read there. */
+        static Optional<Lstat> of(Path path) throws IOException {
+            try {
+                Map<String, Object> a = Files.readAttributes(path, "unix:ino,mode,lastAccessTime,lastModifiedTime",
+                        LinkOption.NOFOLLOW_LINKS);
+                return Optional.of(new Lstat(((Number) a.get("ino")).longValue(), (Integer) a.get("mode"),
+                        (FileTime) a.get("lastAccessTime"), (FileTime) a.get("lastModifiedTime")));
+            } catch (IOException e) {
+                return Optional.empty(); // as Files.exists: gone, or not reachable (a component is no directory)
+            }
+        }
+
+        ObjectKind kind() {
+            return UndoExecutor.kindOf(mode);
+        }
+
+        /** A reference to the object at {@code p} with its inode number. */
+        org.tcnfs.proto.ObjectRef ref(ObjectPath p) {
+            return new org.tcnfs.proto.ObjectRef(relative(p), Optional.empty(), OptionalLong.of(ino));
+        }
     }
 }

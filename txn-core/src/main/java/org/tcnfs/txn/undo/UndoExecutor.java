@@ -410,27 +410,29 @@ public final class UndoExecutor {
         }
     }
 
-    /** The kind of what is at {@code path} (a symbolic link is not followed), or empty if nothing is. */
-    public static Optional<ObjectKind> kindAt(Path path) throws IOException {
-        if (!exists(path)) {
+    /**
+     * The kind of what is at {@code path} (a symbolic link is not followed), or empty if nothing can be read there (as
+     * {@link Files#exists}: also when a component of the path is no directory).
+     */
+    public static Optional<ObjectKind> kindAt(Path path) {
+        try {
+            return Optional.of(kindOf((Integer) Files.getAttribute(path, "unix:mode", LinkOption.NOFOLLOW_LINKS)));
+        } catch (IOException e) {
             return Optional.empty();
         }
-        if (Files.isSymbolicLink(path)) {
-            return Optional.of(ObjectKind.SYMLINK);
-        }
-        if (Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS)) {
-            return Optional.of(ObjectKind.DIRECTORY);
-        }
-        if (Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS)) {
-            return Optional.of(ObjectKind.REGULAR);
-        }
-        int mode = (Integer) Files.getAttribute(path, "unix:mode", LinkOption.NOFOLLOW_LINKS);
-        return Optional.of(switch (mode & 0170000) {
+    }
+
+    /** The kind of object a {@code st_mode} (type bits and permissions) describes. */
+    public static ObjectKind kindOf(int mode) {
+        return switch (mode & 0170000) {
+            case 0120000 -> ObjectKind.SYMLINK;
+            case 0040000 -> ObjectKind.DIRECTORY;
+            case 0100000 -> ObjectKind.REGULAR;
             case 0060000 -> ObjectKind.BLOCK;
             case 0020000 -> ObjectKind.CHAR;
             case 0140000 -> ObjectKind.SOCKET;
             default -> ObjectKind.FIFO;
-        });
+        };
     }
 
     /** Whether directory {@code dir} has no entries. */

@@ -293,6 +293,19 @@ class UndoExecutorTest {
     }
 
     @Test
+    void removeCreatedOfANameBelowARegularFileFindsNothingAndFailsNot() throws IOException {
+        // a compound that made "c" a file and then failed to create the directory "c/c" (OperationFuzzIT)
+        Path c = file("c", utf8("c"));
+        RecoveryRecord record = record(
+                new UndoStep.RemoveCreated(0, ObjectRef.at(RelativePath.of("c", "c")), ObjectKind.DIRECTORY));
+
+        UndoExecutor.Result result = undo(record);
+
+        assertThat(c).hasContent("c");
+        assertThat(result).isEqualTo(new UndoExecutor.Result(1, 1));
+    }
+
+    @Test
     void unlinkLinkRemovesOnlyTheNewName() throws IOException {
         Path f = file("f", utf8("data"));
         Path g = Files.createLink(root.resolve("g"), f);
