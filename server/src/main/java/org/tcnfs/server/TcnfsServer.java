@@ -244,6 +244,13 @@ public final class TcnfsServer implements AutoCloseable {
         metrics.functionCounter("tcnfs.handle.resolutions", "Handles resolved on the disk (table row, path, lstat) "
                 + "for an operation: once per handle within a run of a compound's operations that change nothing",
                 () -> fss.stream().mapToLong(LocalFileSystem::resolutionCount).sum());
+        metrics.functionCounter("tcnfs.handle.table.reads", "Reads of the handle table by the file systems to "
+                + "resolve and recognize handles and find the rows of names (one snapshot each); none while the table "
+                + "has not changed since the same read was made (then the rows cache answers)",
+                () -> fss.stream().mapToLong(LocalFileSystem::tableReadCount).sum());
+        metrics.functionCounter("tcnfs.handle.table.cached.reads", "Reads of the handle table the file systems' rows "
+                + "cache answered because the table had not changed since they were made",
+                () -> fss.stream().mapToLong(LocalFileSystem::cachedRowAnswerCount).sum());
         HandleTable table = handles;
         metrics.functionCounter("tcnfs.fsyncs", fsyncs, table::flushCount,
                 "of", "handle.table");

@@ -26,6 +26,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.Set;
 import java.util.concurrent.atomic.LongAdder;
 import jnr.constants.platform.Errno;
@@ -161,6 +162,11 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
     private static final int DIRECTORY_DESCRIPTORS = 64;
     /** Most resolved handles one stretch of operations that change nothing remembers ({@link StretchCache}). */
     private static final int RESOLVED_IN_STRETCH = 1024;
+    /**
+     * Most answers of handle-table reads kept across compounds while the table does not change ({@link RowCache}):
+     * the rows of a walk or listing of a few thousand objects, a few hundred bytes each (a node, its paths).
+     */
+    private static final int CACHED_ROWS = 4096;
     private static final int FIRST_COOKIE = 256;
     private static final long VERIFIER_SALT = 0x7463_6e66_7348_0001L;
     private static final FileAttribute<Set<PosixFilePermission>> OWNER_ONLY =
@@ -190,6 +196,9 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
     private final DirectoryDescriptors descriptors =
             new DirectoryDescriptors(DIRECTORY_DESCRIPTORS, verifiedDirectories::epoch, this::closeDescriptor);
     private final LongAdder resolutions = new LongAdder();
+    private final RowCache rows = new RowCache(CACHED_ROWS);
+    private final LongAdder tableReads = new LongAdder();
+    private final LongAdder cachedRowAnswers = new LongAdder();
     private final LongAdder pathNames = new LongAdder();
     private final LongAdder fileSystemSyncs = new LongAdder();
     /** A descriptor of the export root, for {@code syncfs}; -1 once closed. */
@@ -313,8 +322,8 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
                 // system asks before every operation, a LOOKUP chain's directories need no table read for it
                 return true;
             }
-            return handles.node(handle).map(n -> n.exportId().equals(exportId)).orElse(false)
-                    || keptOpen.contains(handle);
+            Node node = located(handle).node();
+            return node != null && node.exportId().equals(exportId) || keptOpen.contains(handle);
         } catch (HandleTableException e) {
             throw FsErrors.of(e, "recognizing " + inode);
         }
@@ -970,6 +979,19 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         return resolutions.sum();
     }
 
+    /**
+     * Reads of the handle table this file system made to resolve handles, recognize them and find the rows of names
+     * (one snapshot each) since it was built; those {@link RowCache} answered are not counted.
+     */
+    public long tableReadCount() {
+        return tableReads.sum();
+    }
+
+    /** Reads of the handle table {@link RowCache} answered (the table had not changed since they were read). */
+    public long cachedRowAnswerCount() {
+        return cachedRowAnswers.sum();
+    }
+
     @Override
     public String toString() {
         return "LocalFileSystem[" + exportId + " at " + root + "]";
@@ -1010,23 +1032,20 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
 
     private Resolved resolveByName(Nfh handle) throws IOException {
         resolutions.increment();
-        Node node;
-        List<Path> candidates = new ArrayList<>(1);
-        try (HandleSnapshot snapshot = handles.read()) {
-            node = snapshot.node(handle).orElseThrow(() -> new StaleException("unknown handle " + handle));
-            if (!node.exportId().equals(exportId)) {
-                throw new StaleException("handle " + handle + " belongs to export " + node.exportId());
-            }
-            if (node.isRoot()) {
-                candidates.add(root);
-            } else {
-                for (Link link : node.links()) {
-                    snapshot.path(link).ifPresent(names -> candidates.add(pathOf(names)));
-                }
-            }
+        Located located;
+        try {
+            located = located(handle);
         } catch (HandleTableException e) {
             throw FsErrors.of(e, "resolving " + handle);
         }
+        Node node = located.node();
+        if (node == null) {
+            throw new StaleException("unknown handle " + handle);
+        }
+        if (!node.exportId().equals(exportId)) {
+            throw new StaleException("handle " + handle + " belongs to export " + node.exportId());
+        }
+        List<Path> candidates = located.paths();
         for (Path path : candidates) {
             PosixStat stat = node.isDirectory() ? statInside(path, null)
                     : statInside(path.getParent(), path.getFileName().toString());
@@ -1155,9 +1174,9 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
     private void requireThisExport(Inode inode) throws IOException {
         Nfh handle = handleOf(inode);
         try {
-            Optional<Node> node = handles.node(handle);
-            if (node.isPresent() && !node.get().exportId().equals(exportId)) {
-                throw new XDevException("handle " + handle + " belongs to export " + node.get().exportId());
+            Node node = located(handle).node();
+            if (node != null && !node.exportId().equals(exportId)) {
+                throw new XDevException("handle " + handle + " belongs to export " + node.exportId());
             }
         } catch (HandleTableException e) {
             throw FsErrors.of(e, "resolving " + handle);
@@ -1190,16 +1209,12 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
      * object (what {@link #handleFor} finds without registering), else {@code null}.
      */
     private Resolved knownDirectory(Child child) throws IOException {
-        try (HandleSnapshot snapshot = handles.read()) {
-            Optional<Nfh> known = snapshot.child(child.dir().handle(), child.name());
-            if (known.isEmpty()) {
-                return null;
-            }
-            Optional<Node> node = snapshot.node(known.get());
+        try {
+            Optional<Node> node = entry(child.dir().handle(), child.name());
             if (node.isEmpty() || !node.get().exportId().equals(exportId) || !matches(node.get(), child.stat())) {
                 return null;
             }
-            return new Resolved(known.get(), node.get(), child.path(), child.stat());
+            return new Resolved(node.get().handle(), node.get(), child.path(), child.stat());
         } catch (HandleTableException e) {
             throw FsErrors.of(e, "resolving " + child.path());
         }
@@ -1249,14 +1264,71 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
     /** The handle of the object {@code stat} found at {@code name} in {@code parent}, registering it if new. */
     private Nfh handleFor(Nfh parent, String name, Path path, PosixStat stat) throws IOException {
         return registering(name, path, () -> {
-            try (HandleSnapshot snapshot = handles.read()) {
-                Optional<Nfh> known = snapshot.child(parent, name);
-                if (known.isPresent() && isSameObject(snapshot.node(known.get()), stat)) {
-                    return known.get();
-                }
+            Optional<Node> known = entry(parent, name);
+            if (isSameObject(known, stat)) {
+                return known.get().handle();
             }
             return handles.inGroupCommit(batch -> reconcile(batch, parent, name, stat));
         });
+    }
+
+    /** A handle's row and the paths of its links as the table has them (none for another export's); node null: none. */
+    private record Located(Node node, List<Path> paths) {
+    }
+
+    /** The entry {@code name} of directory {@code parent} in the table: a key of {@link #rows}. */
+    private record Entry(Nfh parent, String name) {
+    }
+
+    /** A handle's {@link Located} row and paths, from {@link #rows} while the table did not change. */
+    private Located located(Nfh handle) {
+        return cachedRead(handle, snapshot -> {
+            Optional<Node> node = snapshot.node(handle);
+            if (node.isEmpty() || !node.get().exportId().equals(exportId)) {
+                return new Located(node.orElse(null), List.of());
+            }
+            if (node.get().isRoot()) {
+                return new Located(node.get(), List.of(root));
+            }
+            List<Path> paths = new ArrayList<>(1);
+            for (Link link : node.get().links()) {
+                snapshot.path(link).ifPresent(names -> paths.add(pathOf(names)));
+            }
+            return new Located(node.get(), List.copyOf(paths));
+        });
+    }
+
+    /** The node the table has under {@code name} in {@code parent}, from {@link #rows} while the table did not change. */
+    private Optional<Node> entry(Nfh parent, String name) {
+        return cachedRead(new Entry(parent, name), snapshot -> {
+            Optional<Nfh> known = snapshot.child(parent, name);
+            return known.isEmpty() ? Optional.empty() : snapshot.node(known.get());
+        });
+    }
+
+    /**
+     * What {@code read} answers in a snapshot of the table, kept under {@code key} in {@link #rows}: answered from
+     * there while the table's {@link HandleTable#committedChangeCount() change count} is the one it was read under,
+     * and kept only if no change started while it was read. A thread whose reads see its own buffered rows neither
+     * uses nor fills the cache (the count is -1 there).
+     */
+    @SuppressWarnings("unchecked")
+    private <T> T cachedRead(Object key, Function<HandleSnapshot, T> read) {
+        long count = handles.committedChangeCount();
+        Object kept = rows.get(count, key);
+        if (kept != null) {
+            cachedRowAnswers.increment();
+            return (T) kept;
+        }
+        tableReads.increment();
+        T answer;
+        try (HandleSnapshot snapshot = handles.read()) {
+            answer = read.apply(snapshot);
+        }
+        if (handles.unchangedSince(count)) {
+            rows.put(count, key, answer);
+        }
+        return answer;
     }
 
     /** Work on the handle table for the object at {@code path}, named {@code name} in its directory. */

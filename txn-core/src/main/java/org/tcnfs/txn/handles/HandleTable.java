@@ -242,7 +242,24 @@ public final class HandleTable implements AutoCloseable {
         return changesStarted.get() == ended ? ended : -1;
     }
 
-    /** Whether no change of the committed table started since {@link #changeCount()} answered {@code count}. */
+    /**
+     * {@link #changeCount()} for a cache of what reads of the committed table answered: also on a thread bound to a
+     * buffer that holds no change of its own (its reads then see exactly the committed rows, as other threads' do);
+     * -1 while a change is under way or where the thread's reads see rows others do not (a buffer with changes).
+     */
+    public long committedChangeCount() {
+        TxnBuffer buffer = bound.get();
+        if (buffer != null && !buffer.isEmpty()) {
+            return -1;
+        }
+        long ended = changesEnded.get(); // first, as in changeCount()
+        return changesStarted.get() == ended ? ended : -1;
+    }
+
+    /**
+     * Whether no change of the committed table started since {@link #changeCount()} (or {@link
+     * #committedChangeCount()}) answered {@code count}.
+     */
     public boolean unchangedSince(long count) {
         return count >= 0 && changesStarted.get() == count;
     }

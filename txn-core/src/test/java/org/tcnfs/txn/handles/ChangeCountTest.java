@@ -97,4 +97,19 @@ class ChangeCountTest extends HandleTableTestBase {
         }
         assertThat(table.changeCount()).isNotNegative();
     }
+
+    @Test
+    void aThreadBoundToABufferHasTheCommittedCountUntilItsBufferHoldsAChange() {
+        Nfh root = root();
+        long count = table.committedChangeCount();
+        try (HandleTable.Binding binding = table.bind(table.plainBuffer())) {
+            assertThat(table.committedChangeCount()).isEqualTo(count).isNotNegative();
+            try (HandleBatch batch = table.write()) {
+                batch.register(root, "buffered", FileType.REGULAR, 1, 31, 0);
+                batch.commit();
+            }
+            assertThat(table.committedChangeCount()).as("its reads see its own rows").isEqualTo(-1);
+        }
+        assertThat(table.committedChangeCount()).isEqualTo(count);
+    }
 }
