@@ -3,7 +3,8 @@
 # optionally an older one ("old"), both started on 127.0.0.1 with an `async` export holding w0/.../w{N-2}/f, the
 # server's system calls per COMPOUND (strace -f -c), the names its statx/openat2/openat calls made the kernel look up
 # per COMPOUND (strace -f, scripts/strace-names.py), both load-independent, and its CPU per COMPOUND (/proc ticks of
-# user and system time), for the three kinds of scripts/walk-probe.py: walk (PUTROOTFH, N LOOKUPs, GETFH, GETATTR),
+# user and system time), and the handle-table reads per COMPOUND (tcnfs_handle_table_reads_total, where the server has
+# that meter), for the three kinds of scripts/walk-probe.py: walk (PUTROOTFH, N LOOKUPs, GETFH, GETATTR),
 # putfh (PUTFH of the deep file, GETATTR), steps (PUTFH, one LOOKUP, GETFH, GETATTR). CPU rounds interleave the
 # servers, in the other order every second round.
 #
@@ -31,7 +32,7 @@ TPATH=
 for i in $(seq 0 $((WALK - 2))); do TPATH=$TPATH/w$i; done
 TPATH=$TPATH/f
 PROBE="python3 $BENCH_ROOT/scripts/walk-probe.py"
-declare -A PID PORT
+declare -A PID PORT MPORT
 NAMES="new ${OLD:+old}"
 for name in $NAMES; do
   jar=$JAR
@@ -39,7 +40,7 @@ for name in $NAMES; do
   mkdir -p "$WORK/$name/data$(dirname "$TPATH")"
   echo walk >"$WORK/$name/data$TPATH"
   SERVER_JAR=$jar bench_start_tcnfs "$WORK/$name" "$WORK/$name.log" -Xmx512m
-  PID[$name]=$TCNFS_PID PORT[$name]=$TCNFS_PORT
+  PID[$name]=$TCNFS_PID PORT[$name]=$TCNFS_PORT MPORT[$name]=$TCNFS_MPORT
 done
 KINDS=${KINDS:-walk putfh steps}
 # ticks PID: the process's user and system clock ticks (fields 14 and 15 of /proc/PID/stat)
@@ -82,6 +83,20 @@ for name in $NAMES; do
     kill -INT "$tracer"
     wait "$tracer" 2>/dev/null
     echo "$name $kind: $(python3 "$BENCH_ROOT/scripts/strace-names.py" "$out" $((STRACE / 10)))"
+  done
+done
+# table_reads NAME: the server's tcnfs_handle_table_reads_total, or nothing when it has no such meter
+table_reads() {
+  curl -s "http://127.0.0.1:${MPORT[$1]}/metrics" | awk '$1 == "tcnfs_handle_table_reads_total" { print $2 }'
+}
+echo "== handle-table reads per COMPOUND (tcnfs_handle_table_reads_total over $STRACE compounds)"
+for name in $NAMES; do
+  for kind in $KINDS; do
+    before=$(table_reads "$name")
+    [ -n "$before" ] || { echo "$name $kind: no such meter"; continue; }
+    $PROBE "${PORT[$name]}" "$TPATH" "$kind" "$STRACE" >/dev/null
+    echo "$name $kind: $(python3 -c "import sys; print('%.2f' % ((float(sys.argv[2]) - float(sys.argv[1])) / $STRACE))" \
+        "$before" "$(table_reads "$name")")"
   done
 done
 echo "== server CPU per COMPOUND (us, /proc ticks over $CALLS compounds; round by round)"

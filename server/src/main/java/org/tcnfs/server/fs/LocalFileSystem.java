@@ -136,6 +136,13 @@ import org.tcnfs.txn.handles.Node;
  * link) is checked no further, and names below it are looked up relative to the closest descriptor. Without openat2,
  * an {@code lstat} of the absolute path and a {@code realpath} walk once per directory and compound.
  *
+ * <p><b>Handle-table reads.</b> What the table answers to resolve a handle (its node and the paths of its links), to
+ * find the export of a handle and to find the row of a name in a directory is kept across compounds ({@link
+ * RowCache}, a few thousand answers at most) for as long as the table does not change: any change of the
+ * table, by any compound or export, empties it, and a thread whose transaction buffer holds rows of its own neither
+ * uses nor fills it. Only the table reads go: the object a row names is {@code statx}ed as before, so a change made
+ * beside the server is found exactly as without the cache.
+ *
  * <p>Thread-safe. {@link #close()} releases open files; the handle table belongs to the caller.
  */
 public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
