@@ -1,7 +1,8 @@
 #!/bin/bash
 # ls -lR of the same tree (scripts/fuse-tree.py, tarred) through fuse-nfs (docs/benchmarks.md, "The unmodified client":
 # libnfs 5.0.3, NFSv4.0) on NFS-Ganesha, an old and a new tcnfs build, ROUNDS rounds, targets interleaved, 2 s apart
-# (past fuse's attribute timeout); round 1 also registers every handle on tcnfs. Appends to OUTDIR/fusels.csv.
+# (past fuse's attribute timeout); round 1 also registers every handle on tcnfs. Appends to OUTDIR/fusels.csv, with the
+# server's CPU time for the round (user + system /proc ticks, ms; tcnfs only).
 # usage: scripts/bench-fuse-ls.sh OLD_JAR NEW_JAR OUTDIR ROUNDS   (env: FUSE_NFS, TREE_TAR, BENCH_DIR, BUILD)
 OLD=$1; NEW=$2; OUT=$3; ROUNDS=$4
 BUILD_DIR=${BUILD:-$HOME/build}; FUSE=${FUSE_NFS:-$BUILD_DIR/fuse-nfs/fuse-nfs-bin}; TREE=${TREE_TAR:-$BUILD_DIR/fuse-bench/tree.tar}
@@ -11,12 +12,12 @@ GANESHA_MINOR_VERSIONS="0, 1"   # fuse-nfs speaks NFSv4.0
 mkdir -p $OUT; bench_workdir fusels; W=$WORK
 # fuse mounts left by a failure or Ctrl-C are unmounted before the servers stop
 BENCH_CLEANUP_HOOKS+=('for m in "$W"/mnt-*; do mountpoint -q "$m" && { umount "$m" 2>/dev/null || umount -l "$m"; }; done')
-declare -A PORT
+declare -A PORT PID
 for t in old new; do
   mkdir -p $W/$t/data; tar -C $W/$t/data -xf $TREE
   JAR=$OLD; [ $t = new ] && JAR=$NEW
   SERVER_JAR=$JAR bench_start_tcnfs $W/$t $OUT/$t.log -Xmx512m
-  PORT[$t]=$TCNFS_PORT
+  PORT[$t]=$TCNFS_PORT PID[$t]=$TCNFS_PID
 done
 mkdir -p $W/ganesha-export; tar -C $W/ganesha-export -xf $TREE
 bench_start_ganesha $W $OUT/ganesha.log
@@ -28,10 +29,16 @@ for t in ganesha old new; do
   $FUSE -n "$U" -m $M > $OUT/fuse-$t.log 2>&1 &
   for i in $(seq 1 50); do mountpoint -q $M && break; sleep 0.1; done
 done
+# cpu_ms TARGET: the tcnfs server's user + system CPU time so far in ms (0 for Ganesha)
+cpu_ms() {
+  [ -n "${PID[$1]:-}" ] || { echo 0; return; }
+  sed 's/.*) //' /proc/${PID[$1]}/stat | awk -v hz="$(getconf CLK_TCK)" '{ print int(($12 + $13) * 1000 / hz) }'
+}
 for r in $(seq 1 $ROUNDS); do
   for t in ganesha old new; do
-    t0=$(date +%s.%N); ls -lR $W/mnt-$t > $OUT/ls-$t.txt; rc=$?; t1=$(date +%s.%N)
-    echo "$r,$t,ls-lR,$(python3 -c "print(round($t1-$t0,3))"),rc=$rc,load=$(cut -d' ' -f1 /proc/loadavg)" | tee -a $OUT/fusels.csv
+    c0=$(cpu_ms $t); t0=$(date +%s.%N); ls -lR $W/mnt-$t > $OUT/ls-$t.txt; rc=$?; t1=$(date +%s.%N); c1=$(cpu_ms $t)
+    echo "$r,$t,ls-lR,$(python3 -c "print(round($t1-$t0,3))"),rc=$rc,load=$(cut -d' ' -f1 /proc/loadavg),cpu_ms=$((c1 - c0))" \
+      | tee -a $OUT/fusels.csv
   done
   sleep 2   # past fuse's 1 s attribute and entry timeouts, so every round asks the servers again
 done

@@ -85,18 +85,22 @@ for name in $NAMES; do
     echo "$name $kind: $(python3 "$BENCH_ROOT/scripts/strace-names.py" "$out" $((STRACE / 10)))"
   done
 done
-# table_reads NAME: the server's tcnfs_handle_table_reads_total, or nothing when it has no such meter
-table_reads() {
-  curl -s "http://127.0.0.1:${MPORT[$1]}/metrics" | awk '$1 == "tcnfs_handle_table_reads_total" { print $2 }'
+# meter NAME METER: the server's METER, or nothing when it has no such meter
+meter() {
+  curl -s "http://127.0.0.1:${MPORT[$1]}/metrics" | awk -v m="$2" '$1 == m { print $2 }'
 }
-echo "== handle-table reads per COMPOUND (tcnfs_handle_table_reads_total over $STRACE compounds)"
+echo "== handle-table reads per COMPOUND over $STRACE compounds: made (tcnfs_handle_table_reads_total), answered by" \
+  "the rows cache (tcnfs_handle_table_cached_reads_total; their sum is what the server read without it)"
 for name in $NAMES; do
   for kind in $KINDS; do
-    before=$(table_reads "$name")
-    [ -n "$before" ] || { echo "$name $kind: no such meter"; continue; }
+    reads=$(meter "$name" tcnfs_handle_table_reads_total)
+    [ -n "$reads" ] || { echo "$name $kind: no such meter"; continue; }
+    cached=$(meter "$name" tcnfs_handle_table_cached_reads_total)
     $PROBE "${PORT[$name]}" "$TPATH" "$kind" "$STRACE" >/dev/null
-    echo "$name $kind: $(python3 -c "import sys; print('%.2f' % ((float(sys.argv[2]) - float(sys.argv[1])) / $STRACE))" \
-        "$before" "$(table_reads "$name")")"
+    echo "$name $kind: $(python3 -c "import sys; a = [float(x) for x in sys.argv[1:]]
+print('made %.2f, cached %.2f' % ((a[1] - a[0]) / $STRACE, (a[3] - a[2]) / $STRACE))" \
+        "$reads" "$(meter "$name" tcnfs_handle_table_reads_total)" "$cached" \
+        "$(meter "$name" tcnfs_handle_table_cached_reads_total)")"
   done
 done
 echo "== server CPU per COMPOUND (us, /proc ticks over $CALLS compounds; round by round)"
