@@ -8,11 +8,15 @@
 # putfh (PUTFH of the deep file, GETATTR), steps (PUTFH, one LOOKUP, GETFH, GETATTR). CPU rounds interleave the
 # servers, in the other order every second round.
 #
-# Usage: scripts/bench-walk.sh --jar JAR [--old JAR] [--walk N] [--calls N] [--rounds R] [--strace N] [--dir DIR]
+# With --alloc N (N > 0), also the bytes the server allocated per COMPOUND over N compounds
+# (jvm_gc_memory_allocated_bytes_total, which moves at each young GC: N large enough for many of them).
+#
+# Usage: scripts/bench-walk.sh --jar JAR [--old JAR] [--walk N] [--calls N] [--rounds R] [--strace N] [--alloc N]
+#        [--dir DIR]
 set -u
 DIR=/mnt/tcnfs-xfs
 [ -d "$DIR" ] || DIR=/tmp
-OLD= JAR= WALK=10 CALLS=20000 ROUNDS=2 STRACE=2000
+OLD= JAR= WALK=10 CALLS=20000 ROUNDS=2 STRACE=2000 ALLOC=0
 . "$(dirname "$0")/bench-lib.sh"
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -22,6 +26,7 @@ while [ $# -gt 0 ]; do
     --calls) CALLS=$2; shift 2 ;;
     --rounds) ROUNDS=$2; shift 2 ;;
     --strace) STRACE=$2; shift 2 ;;
+    --alloc) ALLOC=$2; shift 2 ;;
     *) bench_option "$@"; shift "$BENCH_SHIFT" ;;
   esac
 done
@@ -103,6 +108,17 @@ print('made %.2f, cached %.2f' % ((a[1] - a[0]) / $STRACE, (a[3] - a[2]) / $STRA
         "$(meter "$name" tcnfs_handle_table_cached_reads_total)")"
   done
 done
+if [ "$ALLOC" -gt 0 ]; then
+  echo "== bytes allocated per COMPOUND (jvm_gc_memory_allocated_bytes_total over $ALLOC compounds)"
+  for name in $NAMES; do
+    for kind in $KINDS; do
+      before=$(meter "$name" jvm_gc_memory_allocated_bytes_total)
+      $PROBE "${PORT[$name]}" "$TPATH" "$kind" "$ALLOC" >/dev/null
+      echo "$name $kind: $(python3 -c "import sys; print('%.0f' % ((float(sys.argv[2]) - float(sys.argv[1])) / $ALLOC))" \
+          "$before" "$(meter "$name" jvm_gc_memory_allocated_bytes_total)")"
+    done
+  done
+fi
 echo "== server CPU per COMPOUND (us, /proc ticks over $CALLS compounds; round by round)"
 for round in $(seq 1 "$ROUNDS"); do
   order=$NAMES
