@@ -4,8 +4,7 @@
 # TREE_TAR, then a measured round of the same with the server's CPU seconds (scripts/proc-cpu.py: total, JIT, GC,
 # the rest), its thread context switches during the untar, and its metrics before and after the round
 # (tcnfs_compounds_total, tcnfs_rpc_inline_compounds_total, tcnfs_op_seconds, tcnfs_handle_table_(cached_)reads) in
-# OUTDIR. PROFILE=1 records the
-# measured round with JFR (OUTDIR/warm.jfr, settings=profile, deep stacks).
+# OUTDIR. PROFILE=1 records the measured round with JFR (OUTDIR/warm.jfr, settings=profile, deep stacks).
 # usage: scripts/bench-fuse-warm.sh OUTDIR [SERVER_JAR]   (env: BUILD (where fuse-nfs was built), FUSE_NFS, TREE_TAR,
 #        BENCH_DIR, TCNFS_JVM_OPTS: extra JVM options of the server, JAVA)
 OUT=$1; JAR=${2:-$(dirname "$0")/../server/target/tcnfs-server.jar}
