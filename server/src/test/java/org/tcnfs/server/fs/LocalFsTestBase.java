@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
@@ -49,6 +50,27 @@ abstract class LocalFsTestBase {
     void closeExport() {
         fs.close();
         table.close();
+    }
+
+    /**
+     * Descriptors this JVM holds open on objects of the export (what {@code /proc/self/fd} links to below it): a
+     * count that other threads of the test JVM (its logs, class loading, the handle table's files) do not move.
+     */
+    long openDescriptorsInExport() throws IOException {
+        Path inside = export.toRealPath();
+        long count = 0;
+        try (DirectoryStream<Path> fds = Files.newDirectoryStream(Path.of("/proc/self/fd"))) {
+            for (Path fd : fds) {
+                try {
+                    if (Files.readSymbolicLink(fd).startsWith(inside)) {
+                        count++;
+                    }
+                } catch (IOException e) {
+                    // closed between the listing and the read: not open any more
+                }
+            }
+        }
+        return count;
     }
 
     /** Closes the file system and the table and opens both again, as a server restart does. */
