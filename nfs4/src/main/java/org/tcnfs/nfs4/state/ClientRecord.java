@@ -16,8 +16,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The small stable-storage record of RFC 8881 8.4.3 kept in a directory: which client owners hold
- * confirmed client ids (file {@code clients}), and the server's install id (file {@code server-id}), which
- * fixes the server owner across restarts.
+ * confirmed client ids (file {@code clients}), the server's install id (file {@code server-id}), which
+ * fixes the server owner across restarts, and the boot epoch of the last start (file {@code boot-epoch}),
+ * which keeps every start's client ids and stateids apart from the previous start's.
  *
  * <p>The {@code clients} file is text: a header line {@code tcnfs-clients 1}, one owner id in hex per line,
  * and a trailer {@code end <count>}. It is replaced whole with {@link DurableFiles#write}. A file that does
@@ -29,6 +30,8 @@ final class ClientRecord {
     private static final Logger LOG = LoggerFactory.getLogger(ClientRecord.class);
     private static final String HEADER = "tcnfs-clients 1";
     private static final String TRAILER = "end ";
+    /** Boot epochs fill 32 bits: the first 4 bytes of stateids and the upper half of client ids. */
+    private static final long EPOCH_MASK = 0xffffffffL;
 
     private final Path dir;
     private final Path clients;
@@ -110,6 +113,30 @@ final class ClientRecord {
         sb.append(TRAILER).append(sorted.size()).append('\n');
         DurableFiles.write(clients, sb.toString().getBytes(StandardCharsets.UTF_8));
         lastWritten = set;
+    }
+
+    /**
+     * The boot epoch of this start: the start time {@code nowSeconds}, or one more than the previous
+     * start's epoch when that is not smaller (a restart within the same second, or a clock set back), so
+     * that no two starts over this directory share an epoch. Recorded durably before it is returned. A
+     * missing or damaged file counts as no previous start.
+     */
+    synchronized long nextBootEpoch(long nowSeconds) throws IOException {
+        Path file = dir.resolve("boot-epoch");
+        long epoch = nowSeconds & EPOCH_MASK;
+        try {
+            String text = Files.readString(file, StandardCharsets.UTF_8).trim();
+            long previous = text.length() <= 10 ? Long.parseLong(text) : -1;
+            if (previous >= 0 && previous < EPOCH_MASK && previous >= epoch) {
+                epoch = previous + 1;
+            }
+        } catch (NoSuchFileException e) {
+            LOG.debug("no boot epoch in {} yet", dir);
+        } catch (NumberFormatException e) {
+            LOG.warn("boot epoch in {} is damaged; starting from the clock", file);
+        }
+        DurableFiles.write(file, (epoch + "\n").getBytes(StandardCharsets.UTF_8));
+        return epoch;
     }
 
     /** The install id kept in the directory, made (durably) on first use. */

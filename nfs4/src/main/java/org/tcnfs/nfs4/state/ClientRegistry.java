@@ -133,7 +133,7 @@ final class ClientRegistry {
     }
 
     ClientRegistry(NfsLimits limits, SessionLimits sessionLimits, Clock clock, OpenStateTable opens, GracePeriod grace,
-            ClientRecord record) {
+            ClientRecord record, long bootEpoch) {
         this.limits = limits;
         this.sessionLimits = sessionLimits;
         this.replyCache = new ReplyCacheBudget(sessionLimits);
@@ -145,8 +145,8 @@ final class ClientRegistry {
         this.leaseMillis = limits.lease().toMillis();
         // A request that has not completed after this long is taken as lost (see SlotTable).
         this.staleAfterMillis = Math.max(2 * leaseMillis, 60_000L);
-        // Client ids carry the start time in their upper half, so ids of an earlier run are never reused.
-        this.bootPrefix = (clock.millis() / 1000) << 32;
+        // Client ids carry the boot epoch in their upper half, so ids of an earlier run are never reused.
+        this.bootPrefix = bootEpoch << 32;
     }
 
     /** EXCHANGE_ID (RFC 8881 18.35.5): the client record to answer with, new or existing. */

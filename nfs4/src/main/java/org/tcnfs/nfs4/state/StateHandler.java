@@ -38,7 +38,9 @@ import org.tcnfs.nfs4.xdr.COMPOUND4res;
  * {@link #inGrace()} is true for {@link NfsLimits#grace()} after the start (grace zero: never). When the
  * handler is given a record directory, it keeps there a small durable list of the owners of confirmed
  * clients (file {@code clients}, replaced with write, fsync, atomic rename, fsync of the directory; see
- * {@link ClientRecord}) and the server's install id ({@code server-id}). At start it reads the list the
+ * {@link ClientRecord}), the server's install id ({@code server-id}) and the boot epoch of the last start
+ * ({@code boot-epoch}: each start takes a later one, so client ids and stateids of a previous start are
+ * stale even after a restart within the same second). At start it reads the list the
  * previous run left: the grace period then ends as soon as every listed client has sent RECLAIM_COMPLETE
  * (or DESTROY_CLIENTID), and at once when the list is empty, instead of making every start wait the whole
  * grace time. Without a directory, or with an unreadable list, the grace period runs its whole time.
@@ -79,23 +81,25 @@ public class StateHandler implements AutoCloseable {
     private StateHandler(Builder b) {
         this.limits = Objects.requireNonNull(b.limits, "limits");
         this.clock = Objects.requireNonNull(b.clock, "clock");
-        this.opens = new OpenStateTable(clock);
         ClientRecord record = null;
         Set<OwnerId> previous = null;
         String installId = null;
+        long bootEpoch = clock.millis() / 1000;
         if (b.recordDirectory != null) {
             try {
                 record = ClientRecord.open(b.recordDirectory);
                 previous = record.readPrevious();
                 installId = record.serverId();
+                bootEpoch = record.nextBootEpoch(bootEpoch);
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot use client record directory " + b.recordDirectory, e);
             }
         }
+        this.opens = new OpenStateTable(StateIdGenerator.forBoot((int) bootEpoch), clock);
         this.grace = new GracePeriod(clock.millis(), limits.grace(), previous);
         this.sessionLimits = b.sessionLimits != null ? b.sessionLimits : SessionLimits.DEFAULTS;
         opens.maxOwnersPerClient(sessionLimits.maxOwnersPerClient());
-        this.registry = new ClientRegistry(limits, sessionLimits, clock, opens, grace, record);
+        this.registry = new ClientRegistry(limits, sessionLimits, clock, opens, grace, record, bootEpoch);
         this.serverOwner = b.serverOwner != null ? b.serverOwner : defaultOwner(installId);
         if (limits.grace().isZero()) {
             LOG.info("no grace period");

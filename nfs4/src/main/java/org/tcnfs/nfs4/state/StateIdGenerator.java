@@ -6,10 +6,12 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.tcnfs.nfs4.xdr.XdrSupport;
 
 /**
- * Makes the 12-byte {@code other} part of new stateids: 4 bytes of the boot epoch (the start time in
- * seconds) and an 8-byte counter that starts at a random point below 2^40, so that stateids differ across
- * server restarts (RFC 8881 8.2.2) even when two starts fall into the same second, and never collide with
- * the all-zeros and all-ones special stateids. Thread-safe.
+ * Makes the 12-byte {@code other} part of new stateids: 4 bytes of the boot epoch and an 8-byte counter
+ * that starts at a random point below 2^40. The epoch is the start time in seconds, or, with a record
+ * directory, one more than the previous start's when that is not earlier (see {@code ClientRecord}), so
+ * that a stateid of an earlier start is known as stale (RFC 7530 9.1.4.4) even after a restart within the
+ * same second. The counter keeps stateids apart across restarts (RFC 8881 8.2.2) and off the all-zeros and
+ * all-ones special stateids. Thread-safe.
  */
 public final class StateIdGenerator {
     private static final long START_BOUND = 1L << 40;
@@ -31,8 +33,13 @@ public final class StateIdGenerator {
 
     /** A generator for a server that starts now by {@code clock}. */
     public static StateIdGenerator forBoot(Clock clock) {
+        return forBoot((int) clock.instant().getEpochSecond());
+    }
+
+    /** A generator for a server start of boot epoch {@code epoch}. */
+    public static StateIdGenerator forBoot(int epoch) {
         long start = 1 + new SecureRandom().nextLong(START_BOUND - 1);
-        return new StateIdGenerator((int) clock.instant().getEpochSecond(), start);
+        return new StateIdGenerator(epoch, start);
     }
 
     /** The boot epoch in the first 4 bytes of every {@code other}. */

@@ -10,15 +10,6 @@ import org.tcnfs.nfs4.status.NfsStatus;
 import org.tcnfs.nfs4.status.StaleClientIdException;
 import org.tcnfs.nfs4.xdr.CREATE_SESSION4resok;
 import org.tcnfs.nfs4.xdr.EXCHANGE_ID4resok;
-import org.tcnfs.nfs4.xdr.OPEN4args;
-import org.tcnfs.nfs4.xdr.createhow4;
-import org.tcnfs.nfs4.xdr.createmode4;
-import org.tcnfs.nfs4.xdr.fattr4;
-import org.tcnfs.nfs4.xdr.nfs_argop4;
-import org.tcnfs.nfs4.xdr.nfs_opnum4;
-import org.tcnfs.nfs4.xdr.open_claim4;
-import org.tcnfs.nfs4.xdr.open_owner4;
-import org.tcnfs.nfs4.xdr.openflag4;
 
 /**
  * The client record state machine where another principal uses a confirmed owner: EXCHANGE_ID case 3 of
@@ -92,12 +83,5 @@ class ClientRecordTakeoverTest {
 
         assertThat(second.csr_sessionid.value).isNotEqualTo(first.csr_sessionid.value);
         assertThat(h.state.client(eid.eir_clientid).sessions()).hasSize(2);
-    }
-
-    private static nfs_argop4 openCreateOp(long clientId, String name) {
-        return new nfs_argop4(nfs_opnum4.OP_OPEN, new OPEN4args(0, OPEN4args.OPEN4_SHARE_ACCESS_BOTH,
-                OPEN4args.OPEN4_SHARE_DENY_NONE, new open_owner4(clientId, "owner".getBytes()),
-                openflag4.create(createhow4.withAttributes(createmode4.UNCHECKED4, new fattr4())),
-                open_claim4.byName(name)));
     }
 }

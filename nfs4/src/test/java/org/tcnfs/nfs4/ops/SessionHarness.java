@@ -35,12 +35,19 @@ import org.tcnfs.nfs4.xdr.DESTROY_CLIENTID4args;
 import org.tcnfs.nfs4.xdr.DESTROY_SESSION4args;
 import org.tcnfs.nfs4.xdr.EXCHANGE_ID4args;
 import org.tcnfs.nfs4.xdr.EXCHANGE_ID4resok;
+import org.tcnfs.nfs4.xdr.OPEN4args;
 import org.tcnfs.nfs4.xdr.RECLAIM_COMPLETE4args;
 import org.tcnfs.nfs4.xdr.SEQUENCE4args;
 import org.tcnfs.nfs4.xdr.channel_attrs4;
 import org.tcnfs.nfs4.xdr.client_owner4;
+import org.tcnfs.nfs4.xdr.createhow4;
+import org.tcnfs.nfs4.xdr.createmode4;
+import org.tcnfs.nfs4.xdr.fattr4;
 import org.tcnfs.nfs4.xdr.nfs_argop4;
 import org.tcnfs.nfs4.xdr.nfs_resop4;
+import org.tcnfs.nfs4.xdr.open_claim4;
+import org.tcnfs.nfs4.xdr.open_owner4;
+import org.tcnfs.nfs4.xdr.openflag4;
 import org.tcnfs.nfs4.xdr.sessionid4;
 import org.tcnfs.nfs4.xdr.verifier4;
 
@@ -202,6 +209,14 @@ final class SessionHarness implements AutoCloseable {
         DESTROY_CLIENTID4args a = new DESTROY_CLIENTID4args();
         a.dca_clientid = clientId;
         return new nfs_argop4(OP_DESTROY_CLIENTID, a);
+    }
+
+    /** OPEN that creates {@code name} (UNCHECKED) in the current directory for owner "owner" of the client. */
+    static nfs_argop4 openCreateOp(long clientId, String name) {
+        return new nfs_argop4(OP_OPEN, new OPEN4args(0, OPEN4args.OPEN4_SHARE_ACCESS_BOTH,
+                OPEN4args.OPEN4_SHARE_DENY_NONE, new open_owner4(clientId, "owner".getBytes(StandardCharsets.UTF_8)),
+                openflag4.create(createhow4.withAttributes(createmode4.UNCHECKED4, new fattr4())),
+                open_claim4.byName(name)));
     }
 
     static nfs_argop4 reclaimCompleteOp() {
