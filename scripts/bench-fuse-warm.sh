@@ -4,7 +4,8 @@
 # TREE_TAR, then a measured round of the same with the server's CPU seconds (scripts/proc-cpu.py: total, JIT, GC,
 # the rest), its thread context switches during the untar, and its metrics before and after the round
 # (tcnfs_compounds_total, tcnfs_rpc_inline_compounds_total, tcnfs_op_seconds, tcnfs_handle_table_(cached_)reads) in
-# OUTDIR. PROFILE=1 records the measured round with JFR (OUTDIR/warm.jfr, settings=profile, deep stacks).
+# OUTDIR. PROFILE=1 records the measured round with JFR (OUTDIR/warm.jfr, settings=profile, deep stacks;
+# JFR_EVENT_SETTINGS overrides event settings, e.g. 'jdk.ExecutionSample#period=1ms').
 # usage: scripts/bench-fuse-warm.sh OUTDIR [SERVER_JAR]   (env: BUILD (where fuse-nfs was built), FUSE_NFS, TREE_TAR,
 #        BENCH_DIR, TCNFS_JVM_OPTS: extra JVM options of the server, JAVA)
 OUT=$1; JAR=${2:-$(dirname "$0")/../server/target/tcnfs-server.jar}
@@ -27,7 +28,7 @@ cpu() { python3 "$BENCH_ROOT/scripts/proc-cpu.py" $TCNFS_PID; }
 switches() { cat /proc/$TCNFS_PID/task/*/status 2>/dev/null | awk '/^voluntary_ctxt/ { v += $2 } /^nonvoluntary_ctxt/ { n += $2 } END { print v, n }'; }
 metrics() { curl -s "http://127.0.0.1:$TCNFS_MPORT/metrics" | grep -E '^tcnfs_(rpc_inline|compounds_total|op_seconds_(count|sum)|handle_table_(cached_)?reads)' > $OUT/metrics-$1.txt; }
 metrics before
-[ "${PROFILE:-0}" = 1 ] && jcmd $TCNFS_PID JFR.start name=warm settings=profile filename=$OUT/warm.jfr > /dev/null
+[ "${PROFILE:-0}" = 1 ] && jcmd $TCNFS_PID JFR.start name=warm settings=profile ${JFR_EVENT_SETTINGS:-} filename=$OUT/warm.jfr > /dev/null
 c0=$(cpu); x0=$(switches); t0=$(date +%s.%N)
 mkdir $W/mnt/r; tar --no-same-owner --no-same-permissions -xf $TREE -C $W/mnt/r
 c1=$(cpu); x1=$(switches); t1=$(date +%s.%N)
