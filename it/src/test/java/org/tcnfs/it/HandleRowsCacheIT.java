@@ -39,14 +39,8 @@ class HandleRowsCacheIT extends SharedServerTest {
 
     /** {@code rows-cache/name/d0/.../d7/f}; the names from the root to f. */
     private List<String> deepTree(String name) throws IOException {
-        List<String> names = new ArrayList<>(List.of("rows-cache", name));
-        byte[] dir = one.mkdir(one.lookup(one.rootFh(), "rows-cache"), name);
-        for (int i = 0; i < DEPTH; i++) {
-            names.add("d" + i);
-            dir = one.mkdir(dir, "d" + i);
-        }
-        one.createFile(dir, "f", "deep".getBytes(StandardCharsets.UTF_8));
-        names.add("f");
+        List<String> names = new ArrayList<>(List.of("rows-cache"));
+        names.addAll(one.mkdirChainWithFile(one.lookup(one.rootFh(), "rows-cache"), name, DEPTH));
         return names;
     }
 

@@ -64,6 +64,22 @@ final class NfsOps {
         return runOk(new CompoundBuilder().putfh(dir).mkdir(name).getfh()).fileHandle();
     }
 
+    /**
+     * Makes directory {@code name} in {@code dir}, a chain of {@code depth} directories d0, d1, ... in it and a file
+     * "f" at the bottom; returns the names from {@code name} down to "f".
+     */
+    List<String> mkdirChainWithFile(byte[] dir, String name, int depth) throws IOException {
+        List<String> names = new ArrayList<>(List.of(name));
+        byte[] at = mkdir(dir, name);
+        for (int i = 0; i < depth; i++) {
+            names.add("d" + i);
+            at = mkdir(at, "d" + i);
+        }
+        createFile(at, "f", "deep".getBytes(StandardCharsets.UTF_8));
+        names.add("f");
+        return names;
+    }
+
     byte[] lookup(byte[] dir, String name) throws IOException {
         return runOk(new CompoundBuilder().putfh(dir).lookup(name).getfh()).fileHandle();
     }

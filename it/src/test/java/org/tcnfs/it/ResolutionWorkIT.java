@@ -12,7 +12,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -87,15 +86,7 @@ class ResolutionWorkIT extends SharedServerTest {
 
     /** {@code name/d0/.../d9/f} under the test's directory; the names to look up from it, {@code name} first. */
     private List<String> deepTree(String name) throws IOException {
-        List<String> names = new ArrayList<>(List.of(name));
-        byte[] dir = nfs.mkdir(top, name);
-        for (int i = 0; i < DEPTH; i++) {
-            names.add("d" + i);
-            dir = nfs.mkdir(dir, "d" + i);
-        }
-        nfs.createFile(dir, "f", "deep".getBytes(StandardCharsets.UTF_8));
-        names.add("f");
-        return names;
+        return nfs.mkdirChainWithFile(top, name, DEPTH);
     }
 
     /** The names of the paths below the export root of the directory {@code names} starts in and each it names. */
