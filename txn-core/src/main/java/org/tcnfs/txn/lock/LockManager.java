@@ -661,11 +661,18 @@ public final class LockManager {
         locks.computeIfPresent(key, (k, lock) -> --lock.users == 0 ? null : lock);
     }
 
+    /** Most keys {@link #expand} makes room for at first (a compound of many keys grows its map as it goes). */
+    private static final int EXPAND_CAPACITY = 64;
+
     /** The requested keys plus the ancestors of path keys, each once, WRITE winning over READ. */
     private static Map<LockKey, LockMode> expand(Collection<LockRequest> requests) {
-        Map<LockKey, LockMode> keys = new HashMap<>(requests.size() * 4);
+        int most = 0; // every key with all its ancestors: a short compound's keys fit without a resize
         for (LockRequest request : requests) {
             Objects.requireNonNull(request, "request");
+            most += request.key().depth() + 1;
+        }
+        Map<LockKey, LockMode> keys = new HashMap<>((int) (Math.min(most, EXPAND_CAPACITY) / 0.75f) + 1);
+        for (LockRequest request : requests) {
             LockMode had = keys.put(request.key(), request.mode());
             if (had != null) {
                 // there already, and with it its ancestors (each key comes in with all of them)
