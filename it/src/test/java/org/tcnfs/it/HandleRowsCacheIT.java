@@ -1,6 +1,7 @@
 package org.tcnfs.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.tcnfs.nfs4.xdr.nfs4_attr.FATTR4_MODE;
 import static org.tcnfs.nfs4.xdr.nfs4_attr.FATTR4_SIZE;
 
 import java.io.IOException;
@@ -10,6 +11,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.tcnfs.client.Attrs;
 import org.tcnfs.client.CompoundBuilder;
 import org.tcnfs.client.CompoundResult;
 import org.tcnfs.client.Nfs41Session;
@@ -23,6 +25,7 @@ import org.tcnfs.nfs4.status.NfsStatus;
 class HandleRowsCacheIT extends SharedServerTest {
     private static final String READS = "tcnfs_handle_table_reads_total";
     private static final String CACHED = "tcnfs_handle_table_cached_reads_total";
+    private static final String SNAPSHOTS = "tcnfs_handle_table_snapshots_total";
     private static final int DEPTH = 8;
     /** Rounds of walks tried until one sees no change of the table by the background flush (at most 1 s each). */
     private static final int ROUNDS = 20;
@@ -71,6 +74,36 @@ class HandleRowsCacheIT extends SharedServerTest {
         // the path of its links), and before every operation to find the export of the handle
         assertThat(reads).as("handle-table reads of 3 walks and 3 PUTFH GETATTRs with no change between").isZero();
         assertThat(server.metric(CACHED)).isPositive();
+    }
+
+    /**
+     * A compound that changes a file but no handle-table row (an unmodified client's {@code PUTFH, SETATTR}) is planned
+     * and locked: the locker's look-up of the handle's export and the planner's resolution of the handle come from the
+     * table's cache as the file system's reads do.
+     */
+    @Test
+    void aPutfhSetattrRepeatedWithNoChangeOfTheTableTakesNoHandleTableSnapshot() throws Exception {
+        List<String> names = deepTree("planned");
+        byte[] file = other.runOk(walk(names)).fileHandle();
+        double snapshots = -1;
+        for (int round = 0; round < ROUNDS && snapshots != 0; round++) {
+            Thread.sleep(100);
+            chmod(file, 0600);
+            double before = server.metric(SNAPSHOTS);
+            for (int mode : new int[] {0640, 0600, 0644}) {
+                chmod(file, mode);
+            }
+            snapshots = server.metric(SNAPSHOTS) - before;
+        }
+        // the old server took two snapshots for each: the locker read the handle's row to find its export, the
+        // planner its row and path
+        assertThat(snapshots).as("handle-table snapshots of 3 PUTFH SETATTRs with no change of the table between")
+                .isZero();
+        assertThat(other.getattr(file, FATTR4_SIZE, FATTR4_MODE).mode() & 07777).isEqualTo(0644);
+    }
+
+    private void chmod(byte[] file, int mode) throws IOException {
+        other.runOk(new CompoundBuilder().putfh(file).setattr(Attrs.builder().mode(mode).build()));
     }
 
     @Test

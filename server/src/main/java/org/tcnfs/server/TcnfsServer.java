@@ -252,6 +252,9 @@ public final class TcnfsServer implements AutoCloseable {
                 + "cache answered because the table had not changed since they were made",
                 () -> fss.stream().mapToLong(LocalFileSystem::cachedRowAnswerCount).sum());
         HandleTable table = handles;
+        metrics.functionCounter("tcnfs.handle.table.snapshots", "Snapshots of the handle table (an LMDB read "
+                + "transaction each) by every reader: file systems, planner and locker; none for a read the table's "
+                + "cache answers because the table has not changed since it was made", table::snapshotCount);
         metrics.functionCounter("tcnfs.fsyncs", fsyncs, table::flushCount,
                 "of", "handle.table");
         metrics.functionCounter("tcnfs.handle.table.commits", "LMDB write transactions committed in the handle table",

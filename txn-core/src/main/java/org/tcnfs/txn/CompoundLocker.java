@@ -437,9 +437,9 @@ final class CompoundLocker {
                 case nfs_opnum4.OP_PUTFH:
                     if (op.args instanceof PUTFH4args putfh && putfh.object != null && putfh.object.value != null
                             && putfh.object.value.length == ObjectHandle.LENGTH) {
-                        Optional<Node> node = handles.node(Nfh.of(putfh.object.value));
-                        if (node.isPresent()) {
-                            Export export = exports.get(node.get().exportId());
+                        Optional<String> exportId = exportIdOf(Nfh.of(putfh.object.value));
+                        if (exportId.isPresent()) {
+                            Export export = exports.get(exportId.get());
                             return export == null ? Reach.UNKNOWN : Reach.of(export);
                         }
                     }
@@ -517,13 +517,21 @@ final class CompoundLocker {
         if (op.args instanceof PUTFH4args putfh && putfh.object != null && putfh.object.value != null
                 && putfh.object.value.length == ObjectHandle.LENGTH) {
             try {
-                Optional<Node> node = handles.node(Nfh.of(putfh.object.value));
-                return node.map(n -> exports.get(n.exportId())).orElse(null);
+                return exportIdOf(Nfh.of(putfh.object.value)).map(exports::get).orElse(null);
             } catch (RuntimeException e) {
                 return null;
             }
         }
         return null;
+    }
+
+    /** The export of {@code handle}'s row, if the table has one: from the table's cache while it did not change. */
+    private Optional<String> exportIdOf(Nfh handle) {
+        return handles.cachedRead(new ExportOf(handle), snapshot -> snapshot.node(handle).map(Node::exportId));
+    }
+
+    /** What {@link #exportIdOf} answers for {@code handle}: a key of the table's cache. */
+    private record ExportOf(Nfh handle) {
     }
 
     /** The export at exactly {@code path} of the pseudo file system, if any has a pseudo path resolver. */

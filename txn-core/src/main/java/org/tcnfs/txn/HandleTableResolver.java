@@ -19,6 +19,9 @@ import org.tcnfs.txn.plan.ResolvedPath;
  * "/" (no pseudo directories): handles are the table's {@link Nfh}s, PUTROOTFH leads to that export's root.
  * Handles of other exports are {@link ResolvedPath.Unresolvable}.
  *
+ * <p>{@link #resolve} answers from the table's cache of reads ({@link HandleTable#cachedRead}) while the table did not
+ * change since the answer was read: what the planner of each compound asks of the handles it PUTFHs.
+ *
  * <p>Thread-safe (the table is); holds no state of its own.
  */
 public final class HandleTableResolver implements PathResolver {
@@ -42,23 +45,31 @@ public final class HandleTableResolver implements PathResolver {
         } catch (IllegalArgumentException e) {
             return new ResolvedPath.Unresolvable("malformed handle: " + e.getMessage());
         }
-        try (HandleSnapshot snapshot = handles.read()) {
-            Optional<Node> node = snapshot.node(nfh);
-            if (node.isEmpty()) {
-                return new ResolvedPath.Unresolvable("unknown handle " + nfh);
-            }
-            if (!node.get().exportId().equals(exportId)) {
-                return new ResolvedPath.Unresolvable("handle " + nfh + " of export " + node.get().exportId());
-            }
-            if (node.get().isRoot()) {
-                return ObjectPath.root(exportId);
-            }
-            Optional<List<String>> names = snapshot.path(node.get());
-            return names.<ResolvedPath>map(n -> ObjectPath.of(exportId, n))
-                    .orElseGet(() -> new ResolvedPath.Unresolvable("no path for handle " + nfh));
+        try {
+            return handles.cachedRead(new Resolution(exportId, nfh), snapshot -> resolve(snapshot, nfh));
         } catch (HandleTableException e) {
             throw new IOException("resolving " + nfh + ": " + e.getMessage(), e);
         }
+    }
+
+    /** What {@link #resolve(Inode)} answers for {@code handle} in export {@code exportId}: a key of the table's cache. */
+    private record Resolution(String exportId, Nfh handle) {
+    }
+
+    private ResolvedPath resolve(HandleSnapshot snapshot, Nfh nfh) {
+        Optional<Node> node = snapshot.node(nfh);
+        if (node.isEmpty()) {
+            return new ResolvedPath.Unresolvable("unknown handle " + nfh);
+        }
+        if (!node.get().exportId().equals(exportId)) {
+            return new ResolvedPath.Unresolvable("handle " + nfh + " of export " + node.get().exportId());
+        }
+        if (node.get().isRoot()) {
+            return ObjectPath.root(exportId);
+        }
+        Optional<List<String>> names = snapshot.path(node.get());
+        return names.<ResolvedPath>map(n -> ObjectPath.of(exportId, n))
+                .orElseGet(() -> new ResolvedPath.Unresolvable("no path for handle " + nfh));
     }
 
     @Override

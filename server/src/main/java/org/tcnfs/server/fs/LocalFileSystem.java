@@ -138,7 +138,7 @@ import org.tcnfs.txn.handles.Node;
  *
  * <p><b>Handle-table reads.</b> What the table answers to resolve a handle (its node and the paths of its links), to
  * find the export of a handle and to find the row of a name in a directory is kept across compounds ({@link
- * RowCache}, a few thousand answers at most) for as long as the table does not change: any change of the
+ * HandleTable#cachedRead}, a few thousand answers at most) for as long as the table does not change: any change of the
  * table, by any compound or export, empties it, and a thread whose transaction buffer holds rows of its own neither
  * uses nor fills it. Only the table reads go: the object a row names is {@code statx}ed as before, so a change made
  * beside the server is found exactly as without the cache.
@@ -169,11 +169,6 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
     private static final int DIRECTORY_DESCRIPTORS = 64;
     /** Most resolved handles one stretch of operations that change nothing remembers ({@link StretchCache}). */
     private static final int RESOLVED_IN_STRETCH = 1024;
-    /**
-     * Most answers of handle-table reads kept across compounds while the table does not change ({@link RowCache}):
-     * the rows of a walk or listing of a few thousand objects, a few hundred bytes each (a node, its paths).
-     */
-    private static final int CACHED_ROWS = 4096;
     private static final int FIRST_COOKIE = 256;
     private static final long VERIFIER_SALT = 0x7463_6e66_7348_0001L;
     private static final FileAttribute<Set<PosixFilePermission>> OWNER_ONLY =
@@ -203,9 +198,9 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
     private final DirectoryDescriptors descriptors =
             new DirectoryDescriptors(DIRECTORY_DESCRIPTORS, verifiedDirectories::epoch, this::closeDescriptor);
     private final LongAdder resolutions = new LongAdder();
-    private final RowCache rows = new RowCache(CACHED_ROWS);
+    /** Handle-table reads asked through {@link #cachedRead}, answered from the table's cache or not. */
+    private final LongAdder rowReads = new LongAdder();
     private final LongAdder tableReads = new LongAdder();
-    private final LongAdder cachedRowAnswers = new LongAdder();
     private final LongAdder pathNames = new LongAdder();
     private final LongAdder fileSystemSyncs = new LongAdder();
     /** A descriptor of the export root, for {@code syncfs}; -1 once closed. */
@@ -988,15 +983,17 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
 
     /**
      * Reads of the handle table this file system made to resolve handles, recognize them and find the rows of names
-     * (one snapshot each) since it was built; those {@link RowCache} answered are not counted.
+     * (one snapshot each) since it was built; those {@link HandleTable#cachedRead} answered from its cache are not
+     * counted.
      */
     public long tableReadCount() {
         return tableReads.sum();
     }
 
-    /** Reads of the handle table {@link RowCache} answered (the table had not changed since they were read). */
+    /** Reads of the handle table answered from its cache (the table had not changed since they were read). */
     public long cachedRowAnswerCount() {
-        return cachedRowAnswers.sum();
+        long misses = tableReads.sum(); // first: every read it counts was counted in rowReads before
+        return rowReads.sum() - misses;
     }
 
     @Override
@@ -1283,13 +1280,20 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
     private record Located(Node node, List<Path> paths) {
     }
 
-    /** The entry {@code name} of directory {@code parent} in the table: a key of {@link #rows}. */
+    /**
+     * The rows and paths of {@code handle} as this file system sees them: a key of {@link #cachedRead}, with the file
+     * system (by identity) as {@link Located} depends on its export and root.
+     */
+    private record Place(LocalFileSystem fs, Nfh handle) {
+    }
+
+    /** The entry {@code name} of directory {@code parent} in the table: a key of {@link #cachedRead}. */
     private record Entry(Nfh parent, String name) {
     }
 
-    /** A handle's {@link Located} row and paths, from {@link #rows} while the table did not change. */
+    /** A handle's {@link Located} row and paths, from the table's cache while the table did not change. */
     private Located located(Nfh handle) {
-        return cachedRead(handle, snapshot -> {
+        return cachedRead(new Place(this, handle), snapshot -> {
             Optional<Node> node = snapshot.node(handle);
             if (node.isEmpty() || !node.get().exportId().equals(exportId)) {
                 return new Located(node.orElse(null), List.of());
@@ -1305,7 +1309,7 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         });
     }
 
-    /** The node the table has under {@code name} in {@code parent}, from {@link #rows} while the table did not change. */
+    /** The node the table has under {@code name} in {@code parent}, from the table's cache while it did not change. */
     private Optional<Node> entry(Nfh parent, String name) {
         return cachedRead(new Entry(parent, name), snapshot -> {
             Optional<Nfh> known = snapshot.child(parent, name);
@@ -1314,28 +1318,15 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
     }
 
     /**
-     * What {@code read} answers in a snapshot of the table, kept under {@code key} in {@link #rows}: answered from
-     * there while the table's {@link HandleTable#committedChangeCount() change count} is the one it was read under,
-     * and kept only if no change started while it was read. A thread whose reads see its own buffered rows neither
-     * uses nor fills the cache (the count is -1 there).
+     * {@link HandleTable#cachedRead}, counted: {@link #rowReads} every time, {@link #tableReads} when the table was
+     * read (a thread whose reads see its own buffered rows always reads it).
      */
-    @SuppressWarnings("unchecked")
     private <T> T cachedRead(Object key, Function<HandleSnapshot, T> read) {
-        long count = handles.committedChangeCount();
-        Object kept = rows.get(count, key);
-        if (kept != null) {
-            cachedRowAnswers.increment();
-            return (T) kept;
-        }
-        tableReads.increment();
-        T answer;
-        try (HandleSnapshot snapshot = handles.read()) {
-            answer = read.apply(snapshot);
-        }
-        if (handles.unchangedSince(count)) {
-            rows.put(count, key, answer);
-        }
-        return answer;
+        rowReads.increment();
+        return handles.cachedRead(key, snapshot -> {
+            tableReads.increment();
+            return read.apply(snapshot);
+        });
     }
 
     /** Work on the handle table for the object at {@code path}, named {@code name} in its directory. */

@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.lmdbjava.ByteArrayProxy;
 import org.lmdbjava.Dbi;
 import org.lmdbjava.DbiFlags;
@@ -56,6 +57,11 @@ import org.slf4j.LoggerFactory;
  * count while none is under way, and {@link #unchangedSince} says whether none started since: then every read of
  * the committed table in between saw the same rows. The planner uses it to skip re-checking its assumptions
  * ({@code CompoundLocker}).
+ *
+ * <p><b>Cached reads.</b> {@link #cachedRead} keeps what reads of the committed table answered, across threads, for
+ * as long as the change count stays where it was when they read ({@link RowCache}, at most {@link #MAX_CACHED_READS}
+ * answers): the planner's and the file systems' reads of the rows a compound names, repeated compound after compound
+ * while nothing changes. Any change moves the count and so drops every answer kept before it.
  *
  * <p><b>Durability.</b> Under {@link Durability#FULL} the environment is opened with {@code MDB_NOMETASYNC}: a
  * commit writes its pages, {@code fdatasync}s them and writes the meta page unsynced; a durable commit then
@@ -96,6 +102,13 @@ public final class HandleTable implements AutoCloseable {
      */
     public static final int MAX_IDLE_READ_TRANSACTIONS = 32;
 
+    /**
+     * Most answers {@link #cachedRead} keeps at once (the cache is emptied when full): the rows of a walk or listing
+     * of a few thousand objects as each reader asks for them (a file system's node and paths, the planner's path and
+     * export of a handle), a few hundred bytes each.
+     */
+    public static final int MAX_CACHED_READS = 8192;
+
     /** Most directory paths {@link #cachedDirectoryPath cached} at once (the cache is emptied when full). */
     public static final int MAX_CACHED_DIRECTORIES = 16_384;
 
@@ -126,6 +139,7 @@ public final class HandleTable implements AutoCloseable {
     /** Whether a lazy commit ran since the last {@link #sync()}. */
     private final AtomicBoolean unsynced = new AtomicBoolean();
     private final LongAdder commits = new LongAdder();
+    private final LongAdder snapshots = new LongAdder();
     private final LongAdder flushes = new LongAdder();
     private final LongAdder queuedDirectorySyncsJoined = new LongAdder();
     private final LateDurability late;
@@ -148,6 +162,7 @@ public final class HandleTable implements AutoCloseable {
     /** Changes visible to readers begun and ended (see the class comment, "Change count"); started >= ended. */
     private final AtomicLong changesStarted = new AtomicLong();
     private final AtomicLong changesEnded = new AtomicLong();
+    private final RowCache cachedReads = new RowCache(MAX_CACHED_READS);
     /** Ended (reset) read transactions for reuse, at most {@link #MAX_IDLE_READ_TRANSACTIONS}. */
     private final ArrayBlockingQueue<Txn<byte[]>> idleReads = new ArrayBlockingQueue<>(MAX_IDLE_READ_TRANSACTIONS);
 
@@ -202,6 +217,7 @@ public final class HandleTable implements AutoCloseable {
      * none) if {@link #cacheEpoch} allows.
      */
     HandleSnapshot committedSnapshot(long before, java.util.function.UnaryOperator<Store> wrap) {
+        snapshots.increment();
         long reader = pending.enter();
         Txn<byte[]> txn;
         try {
@@ -262,6 +278,39 @@ public final class HandleTable implements AutoCloseable {
      */
     public boolean unchangedSince(long count) {
         return count >= 0 && changesStarted.get() == count;
+    }
+
+    /**
+     * What {@code read} answers in a snapshot of the table, kept under {@code key} ({@link RowCache}): answered from
+     * there while the {@link #committedChangeCount() change count} is the one it was read under, and kept only if no
+     * change started while it was read. A thread whose reads see its own buffered rows neither uses nor fills the
+     * cache (the count is -1 there), so every answer is what a read of the committed table would answer now.
+     *
+     * @param key names the read and everything its answer depends on besides the table (by {@code equals}); each
+     *     caller uses a key type of its own, so that keys of different readers never meet
+     * @param read the read: no side effect but on the caller's own meters; its answer immutable and not null
+     * @return the answer, kept or read now
+     */
+    @SuppressWarnings("unchecked")
+    public <T> T cachedRead(Object key, Function<HandleSnapshot, T> read) {
+        long count = committedChangeCount();
+        Object kept = cachedReads.get(count, key);
+        if (kept != null) {
+            return (T) kept;
+        }
+        T answer;
+        try (HandleSnapshot snapshot = read()) {
+            answer = Objects.requireNonNull(read.apply(snapshot), "read answered null");
+        }
+        if (unchangedSince(count)) {
+            cachedReads.put(count, key, answer);
+        }
+        return answer;
+    }
+
+    /** How many answers {@link #cachedRead} keeps now (tests). */
+    int cachedReadCount() {
+        return cachedReads.size();
     }
 
     /** A change readers will see starts; call {@link #changed()} once it is visible (or abandoned). */
@@ -688,6 +737,14 @@ public final class HandleTable implements AutoCloseable {
     /** Rows of {@code async} compounds that no LMDB commit carried yet. */
     public int uncommittedPendingRows() {
         return pending.waiting();
+    }
+
+    /**
+     * Snapshots of the committed table taken since it was opened (an LMDB read transaction each, on behalf of every
+     * reader: file systems, planner, locker); {@link #cachedRead} answers from its cache take none.
+     */
+    public long snapshotCount() {
+        return snapshots.sum();
     }
 
     /** LMDB write transactions committed since the table was opened. */

@@ -27,16 +27,11 @@ import java.util.Optional;
  * UTF-8) sorts by its UTF-16 code unit value.
  *
  * <p>{@link #hashCode} is computed from the fields' values only, so it is the same in every run (the lock
- * manager hashes keys by it).
- *
- * @param exportId   the export the key belongs to, not empty
- * @param kind       a path or an object
- * @param components for a path, the names from the export root, each non-empty, without {@code '/'} or
- *                   NUL, and neither {@code "."} nor {@code ".."}; empty for the root and for objects
- * @param fileId     for an object, its file id (any 64-bit value, read as unsigned); 0 for paths
+ * manager hashes keys by it); it is computed once, when the key is made, as the lock manager hashes each key several
+ * times per compound. A value class with the accessors a record would have: {@link #exportId()}, {@link #kind()},
+ * {@link #components()}, {@link #fileId()}. Immutable; a {@link #parent()} shares its child's list of names.
  */
-public record LockKey(String exportId, Kind kind, List<String> components, long fileId)
-        implements Comparable<LockKey> {
+public final class LockKey implements Comparable<LockKey> {
 
     /** Whether a key names a place in the tree or an object. */
     public enum Kind {
@@ -46,23 +41,79 @@ public record LockKey(String exportId, Kind kind, List<String> components, long 
         OBJECT
     }
 
-    public LockKey {
+    private final String exportId;
+    private final Kind kind;
+    private final List<String> components;
+    private final long fileId;
+    private final int hash;
+
+    /**
+     * @param exportId   the export the key belongs to, not empty
+     * @param kind       a path or an object
+     * @param components for a path, the names from the export root, each non-empty, without {@code '/'} or
+     *                   NUL, and neither {@code "."} nor {@code ".."}; empty for the root and for objects
+     * @param fileId     for an object, its file id (any 64-bit value, read as unsigned); 0 for paths
+     */
+    public LockKey(String exportId, Kind kind, List<String> components, long fileId) {
         Objects.requireNonNull(exportId, "exportId");
         Objects.requireNonNull(kind, "kind");
         Objects.requireNonNull(components, "components");
         if (exportId.isEmpty()) {
             throw new IllegalArgumentException("empty export id");
         }
-        components = List.copyOf(components);
-        for (String name : components) {
-            checkName(name);
+        List<String> names = List.copyOf(components);
+        for (int i = 0; i < names.size(); i++) {
+            checkName(names.get(i));
         }
-        if (kind == Kind.OBJECT && !components.isEmpty()) {
-            throw new IllegalArgumentException("an object key has no path components: " + components);
+        if (kind == Kind.OBJECT && !names.isEmpty()) {
+            throw new IllegalArgumentException("an object key has no path components: " + names);
         }
         if (kind == Kind.PATH && fileId != 0) {
             throw new IllegalArgumentException("a path key has no file id: " + fileId);
         }
+        this.exportId = exportId;
+        this.kind = kind;
+        this.components = names;
+        this.fileId = fileId;
+        this.hash = hash(exportId, kind, names, fileId);
+    }
+
+    /** A path key of names already checked, in an immutable list (a {@link #parent()}'s, shared with its child). */
+    private LockKey(String exportId, List<String> checkedNames) {
+        this.exportId = exportId;
+        this.kind = Kind.PATH;
+        this.components = checkedNames;
+        this.fileId = 0;
+        this.hash = hash(exportId, Kind.PATH, checkedNames, 0);
+    }
+
+    private static int hash(String exportId, Kind kind, List<String> components, long fileId) {
+        int h = exportId.hashCode();
+        h = 31 * h + components.hashCode();
+        if (kind == Kind.OBJECT) {
+            h = 31 * h + 0x5bd1e995 + Long.hashCode(fileId);
+        }
+        return h;
+    }
+
+    /** The export the key belongs to. */
+    public String exportId() {
+        return exportId;
+    }
+
+    /** A path or an object. */
+    public Kind kind() {
+        return kind;
+    }
+
+    /** For a path, the names from the export root (immutable); empty for the root and for objects. */
+    public List<String> components() {
+        return components;
+    }
+
+    /** For an object, its file id (read as unsigned); 0 for paths. */
+    public long fileId() {
+        return fileId;
     }
 
     /** The key of the export root of {@code exportId}. */
@@ -127,7 +178,7 @@ public record LockKey(String exportId, Kind kind, List<String> components, long 
         if (kind == Kind.OBJECT || components.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(ofPath(exportId, components.subList(0, components.size() - 1)));
+        return Optional.of(new LockKey(exportId, components.subList(0, components.size() - 1)));
     }
 
     /**
@@ -157,7 +208,7 @@ public record LockKey(String exportId, Kind kind, List<String> components, long 
         }
         List<LockKey> result = new ArrayList<>(components.size());
         for (int length = 0; length < components.size(); length++) {
-            result.add(ofPath(exportId, components.subList(0, length)));
+            result.add(new LockKey(exportId, components.subList(0, length)));
         }
         return List.copyOf(result);
     }
@@ -196,12 +247,14 @@ public record LockKey(String exportId, Kind kind, List<String> components, long 
 
     @Override
     public int hashCode() {
-        int h = exportId.hashCode();
-        h = 31 * h + components.hashCode();
-        if (kind == Kind.OBJECT) {
-            h = 31 * h + 0x5bd1e995 + Long.hashCode(fileId);
-        }
-        return h;
+        return hash;
+    }
+
+    /** Same export, kind, names and file id. */
+    @Override
+    public boolean equals(Object o) {
+        return this == o || o instanceof LockKey other && hash == other.hash && fileId == other.fileId
+                && kind == other.kind && exportId.equals(other.exportId) && components.equals(other.components);
     }
 
     /** {@code export:/a/b} for paths, {@code inode:export/123} for objects. */

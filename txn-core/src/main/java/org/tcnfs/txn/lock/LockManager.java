@@ -134,7 +134,13 @@ public final class LockManager {
         private int users;
         private LockOwner writer;
         private int writeHolds;
-        private final Map<LockOwner, Integer> readers = new HashMap<>(4);
+        /**
+         * The owners that hold it for reading, {@code readers[0..readerCount)}, each once, with their holds in {@link
+         * #readHolds}: a few at a time, so arrays scanned in order rather than a map (none until the first reader).
+         */
+        private LockOwner[] readers;
+        private int[] readHolds;
+        private int readerCount;
         /** Numbers the requests in the order they arrive. */
         private long arrivals;
         /** The requests waiting for it, in arrival order (no array until the first waits). */
@@ -151,7 +157,7 @@ public final class LockManager {
             if (mode == LockMode.READ) {
                 return !givesWayToEarlierWriter(owner, holdsNothing, arrival);
             }
-            if (!readers.isEmpty() && !(readers.size() == 1 && readers.containsKey(owner))) {
+            if (readerCount > 1 || readerCount == 1 && readers[0] != owner) {
                 return false;
             }
             return !givesWayToEarlierReader(owner, arrival);
@@ -162,7 +168,7 @@ public final class LockManager {
          * comment, "Writers first").
          */
         private boolean givesWayToEarlierWriter(LockOwner owner, boolean holdsNothing, long arrival) {
-            if (waiters.isEmpty() || owner.spansCompounds() || writer == owner || readers.containsKey(owner)) {
+            if (waiters.isEmpty() || owner.spansCompounds() || writer == owner || readerIndex(owner) >= 0) {
                 return false;
             }
             boolean spanningHolder = !holdsNothing && heldByATransactionThatSpansCompounds();
@@ -201,12 +207,40 @@ public final class LockManager {
             if (writer != null && writer.spansCompounds()) {
                 return true;
             }
-            for (LockOwner reader : readers.keySet()) {
-                if (reader.spansCompounds()) {
+            for (int i = 0; i < readerCount; i++) {
+                if (readers[i].spansCompounds()) {
                     return true;
                 }
             }
             return false;
+        }
+
+        /** Where {@code owner} is among the readers, or -1. */
+        private int readerIndex(LockOwner owner) {
+            for (int i = 0; i < readerCount; i++) {
+                if (readers[i] == owner) {
+                    return i;
+                }
+            }
+            return -1;
+        }
+
+        /** One more read hold of {@code owner}. */
+        private void addReadHold(LockOwner owner) {
+            int i = readerIndex(owner);
+            if (i >= 0) {
+                readHolds[i]++;
+                return;
+            }
+            if (readers == null) {
+                readers = new LockOwner[2];
+                readHolds = new int[2];
+            } else if (readerCount == readers.length) {
+                readers = Arrays.copyOf(readers, readerCount * 2);
+                readHolds = Arrays.copyOf(readHolds, readerCount * 2);
+            }
+            readers[readerCount] = owner;
+            readHolds[readerCount++] = 1;
         }
 
         /** An older holder the request must not wait for (wait-die), or null. */
@@ -218,9 +252,9 @@ public final class LockManager {
                 return writer;
             }
             if (mode == LockMode.WRITE) {
-                for (LockOwner reader : readers.keySet()) {
-                    if (reader != owner && owner.diesFor(reader)) {
-                        return reader;
+                for (int i = 0; i < readerCount; i++) {
+                    if (readers[i] != owner && owner.diesFor(readers[i])) {
+                        return readers[i];
                     }
                 }
             }
@@ -261,7 +295,7 @@ public final class LockManager {
                 writer = owner;
                 writeHolds++;
             } else {
-                readers.merge(owner, 1, Integer::sum);
+                addReadHold(owner);
             }
             return waited;
         }
@@ -275,14 +309,16 @@ public final class LockManager {
                     writer = null;
                 }
             } else {
-                Integer holds = readers.get(owner);
-                if (holds == null) {
+                int i = readerIndex(owner);
+                if (i < 0) {
                     throw new IllegalMonitorStateException("not read-locked by " + owner);
                 }
-                if (holds == 1) {
-                    readers.remove(owner);
-                } else {
-                    readers.put(owner, holds - 1);
+                if (--readHolds[i] == 0) {
+                    // the last reader takes its place: the order of readers does not matter
+                    readerCount--;
+                    readers[i] = readers[readerCount];
+                    readHolds[i] = readHolds[readerCount];
+                    readers[readerCount] = null;
                 }
             }
             notifyAll();
@@ -306,9 +342,9 @@ public final class LockManager {
         /** The read holds of the current thread's single compound. */
         synchronized int getReadHoldCount() {
             int n = 0;
-            for (Map.Entry<LockOwner, Integer> e : readers.entrySet()) {
-                if (e.getKey().thread() == Thread.currentThread()) {
-                    n += e.getValue();
+            for (int i = 0; i < readerCount; i++) {
+                if (readers[i].thread() == Thread.currentThread()) {
+                    n += readHolds[i];
                 }
             }
             return n;
@@ -317,8 +353,8 @@ public final class LockManager {
         /** The number of read holds of all owners. */
         synchronized int getReadLockCount() {
             int n = 0;
-            for (int holds : readers.values()) {
-                n += holds;
+            for (int i = 0; i < readerCount; i++) {
+                n += readHolds[i];
             }
             return n;
         }
@@ -661,11 +697,18 @@ public final class LockManager {
         locks.computeIfPresent(key, (k, lock) -> --lock.users == 0 ? null : lock);
     }
 
+    /** Most keys {@link #expand} makes room for at first (a compound of many keys grows its map as it goes). */
+    private static final int EXPAND_CAPACITY = 64;
+
     /** The requested keys plus the ancestors of path keys, each once, WRITE winning over READ. */
     private static Map<LockKey, LockMode> expand(Collection<LockRequest> requests) {
-        Map<LockKey, LockMode> keys = new HashMap<>(requests.size() * 4);
+        int most = 0; // every key with all its ancestors: a short compound's keys fit without a resize
         for (LockRequest request : requests) {
             Objects.requireNonNull(request, "request");
+            most += request.key().depth() + 1;
+        }
+        Map<LockKey, LockMode> keys = new HashMap<>((int) (Math.min(most, EXPAND_CAPACITY) / 0.75f) + 1);
+        for (LockRequest request : requests) {
             LockMode had = keys.put(request.key(), request.mode());
             if (had != null) {
                 // there already, and with it its ancestors (each key comes in with all of them)

@@ -127,7 +127,7 @@ public final class ObjectPath implements ResolvedPath, Comparable<ObjectPath> {
         for (ObjectPath p = this; p.parent != null; p = p.parent) {
             names[p.depth - 1] = p.name;
         }
-        return Collections.unmodifiableList(Arrays.asList(names));
+        return List.of(names); // immutable as a lock key keeps it: LockKey.ofPath takes it without a copy
     }
 
     /** The proper ancestors of this path, the export root first; empty for an export root. */

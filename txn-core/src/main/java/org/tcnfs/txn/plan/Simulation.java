@@ -48,8 +48,8 @@ final class Simulation implements Planning {
     private final int minorVersion;
     private final PathResolver resolver;
     private final Retransmissions retransmissions;
-    /** The OPENs planned as retransmissions answered from their owner's last reply. */
-    private final SortedSet<Integer> retransmitted = new TreeSet<>();
+    /** The OPENs planned as retransmissions answered from their owner's last reply; null until the first. */
+    private SortedSet<Integer> retransmitted;
 
     private final Map<ObjectPath, LockMode> keys = new HashMap<>();
     /** An object by handle, as the object keys name it. */
@@ -106,7 +106,7 @@ final class Simulation implements Planning {
         resolved.forEach((handle, path) -> assumptions.add(new Assumption.HandleResolves(handle, path)));
         identified.forEach((path, handle) -> assumptions.add(new Assumption.PathIdentifies(path, handle)));
         return new TxnPlan(ops.length, pathKeys, handleKeys, mutations, assumptions, Optional.ofNullable(stop),
-                Optional.empty(), retransmitted);
+                Optional.empty(), retransmitted == null ? Set.of() : retransmitted);
     }
 
     // ---- the operations ----
@@ -449,6 +449,9 @@ final class Simulation implements Planning {
 
     @Override
     public void retransmitted(int i, nfs_argop4 op, OwnerSequence.Retransmission again) throws IOException {
+        if (retransmitted == null) {
+            retransmitted = new TreeSet<>();
+        }
         retransmitted.add(i);
         if (again.status() != NfsStatus.OK.code()) {
             expectFailure(i, op, "a retransmission answered with its last reply, " + NfsStatus.nameOf(again.status()));

@@ -155,4 +155,15 @@ class LockKeyTest {
         assertThat(path("a/b")).hasToString("e:/a/b");
         assertThat(LockKey.ofObject("e", -1)).hasToString("inode:e/18446744073709551615");
     }
+
+    @Test
+    void aParentOrAncestorIsEqualToAndHashesAsTheKeyOfItsNames() {
+        LockKey parent = path("a/b/c").parent().orElseThrow();
+        assertThat(parent).isEqualTo(path("a/b")).hasSameHashCodeAs(path("a/b"));
+        assertThat(parent.components()).containsExactly("a", "b");
+        assertThat(parent.parent().orElseThrow().parent()).contains(LockKey.root("e"));
+        assertThat(path("a/b/c").ancestors().get(2)).isEqualTo(parent).hasSameHashCodeAs(parent);
+        assertThat(parent).isNotEqualTo(LockKey.ofPath("f", "a", "b")).isNotEqualTo(LockKey.ofObject("e", 0));
+        assertThat(LockKey.ofObject("e", 7)).isEqualTo(LockKey.ofObject("e", 7)).isNotEqualTo(LockKey.ofObject("e", 8));
+    }
 }
