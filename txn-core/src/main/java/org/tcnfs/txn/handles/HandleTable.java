@@ -136,7 +136,11 @@ public final class HandleTable implements AutoCloseable {
     final Dbi<byte[]> inodes;
     final Dbi<byte[]> exports;
     private final Map<String, SideTable> sideTables = new ConcurrentHashMap<>();
-    private final ThreadLocal<TxnBuffer> bound = new ThreadLocal<>();
+    /**
+     * Per thread: the buffer it is {@link #bind bound} to, or null. The slot stays for the thread's life and only its
+     * content changes (a binding per operation would otherwise set and remove a thread-local entry each time).
+     */
+    private final ThreadLocal<BoundSlot> bound = ThreadLocal.withInitial(BoundSlot::new);
     private final GroupCommit groupCommit = new GroupCommit(this::lmdbBatch);
     private final SharedFsync sharedFsync = new SharedFsync();
     /**
@@ -189,7 +193,7 @@ public final class HandleTable implements AutoCloseable {
      * buffer, the snapshot reads through the buffer (the transaction sees its own changes).
      */
     public HandleSnapshot read() {
-        TxnBuffer buffer = bound.get();
+        TxnBuffer buffer = bound.get().buffer;
         if (buffer != null) {
             return buffer.snapshot();
         }
@@ -235,7 +239,7 @@ public final class HandleTable implements AutoCloseable {
      * read of the table in between saw the same rows (see the class comment, "Change count").
      */
     public long changeCount() {
-        if (bound.get() != null) {
+        if (bound.get().buffer != null) {
             return -1;
         }
         long ended = changesEnded.get(); // first: a change that starts after this read makes the counts differ
@@ -248,7 +252,7 @@ public final class HandleTable implements AutoCloseable {
      * -1 while a change is under way or where the thread's reads see rows others do not (a buffer with changes).
      */
     public long committedChangeCount() {
-        TxnBuffer buffer = bound.get();
+        TxnBuffer buffer = bound.get().buffer;
         if (buffer != null && !buffer.isEmpty()) {
             return -1;
         }
@@ -355,7 +359,7 @@ public final class HandleTable implements AutoCloseable {
      * buffer instead of LMDB, and it never blocks.
      */
     public HandleBatch write() {
-        TxnBuffer buffer = bound.get();
+        TxnBuffer buffer = bound.get().buffer;
         if (buffer != null) {
             return buffer.batch();
         }
@@ -446,21 +450,22 @@ public final class HandleTable implements AutoCloseable {
      */
     public Binding bind(TxnBuffer buffer) {
         Objects.requireNonNull(buffer, "buffer");
-        if (bound.get() != null) {
+        BoundSlot slot = bound.get();
+        if (slot.buffer != null) {
             throw new IllegalStateException("this thread is bound to a transaction's buffer already");
         }
-        bound.set(buffer);
+        slot.buffer = buffer;
         return new Binding();
     }
 
     /** Unbinds this thread from any buffer (harmless when it is not bound). */
     public void unbindCurrentThread() {
-        bound.remove();
+        bound.get().buffer = null;
     }
 
     /** Whether this thread is bound to a buffer. */
     public boolean isBound() {
-        return bound.get() != null;
+        return bound.get().buffer != null;
     }
 
     /**
@@ -472,7 +477,7 @@ public final class HandleTable implements AutoCloseable {
      * syncing the same key at the same moment share an fsync ({@link SharedFsync}).
      */
     public boolean syncAtCompoundEnd(Object key, TxnBuffer.SyncOpener opener) throws IOException {
-        TxnBuffer buffer = bound.get();
+        TxnBuffer buffer = bound.get().buffer;
         if (buffer == null) {
             return false;
         }
@@ -490,7 +495,7 @@ public final class HandleTable implements AutoCloseable {
      * less per compound that creates or removes in a directory written a moment before.
      */
     public boolean syncDirectoryAtCompoundEnd(Object key, TxnBuffer.SyncOpener opener) throws IOException {
-        TxnBuffer buffer = bound.get();
+        TxnBuffer buffer = bound.get().buffer;
         if (buffer != null && buffer.defersDirectorySyncs() && late.holdsDirectorySync(key)) {
             queuedDirectorySyncsJoined.increment();
             return true;
@@ -516,7 +521,7 @@ public final class HandleTable implements AutoCloseable {
      * (a light-path transaction), when the table has no such row, or when the queue is full.
      */
     public Optional<Nfh> unlinkAfterSync(Nfh parent, String name) {
-        TxnBuffer buffer = bound.get();
+        TxnBuffer buffer = bound.get().buffer;
         if (buffer != null && !buffer.removesRowsLate()) {
             return Optional.empty();
         }
@@ -537,7 +542,7 @@ public final class HandleTable implements AutoCloseable {
      * TxnBuffer#keepRemovedDirectory}), taken once; empty elsewhere (remove it).
      */
     public Optional<java.nio.file.Path> placeForRemovedDirectory(long ino) {
-        TxnBuffer buffer = bound.get();
+        TxnBuffer buffer = bound.get().buffer;
         return buffer == null ? Optional.empty() : buffer.takeRemovedDirectoryPlace(ino);
     }
 
@@ -547,10 +552,15 @@ public final class HandleTable implements AutoCloseable {
      * ({@link TxnBuffer#mayCommitAlongsideSyncs}). Elsewhere nothing.
      */
     public void commitAfterSyncs() {
-        TxnBuffer buffer = bound.get();
+        TxnBuffer buffer = bound.get().buffer;
         if (buffer != null) {
             buffer.markCommitAfterSyncs();
         }
+    }
+
+    /** The buffer one thread is bound to; used by that thread only. */
+    private static final class BoundSlot {
+        TxnBuffer buffer;
     }
 
     /** A thread's binding to a buffer; closing it unbinds the thread. */
@@ -560,7 +570,7 @@ public final class HandleTable implements AutoCloseable {
 
         @Override
         public void close() {
-            bound.remove();
+            bound.get().buffer = null;
         }
     }
 
@@ -590,7 +600,7 @@ public final class HandleTable implements AutoCloseable {
      */
     public <T> T inGroupCommit(BatchWork<T> work) throws IOException {
         Objects.requireNonNull(work, "work");
-        TxnBuffer buffer = bound.get();
+        TxnBuffer buffer = bound.get().buffer;
         if (buffer != null) {
             try (HandleBatch batch = buffer.batch()) {
                 T result = work.apply(batch);
