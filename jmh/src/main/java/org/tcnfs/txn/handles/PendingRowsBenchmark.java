@@ -55,7 +55,7 @@ public class PendingRowsBenchmark {
             root = batch.ensureRoot("bench", 1, 1, 0);
             batch.commit();
         }
-        PendingRows pending = new PendingRows(rows + 1);
+        PendingRows pending = new PendingRows(rows + 1, java.util.Set.of(names));
         OverlayStore changes = new OverlayStore(EMPTY);
         kept = new byte[rows][];
         missing = new byte[1024][];

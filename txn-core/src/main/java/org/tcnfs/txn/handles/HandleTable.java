@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -162,7 +163,6 @@ public final class HandleTable implements AutoCloseable {
     private HandleTable(Path directory, Env<byte[]> env, Durability durability, Duration lateDelay,
             int maxPendingRows) {
         this.directory = directory;
-        this.pending = new PendingRows(maxPendingRows);
         this.env = env;
         this.syncAfterCommit = durability == Durability.FULL;
         this.commitSyncsData = durability != Durability.NONE;
@@ -171,6 +171,8 @@ public final class HandleTable implements AutoCloseable {
         this.names = env.openDbi("names", DbiFlags.MDB_CREATE);
         this.inodes = env.openDbi("inodes", DbiFlags.MDB_CREATE);
         this.exports = env.openDbi("exports", DbiFlags.MDB_CREATE);
+        // names are scanned by prefix for a directory's entries (childNames) when a directory goes
+        this.pending = new PendingRows(maxPendingRows, Set.of(names));
     }
 
     /** A builder for a table under {@code stateDirectory} (the environment goes to its {@code handles}). */

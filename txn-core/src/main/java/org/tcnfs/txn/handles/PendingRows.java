@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListSet;
@@ -32,11 +33,13 @@ import org.lmdbjava.Dbi;
  * is refused ({@link #tryAdd} says false) and commits to LMDB itself, as before.
  *
  * <p><b>Lookups.</b> Each table's rows sit in a hash map (a key's hash computed once, so a point read costs one hash
- * of the key and one comparison) with a sorted set of the same keys beside it, for scans by prefix. The hash map
- * holds the values; the sorted set only says which keys to look up there. Every change of a key's presence runs
- * inside the hash map's {@code compute} for that key, which adds the key to the sorted set before the value is
- * visible and takes it out only with the value, so a scan never misses a row a point read would see (it may meet a
- * key whose value is not there yet or any more, and reads LMDB for it, as a point read would).
+ * of the key and one comparison). A table scanned by prefix on a common path (the names, for a directory's
+ * entries) has a sorted set of the same keys beside it; a scan of any other table (rare: recovery) goes through all
+ * its kept rows and sorts those that match. The hash map holds the values; the sorted set only says which keys to
+ * look up there. Every change of a key's presence runs inside the hash map's {@code compute} for that key, which
+ * adds the key to the sorted set before the value is visible and takes it out only with the value, so a scan never
+ * misses a row a point read would see (it may meet a key whose value is not there yet or any more, and reads LMDB
+ * for it, as a point read would).
  *
  * <p>Thread-safe. Rows are added without a lock of this class (a key's hash bin is locked while it changes);
  * commits and reclamation run under this object's monitor.
@@ -92,16 +95,24 @@ final class PendingRows {
         }
     }
 
-    /** The rows of one table: values by key, and the same keys in order for scans (see the class javadoc). */
+    /**
+     * The rows of one table: values by key and, for a table scanned by prefix, the same keys in order (see the class
+     * javadoc).
+     */
     private static final class Rows {
         final ConcurrentHashMap<Key, Entry> values = new ConcurrentHashMap<>();
-        final ConcurrentSkipListSet<Key> order = new ConcurrentSkipListSet<>();
+        /** Null for a table whose scans sort what they find. */
+        final ConcurrentSkipListSet<Key> order;
+
+        Rows(boolean ordered) {
+            this.order = ordered ? new ConcurrentSkipListSet<>() : null;
+        }
 
         /** Keeps {@code entry} for {@code key}; returns the entry it replaced, or null. */
         Entry put(Key key, Entry entry) {
             Entry[] previous = new Entry[1];
             values.compute(key, (k, old) -> {
-                if (old == null) {
+                if (old == null && order != null) {
                     order.add(k);
                 }
                 previous[0] = old;
@@ -117,7 +128,9 @@ final class PendingRows {
                 if (now != entry) {
                     return now;
                 }
-                order.remove(k);
+                if (order != null) {
+                    order.remove(k);
+                }
                 removed[0] = true;
                 return null;
             });
@@ -126,7 +139,7 @@ final class PendingRows {
 
         /** Calls {@code action} for every kept key starting with {@code prefix} and its entry, in key order. */
         void forEachWithPrefix(byte[] prefix, BiConsumer<byte[], Entry> action) {
-            for (Key key : order.tailSet(new Key(prefix), true)) {
+            for (Key key : keysFrom(prefix)) {
                 if (!Store.startsWith(key.bytes, prefix)) {
                     break;
                 }
@@ -135,6 +148,21 @@ final class PendingRows {
                     action.accept(key.bytes, entry);
                 }
             }
+        }
+
+        /** Kept keys from {@code first} on, in order (all of them from an unordered table, sorted). */
+        private Iterable<Key> keysFrom(byte[] first) {
+            Key from = new Key(first);
+            if (order != null) {
+                return order.tailSet(from, true);
+            }
+            java.util.TreeSet<Key> sorted = new java.util.TreeSet<>();
+            for (Key key : values.keySet()) {
+                if (key.compareTo(from) >= 0) {
+                    sorted.add(key);
+                }
+            }
+            return sorted;
         }
     }
 
@@ -182,6 +210,7 @@ final class PendingRows {
     }
 
     private final int maxRows;
+    private final Set<Dbi<byte[]>> ordered;
     private final Map<Dbi<byte[]>, Rows> rows = new ConcurrentHashMap<>();
     /** Entries in {@link #rows}. */
     private final AtomicInteger size = new AtomicInteger();
@@ -195,12 +224,16 @@ final class PendingRows {
     private List<Row> retiring;
     private long retiringEpoch;
 
-    /** @param maxRows most rows kept at once; 0 keeps none (every {@link #tryAdd} says false) */
-    PendingRows(int maxRows) {
+    /**
+     * @param maxRows most rows kept at once; 0 keeps none (every {@link #tryAdd} says false)
+     * @param ordered the tables scanned by prefix on a common path, whose keys are also kept in order
+     */
+    PendingRows(int maxRows, Set<Dbi<byte[]>> ordered) {
         if (maxRows < 0) {
             throw new IllegalArgumentException("maxRows must not be negative: " + maxRows);
         }
         this.maxRows = maxRows;
+        this.ordered = Set.copyOf(ordered);
     }
 
     /** Whether rows are kept at all. */
@@ -269,7 +302,7 @@ final class PendingRows {
     }
 
     private Rows map(Dbi<byte[]> dbi) {
-        return rows.computeIfAbsent(dbi, d -> new Rows());
+        return rows.computeIfAbsent(dbi, d -> new Rows(ordered.contains(d)));
     }
 
     // ---- reading -------------------------------------------------------------------------------------------
@@ -345,10 +378,8 @@ final class PendingRows {
             return null;
         }
         List<Row> applied = new ArrayList<>();
-        // in key order, as LMDB writes best
-        rows.forEach((dbi, map) -> map.order.forEach(key -> {
-            Entry entry = map.values.get(key);
-            if (entry != null && entry.state.get() == WAITING) {
+        rows.forEach((dbi, map) -> map.values.forEach((key, entry) -> {
+            if (entry.state.get() == WAITING) {
                 if (entry.value == TOMBSTONE) {
                     target.delete(dbi, key.bytes);
                 } else {
