@@ -15,4 +15,10 @@ public final class IoException extends NfsException {
     public IoException(String message, Throwable cause) {
         super(NfsStatus.IO, message, cause);
     }
+
+    /** A fault of the server: the log shows where it was raised. */
+    @Override
+    protected boolean keepsStackTrace() {
+        return true;
+    }
 }

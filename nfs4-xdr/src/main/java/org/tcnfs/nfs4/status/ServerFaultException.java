@@ -15,4 +15,10 @@ public final class ServerFaultException extends NfsException {
     public ServerFaultException(String message, Throwable cause) {
         super(NfsStatus.SERVERFAULT, message, cause);
     }
+
+    /** A fault of the server: the log shows where it was raised. */
+    @Override
+    protected boolean keepsStackTrace() {
+        return true;
+    }
 }

@@ -24,8 +24,19 @@ final class RequestScheduler {
     private record Parked(Runnable request, Runnable resumeReading) {
     }
 
-    /** What a worker calls to stop counting its request as with the workers ({@link #finishing}). */
-    private static final ThreadLocal<Runnable> RUNNING = new ThreadLocal<>();
+    /**
+     * A worker thread, which holds what it calls to stop counting its request as with the workers
+     * ({@link #finishing}): a field of the thread, not a thread-local set and removed per request.
+     */
+    private static final class Worker extends Thread {
+        /** Used by this thread only; null between requests. */
+        private Runnable finished;
+
+        Worker(Runnable r, String name) {
+            super(r, name);
+            setDaemon(true);
+        }
+    }
 
     private final ThreadPoolExecutor workers;
     private final ConcurrentLinkedDeque<Parked> parked = new ConcurrentLinkedDeque<>();
@@ -45,11 +56,7 @@ final class RequestScheduler {
 
     private static ThreadFactory factory(String prefix) {
         AtomicInteger count = new AtomicInteger();
-        return r -> {
-            Thread t = new Thread(r, prefix + count.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        };
+        return r -> new Worker(r, prefix + count.incrementAndGet());
     }
 
     /** Hands {@code request} to a worker if one or a queue slot is free (and nothing is parked before it). */
@@ -65,11 +72,12 @@ final class RequestScheduler {
         try {
             workers.execute(() -> {
                 Finished finished = new Finished();
-                RUNNING.set(finished);
+                Worker worker = (Worker) Thread.currentThread();
+                worker.finished = finished;
                 try {
                     request.run();
                 } finally {
-                    RUNNING.remove();
+                    worker.finished = null;
                     finished.run();
                 }
             });
@@ -88,9 +96,8 @@ final class RequestScheduler {
      * seen by the server's own inline guard (keys in use). No effect on other threads, nor twice.
      */
     static void finishing() {
-        Runnable finished = RUNNING.get();
-        if (finished != null) {
-            finished.run();
+        if (Thread.currentThread() instanceof Worker worker && worker.finished != null) {
+            worker.finished.run();
         }
     }
 

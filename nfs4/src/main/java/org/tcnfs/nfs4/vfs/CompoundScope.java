@@ -23,17 +23,25 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class CompoundScope {
     private static final AtomicLong NEXT = new AtomicLong(1);
-    /** Per thread: the compound, then the stretch (0 outside a compound). */
-    private static final ThreadLocal<long[]> CURRENT = ThreadLocal.withInitial(() -> new long[2]);
-    /** Per thread: what to run when the compound this thread runs ends ({@link #atEnd}). */
-    private static final ThreadLocal<List<Runnable>> AT_END = ThreadLocal.withInitial(ArrayList::new);
+    /** Per thread, one object for its whole life (one thread-local lookup per call). */
+    private static final ThreadLocal<Slot> CURRENT = ThreadLocal.withInitial(Slot::new);
+
+    /** One thread's scope; used by that thread only. */
+    private static final class Slot {
+        /** The compound (0 outside one). */
+        long compound;
+        /** The stretch (0 outside one). */
+        long stretch;
+        /** What to run when the compound ends ({@link #atEnd}). */
+        final List<Runnable> atEnd = new ArrayList<>();
+    }
 
     private CompoundScope() {
     }
 
     /** A number unique to the compound this thread runs now, or 0 outside a compound. */
     public static long current() {
-        return CURRENT.get()[0];
+        return CURRENT.get().compound;
     }
 
     /**
@@ -42,28 +50,28 @@ public final class CompoundScope {
      * operations go.
      */
     public static long stretch() {
-        return CURRENT.get()[1];
+        return CURRENT.get().stretch;
     }
 
     /** Begins a compound on this thread; returns the previous scope, for {@link #end}. */
     public static long begin() {
-        long[] slot = CURRENT.get();
-        long previous = slot[0];
-        slot[0] = NEXT.getAndIncrement();
-        slot[1] = 0;
+        Slot slot = CURRENT.get();
+        long previous = slot.compound;
+        slot.compound = NEXT.getAndIncrement();
+        slot.stretch = 0;
         return previous;
     }
 
     /** Ends the current stretch, if any: something may change now (no stretch until {@link #endChange()}). */
     public static void beginChange() {
-        CURRENT.get()[1] = 0;
+        CURRENT.get().stretch = 0;
     }
 
     /** Begins a new stretch of operations that change nothing, within the current compound (else a no-op). */
     public static void endChange() {
-        long[] slot = CURRENT.get();
-        if (slot[0] != 0) {
-            slot[1] = NEXT.getAndIncrement();
+        Slot slot = CURRENT.get();
+        if (slot.compound != 0) {
+            slot.stretch = NEXT.getAndIncrement();
         }
     }
 
@@ -72,10 +80,11 @@ public final class CompoundScope {
      * compound it runs at once.
      */
     public static void atEnd(Runnable release) {
-        if (current() == 0) {
+        Slot slot = CURRENT.get();
+        if (slot.compound == 0) {
             release.run();
         } else {
-            AT_END.get().add(release);
+            slot.atEnd.add(release);
         }
     }
 
@@ -84,11 +93,11 @@ public final class CompoundScope {
      * {@link #atEnd} was given during it.
      */
     public static void end(long previous) {
-        long[] slot = CURRENT.get();
-        slot[0] = previous;
+        Slot slot = CURRENT.get();
+        slot.compound = previous;
         // a stretch never outlives its compound: an outer scope's cached reads may be stale by now
-        slot[1] = 0;
-        List<Runnable> releases = AT_END.get();
+        slot.stretch = 0;
+        List<Runnable> releases = slot.atEnd;
         if (!releases.isEmpty()) {
             List<Runnable> now = List.copyOf(releases);
             releases.clear();

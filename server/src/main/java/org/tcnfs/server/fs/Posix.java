@@ -86,6 +86,15 @@ final class Posix {
 
         int linkat(int olddirfd, @Encoding("UTF-8") CharSequence oldpath, int newdirfd,
                 @Encoding("UTF-8") CharSequence newpath, int flags);
+
+        /**
+         * {@code times} is {@code struct timespec[2]} as four longs (64-bit Linux only): jnr-posix's own
+         * {@code futimens} converts a struct array, which costs two exceptions with stack traces per call.
+         */
+        int futimens(int fd, @In long[] times);
+
+        /** {@code times} as in {@link #futimens}. */
+        int utimensat(int dirfd, @Encoding("UTF-8") CharSequence path, @In long[] times, int flags);
     }
 
     /** {@code O_TMPFILE | O_RDWR | O_CLOEXEC} (Linux; O_TMPFILE includes O_DIRECTORY). */
@@ -474,8 +483,8 @@ final class Posix {
             if (extra.fchmod(fd, mode) < 0) {
                 throw FsErrors.of(LastError.getLastError(extraRuntime), "fchmod", path);
             }
-            if ((atime != null || mtime != null) && posix.futimens(fd, timespec(atime), timespec(mtime)) < 0) {
-                throw FsErrors.of(posix.errno(), "futimens", path);
+            if (atime != null || mtime != null) {
+                setTimes(fd, path, atime, mtime);
             }
             if (extra.linkat(AT_FDCWD, "/proc/self/fd/" + fd, AT_FDCWD, path.toString(), AT_SYMLINK_FOLLOW) < 0) {
                 throw FsErrors.of(LastError.getLastError(extraRuntime), "linkat", path);
@@ -516,8 +525,22 @@ final class Posix {
 
     /** Sets access and modification times of {@code path} itself (never a link's target), in nanoseconds. */
     void setTimes(Path path, TimeChange atime, TimeChange mtime) throws NfsException {
-        check(posix.utimensat(AT_FDCWD, path.toString(), timespec(atime), timespec(mtime), AT_SYMLINK_NOFOLLOW),
-                "utimensat", path);
+        if (lp64Linux) {
+            checkExtra(extra.utimensat(AT_FDCWD, path.toString(), timespecs(atime, mtime), AT_SYMLINK_NOFOLLOW),
+                    "utimensat", path);
+        } else {
+            check(posix.utimensat(AT_FDCWD, path.toString(), timespec(atime), timespec(mtime), AT_SYMLINK_NOFOLLOW),
+                    "utimensat", path);
+        }
+    }
+
+    /** {@code futimens(2)} of the open file {@code fd}, which is {@code path} (for the error). */
+    private void setTimes(int fd, Path path, TimeChange atime, TimeChange mtime) throws NfsException {
+        if (lp64Linux) {
+            checkExtra(extra.futimens(fd, timespecs(atime, mtime)), "futimens", path);
+        } else {
+            check(posix.futimens(fd, timespec(atime), timespec(mtime)), "futimens", path);
+        }
     }
 
     /**
@@ -550,6 +573,20 @@ final class Posix {
             return new long[] {0, UTIME_NOW};
         }
         return new long[] {change.at().getEpochSecond(), change.at().getNano()};
+    }
+
+    /** Access and modification time as {@code struct timespec[2]} of 64-bit Linux (see {@link Extra#futimens}). */
+    private static long[] timespecs(TimeChange atime, TimeChange mtime) {
+        long[] a = timespec(atime);
+        long[] m = timespec(mtime);
+        return new long[] {a[0], a[1], m[0], m[1]};
+    }
+
+    /** As {@link #check}, for a call of {@link Extra}, whose errno jnr-posix does not see. */
+    private void checkExtra(int result, String call, Path path) throws NfsException {
+        if (result < 0) {
+            throw FsErrors.of(LastError.getLastError(extraRuntime), call, path);
+        }
     }
 
     private void check(int result, String call, Path path) throws NfsException {

@@ -7,6 +7,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.IntFunction;
 import org.tcnfs.nfs4.compound.CompoundContext;
 import org.tcnfs.nfs4.compound.CompoundHook;
 import org.tcnfs.nfs4.status.NfsStatus;
@@ -36,17 +38,22 @@ import org.tcnfs.nfs4.xdr.nfs_resop4;
  * compound ended early by another hook's {@code beforeCompound} is not counted either.
  *
  * <p>Thread-safe: the hook runs on every request thread at once; timings are kept per thread, meters are
- * created once per label combination and cached.
+ * created once per label combination and cached in arrays indexed by operation and status number (the numbers the
+ * RFCs define; any other goes through a map), so recording looks nothing up by a boxed key.
  */
 public final class MetricsHook implements CompoundHook {
     private static final String UNKNOWN_OP = "UNKNOWN";
     private static final int UNKNOWN_KEY = -1;
     private static final double[] OPS_BUCKETS = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096};
 
+    /** Operation numbers below this have their meters in {@link #opMeters}: all of RFC 8881's and 7862's. */
+    private static final int OP_SLOTS = 128;
+
     private final TcnfsMetrics metrics;
-    private final Map<Integer, Counter> compounds = new ConcurrentHashMap<>();
-    private final Map<Long, Counter> ops = new ConcurrentHashMap<>();
-    private final Map<Integer, Timer> opTimers = new ConcurrentHashMap<>();
+    private final ByStatus compounds;
+    private final AtomicReferenceArray<OpMeters> opMeters = new AtomicReferenceArray<>(OP_SLOTS);
+    /** Meters of {@code OP_ILLEGAL} and of {@link #UNKNOWN_KEY}. */
+    private final Map<Integer, OpMeters> otherOpMeters = new ConcurrentHashMap<>();
     private final Timer compoundTimer;
     private final DistributionSummary opsPerCompound;
     private final Counter replays;
@@ -57,6 +64,8 @@ public final class MetricsHook implements CompoundHook {
     /** Registers the compound-wide meters in {@code metrics}; per-op meters appear with their first use. */
     public MetricsHook(TcnfsMetrics metrics) {
         this.metrics = Objects.requireNonNull(metrics, "metrics");
+        this.compounds = new ByStatus(status -> metrics.counter("tcnfs.compounds",
+                "COMPOUNDs run to the end, by final status", "status", NfsStatus.nameOf(status)));
         this.compoundTimer = metrics.timer("tcnfs.compound", "Latency of COMPOUNDs, first operation to reply");
         this.opsPerCompound = metrics.summary("tcnfs.compound.ops", "Operations per COMPOUND", null, OPS_BUCKETS);
         this.replays = metrics.counter("tcnfs.compound.replays",
@@ -78,9 +87,9 @@ public final class MetricsHook implements CompoundHook {
     @Override
     public void afterOp(CompoundContext context, int index, nfs_argop4 op, nfs_resop4 result) {
         long elapsed = System.nanoTime() - started.get()[1];
-        int opKey = labelKey(op.argop);
-        opTimer(opKey).record(elapsed, TimeUnit.NANOSECONDS);
-        opCounter(opKey, result.status).increment();
+        OpMeters meters = opMeters(op.argop);
+        meters.timer.record(elapsed, TimeUnit.NANOSECONDS);
+        meters.byStatus.counter(result.status).increment();
         if (result.status == NfsStatus.OK.code()) {
             if (result.body instanceof READ4resok read) {
                 readBytes.increment(read.data.remaining());
@@ -97,18 +106,65 @@ public final class MetricsHook implements CompoundHook {
     public void afterCompound(CompoundContext context, COMPOUND4res res) {
         compoundTimer.record(System.nanoTime() - started.get()[0], TimeUnit.NANOSECONDS);
         opsPerCompound.record(res.resarray.length);
-        compounds.computeIfAbsent(res.status, status -> metrics.counter("tcnfs.compounds",
-                "COMPOUNDs run to the end, by final status", "status", NfsStatus.nameOf(status))).increment();
+        compounds.counter(res.status).increment();
     }
 
-    private Timer opTimer(int op) {
-        return opTimers.computeIfAbsent(op, o -> metrics.timer("tcnfs.op", "Latency of operations", "op", opName(o)));
+    /** The meters of operation number {@code op}, made on its first use. */
+    private OpMeters opMeters(int op) {
+        if (op >= 0 && op < OP_SLOTS) {
+            OpMeters meters = opMeters.get(op);
+            if (meters == null) {
+                // a race makes two holders of the same registered meters (the registry returns the one it has)
+                meters = new OpMeters(labelKey(op));
+                opMeters.set(op, meters);
+            }
+            return meters;
+        }
+        return otherOpMeters.computeIfAbsent(labelKey(op), OpMeters::new);
     }
 
-    private Counter opCounter(int op, int status) {
-        long key = ((long) op << 32) | (status & 0xffffffffL);
-        return ops.computeIfAbsent(key, k -> metrics.counter("tcnfs.ops", "Operations run, by operation and status",
-                "op", opName(op), "status", NfsStatus.nameOf(status)));
+    /** The timer and the counters by status of one operation label. */
+    private final class OpMeters {
+        final Timer timer;
+        final ByStatus byStatus;
+
+        OpMeters(int opKey) {
+            String name = opName(opKey);
+            this.timer = metrics.timer("tcnfs.op", "Latency of operations", "op", name);
+            this.byStatus = new ByStatus(status -> metrics.counter("tcnfs.ops",
+                    "Operations run, by operation and status", "op", name, "status", NfsStatus.nameOf(status)));
+        }
+    }
+
+    /**
+     * Counters by NFS status, each made on first use: statuses 0-99 and 10000-10099 (all the RFCs define) in an
+     * array, any other in a map.
+     */
+    private static final class ByStatus {
+        private static final int SLOTS = 200;
+
+        private final IntFunction<Counter> make;
+        private final AtomicReferenceArray<Counter> known = new AtomicReferenceArray<>(SLOTS);
+        private final Map<Integer, Counter> other = new ConcurrentHashMap<>();
+
+        ByStatus(IntFunction<Counter> make) {
+            this.make = make;
+        }
+
+        Counter counter(int status) {
+            int slot = status >= 0 && status < 100 ? status
+                    : status >= 10_000 && status < 10_100 ? status - 10_000 + 100 : -1;
+            if (slot < 0) {
+                return other.computeIfAbsent(status, make::apply);
+            }
+            Counter counter = known.get(slot);
+            if (counter == null) {
+                // a race registers the same meter twice, and the registry answers the one it has both times
+                counter = make.apply(status);
+                known.set(slot, counter);
+            }
+            return counter;
+        }
     }
 
     /** The operation itself, or {@link #UNKNOWN_KEY} for numbers no RFC names, so clients cannot grow the label set. */

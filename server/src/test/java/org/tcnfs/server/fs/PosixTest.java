@@ -4,9 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.tcnfs.nfs4.vfs.TimeChange;
 
 class PosixTest {
     @TempDir
@@ -61,6 +65,39 @@ class PosixTest {
                 .isInstanceOf(org.tcnfs.nfs4.status.ExistException.class);
 
         assertThat(Files.readString(f)).isEqualTo("kept");
+    }
+
+    @Test
+    void aLinkedCreateWithTimesGivesTheFileThoseTimesToTheNanosecond() throws IOException {
+        Path dir = tmp.toRealPath();
+        org.junit.jupiter.api.Assumptions.assumeTrue(posix.unnamedFilesWork(dir), "O_TMPFILE on " + dir);
+        Path f = dir.resolve("f");
+        Instant atime = Instant.ofEpochSecond(1_000_000_000L, 123_456_789);
+        Instant mtime = Instant.ofEpochSecond(1_500_000_000L, 987_654_321);
+
+        assertThat(posix.createLinked(f, 0600, -1, -1, TimeChange.at(atime), TimeChange.at(mtime))).isTrue();
+
+        assertThat(Files.getAttribute(f, "lastAccessTime", LinkOption.NOFOLLOW_LINKS))
+                .isEqualTo(FileTime.from(atime));
+        assertThat(Files.getLastModifiedTime(f, LinkOption.NOFOLLOW_LINKS)).isEqualTo(FileTime.from(mtime));
+    }
+
+    @Test
+    void settingOneTimeLeavesTheOtherAndAMissingPathIsNoEnt() throws IOException {
+        Path f = Files.writeString(tmp.toRealPath().resolve("f"), "x");
+        Instant mtime = Instant.ofEpochSecond(1_200_000_000L, 5);
+        Instant atime = Instant.ofEpochSecond(1_100_000_000L, 7);
+        posix.setTimes(f, TimeChange.at(atime), TimeChange.at(mtime));
+
+        posix.setTimes(f, null, TimeChange.at(mtime.plusSeconds(1)));
+
+        assertThat(Files.getAttribute(f, "lastAccessTime", LinkOption.NOFOLLOW_LINKS))
+                .isEqualTo(FileTime.from(atime));
+        assertThat(Files.getLastModifiedTime(f, LinkOption.NOFOLLOW_LINKS))
+                .isEqualTo(FileTime.from(mtime.plusSeconds(1)));
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                () -> posix.setTimes(f.resolveSibling("missing"), TimeChange.serverTime(), null))
+                .isInstanceOf(org.tcnfs.nfs4.status.NoEntException.class);
     }
 
     private static boolean kernelHasOpenat2() {

@@ -1,6 +1,7 @@
 package org.tcnfs.server.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_ILLEGAL;
 import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_LOOKUP;
 import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_PUTROOTFH;
 import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_READ;
@@ -26,6 +27,7 @@ import org.tcnfs.nfs4.compound.NfsOperation;
 import org.tcnfs.nfs4.compound.OperationExecutor;
 import org.tcnfs.nfs4.compound.ServerContext;
 import org.tcnfs.nfs4.state.StateHandler;
+import org.tcnfs.nfs4.status.NfsStatus;
 import org.tcnfs.nfs4.status.NoEntException;
 import org.tcnfs.nfs4.vfs.Credential;
 import org.tcnfs.nfs4.vfs.memory.InMemoryFileSystem;
@@ -34,6 +36,7 @@ import org.tcnfs.nfs4.xdr.COMPOUND4res;
 import org.tcnfs.nfs4.xdr.READ4resok;
 import org.tcnfs.nfs4.xdr.WRITE4resok;
 import org.tcnfs.nfs4.xdr.nfs_argop4;
+import org.tcnfs.nfs4.xdr.nfs_resop4;
 import org.tcnfs.nfs4.xdr.verifier4;
 
 /**
@@ -119,6 +122,30 @@ class MetricsHookTest {
         assertThat(ops("PUTROOTFH", "NFS4_OK")).isEqualTo(2);
         assertThat(ops("LOOKUP", "NFS4ERR_NOENT")).isEqualTo(1);
         assertThat(ops("READ", "NFS4_OK")).as("the READ after the failed LOOKUP never ran").isEqualTo(1);
+    }
+
+    @Test
+    void operationAndStatusNumbersBeyondTheCachedRangesAreCountedUnderTheirNames() {
+        MetricsHook hook = new MetricsHook(metrics);
+        record(hook, OP_ILLEGAL, NfsStatus.OP_ILLEGAL.code());
+        record(hook, OP_ILLEGAL, NfsStatus.OP_ILLEGAL.code());
+        record(hook, 12_345, 12_345);
+        record(hook, OP_LOOKUP, NfsStatus.NOENT.code());
+        record(hook, OP_LOOKUP, NfsStatus.BADNAME.code());
+
+        assertThat(ops("ILLEGAL", "NFS4ERR_OP_ILLEGAL")).isEqualTo(2);
+        assertThat(registry.get("tcnfs.op").tags("op", "ILLEGAL").timer().count()).isEqualTo(2);
+        assertThat(registry.get("tcnfs.ops").tags("op", "UNKNOWN").counter().count()).isEqualTo(1);
+        assertThat(ops("LOOKUP", "NFS4ERR_NOENT")).isEqualTo(1);
+        assertThat(ops("LOOKUP", "NFS4ERR_BADNAME")).isEqualTo(1);
+        assertThat(registry.get("tcnfs.op").tags("op", "LOOKUP").timer().count()).isEqualTo(2);
+    }
+
+    /** One operation through the hook, outside a compound's first position (no replay to look at). */
+    private static void record(MetricsHook hook, int opcode, int status) {
+        nfs_argop4 op = new nfs_argop4(opcode, null);
+        hook.beforeOp(null, 1, op);
+        hook.afterOp(null, 1, op, new nfs_resop4(opcode, status, null));
     }
 
     @Test

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -150,7 +151,11 @@ public final class HandleTable implements AutoCloseable {
     final Dbi<byte[]> inodes;
     final Dbi<byte[]> exports;
     private final Map<String, SideTable> sideTables = new ConcurrentHashMap<>();
-    private final ThreadLocal<TxnBuffer> bound = new ThreadLocal<>();
+    /**
+     * Per thread: the buffer it is {@link #bind bound} to, or null. The slot stays for the thread's life and only its
+     * content changes (a binding per operation would otherwise set and remove a thread-local entry each time).
+     */
+    private final ThreadLocal<BoundSlot> bound = ThreadLocal.withInitial(BoundSlot::new);
     private final GroupCommit groupCommit = new GroupCommit(this::lmdbBatch);
     private final SharedFsync sharedFsync = new SharedFsync();
     /**
@@ -173,7 +178,6 @@ public final class HandleTable implements AutoCloseable {
     private HandleTable(Path directory, Env<byte[]> env, Durability durability, Duration lateDelay,
             int maxPendingRows) {
         this.directory = directory;
-        this.pending = new PendingRows(maxPendingRows);
         this.env = env;
         this.syncAfterCommit = durability == Durability.FULL;
         this.commitSyncsData = durability != Durability.NONE;
@@ -182,6 +186,8 @@ public final class HandleTable implements AutoCloseable {
         this.names = env.openDbi("names", DbiFlags.MDB_CREATE);
         this.inodes = env.openDbi("inodes", DbiFlags.MDB_CREATE);
         this.exports = env.openDbi("exports", DbiFlags.MDB_CREATE);
+        // names are scanned by prefix for a directory's entries (childNames) when a directory goes
+        this.pending = new PendingRows(maxPendingRows, Set.of(names));
     }
 
     /** A builder for a table under {@code stateDirectory} (the environment goes to its {@code handles}). */
@@ -204,7 +210,7 @@ public final class HandleTable implements AutoCloseable {
      * buffer, the snapshot reads through the buffer (the transaction sees its own changes).
      */
     public HandleSnapshot read() {
-        TxnBuffer buffer = bound.get();
+        TxnBuffer buffer = bound.get().buffer;
         if (buffer != null) {
             return buffer.snapshot();
         }
@@ -251,7 +257,7 @@ public final class HandleTable implements AutoCloseable {
      * read of the table in between saw the same rows (see the class comment, "Change count").
      */
     public long changeCount() {
-        if (bound.get() != null) {
+        if (bound.get().buffer != null) {
             return -1;
         }
         long ended = changesEnded.get(); // first: a change that starts after this read makes the counts differ
@@ -264,7 +270,7 @@ public final class HandleTable implements AutoCloseable {
      * -1 while a change is under way or where the thread's reads see rows others do not (a buffer with changes).
      */
     public long committedChangeCount() {
-        TxnBuffer buffer = bound.get();
+        TxnBuffer buffer = bound.get().buffer;
         if (buffer != null && !buffer.isEmpty()) {
             return -1;
         }
@@ -404,7 +410,7 @@ public final class HandleTable implements AutoCloseable {
      * buffer instead of LMDB, and it never blocks.
      */
     public HandleBatch write() {
-        TxnBuffer buffer = bound.get();
+        TxnBuffer buffer = bound.get().buffer;
         if (buffer != null) {
             return buffer.batch();
         }
@@ -495,21 +501,22 @@ public final class HandleTable implements AutoCloseable {
      */
     public Binding bind(TxnBuffer buffer) {
         Objects.requireNonNull(buffer, "buffer");
-        if (bound.get() != null) {
+        BoundSlot slot = bound.get();
+        if (slot.buffer != null) {
             throw new IllegalStateException("this thread is bound to a transaction's buffer already");
         }
-        bound.set(buffer);
+        slot.buffer = buffer;
         return new Binding();
     }
 
     /** Unbinds this thread from any buffer (harmless when it is not bound). */
     public void unbindCurrentThread() {
-        bound.remove();
+        bound.get().buffer = null;
     }
 
     /** Whether this thread is bound to a buffer. */
     public boolean isBound() {
-        return bound.get() != null;
+        return bound.get().buffer != null;
     }
 
     /**
@@ -521,7 +528,7 @@ public final class HandleTable implements AutoCloseable {
      * syncing the same key at the same moment share an fsync ({@link SharedFsync}).
      */
     public boolean syncAtCompoundEnd(Object key, TxnBuffer.SyncOpener opener) throws IOException {
-        TxnBuffer buffer = bound.get();
+        TxnBuffer buffer = bound.get().buffer;
         if (buffer == null) {
             return false;
         }
@@ -539,7 +546,7 @@ public final class HandleTable implements AutoCloseable {
      * less per compound that creates or removes in a directory written a moment before.
      */
     public boolean syncDirectoryAtCompoundEnd(Object key, TxnBuffer.SyncOpener opener) throws IOException {
-        TxnBuffer buffer = bound.get();
+        TxnBuffer buffer = bound.get().buffer;
         if (buffer != null && buffer.defersDirectorySyncs() && late.holdsDirectorySync(key)) {
             queuedDirectorySyncsJoined.increment();
             return true;
@@ -565,7 +572,7 @@ public final class HandleTable implements AutoCloseable {
      * (a light-path transaction), when the table has no such row, or when the queue is full.
      */
     public Optional<Nfh> unlinkAfterSync(Nfh parent, String name) {
-        TxnBuffer buffer = bound.get();
+        TxnBuffer buffer = bound.get().buffer;
         if (buffer != null && !buffer.removesRowsLate()) {
             return Optional.empty();
         }
@@ -586,7 +593,7 @@ public final class HandleTable implements AutoCloseable {
      * TxnBuffer#keepRemovedDirectory}), taken once; empty elsewhere (remove it).
      */
     public Optional<java.nio.file.Path> placeForRemovedDirectory(long ino) {
-        TxnBuffer buffer = bound.get();
+        TxnBuffer buffer = bound.get().buffer;
         return buffer == null ? Optional.empty() : buffer.takeRemovedDirectoryPlace(ino);
     }
 
@@ -596,10 +603,15 @@ public final class HandleTable implements AutoCloseable {
      * ({@link TxnBuffer#mayCommitAlongsideSyncs}). Elsewhere nothing.
      */
     public void commitAfterSyncs() {
-        TxnBuffer buffer = bound.get();
+        TxnBuffer buffer = bound.get().buffer;
         if (buffer != null) {
             buffer.markCommitAfterSyncs();
         }
+    }
+
+    /** The buffer one thread is bound to; used by that thread only. */
+    private static final class BoundSlot {
+        TxnBuffer buffer;
     }
 
     /** A thread's binding to a buffer; closing it unbinds the thread. */
@@ -609,7 +621,7 @@ public final class HandleTable implements AutoCloseable {
 
         @Override
         public void close() {
-            bound.remove();
+            bound.get().buffer = null;
         }
     }
 
@@ -639,7 +651,7 @@ public final class HandleTable implements AutoCloseable {
      */
     public <T> T inGroupCommit(BatchWork<T> work) throws IOException {
         Objects.requireNonNull(work, "work");
-        TxnBuffer buffer = bound.get();
+        TxnBuffer buffer = bound.get().buffer;
         if (buffer != null) {
             try (HandleBatch batch = buffer.batch()) {
                 T result = work.apply(batch);

@@ -5,9 +5,10 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
@@ -31,7 +32,17 @@ import org.lmdbjava.Dbi;
  * <p><b>Bounds.</b> At most {@code maxRows} rows (waiting or committed) are kept; a compound whose rows do not fit
  * is refused ({@link #tryAdd} says false) and commits to LMDB itself, as before.
  *
- * <p>Thread-safe. Rows are added without a lock; commits and reclamation run under this object's monitor.
+ * <p><b>Lookups.</b> Each table's rows sit in a hash map (a key's hash computed once, so a point read costs one hash
+ * of the key and one comparison). A table scanned by prefix on a common path (the names, for a directory's
+ * entries) has a sorted set of the same keys beside it; a scan of any other table (rare: recovery) goes through all
+ * its kept rows and sorts those that match. The hash map holds the values; the sorted set only says which keys to
+ * look up there. Every change of a key's presence runs inside the hash map's {@code compute} for that key, which
+ * adds the key to the sorted set before the value is visible and takes it out only with the value, so a scan never
+ * misses a row a point read would see (it may meet a key whose value is not there yet or any more, and reads LMDB
+ * for it, as a point read would).
+ *
+ * <p>Thread-safe. Rows are added without a lock of this class (a key's hash bin is locked while it changes);
+ * commits and reclamation run under this object's monitor.
  */
 final class PendingRows {
     private static final byte[] TOMBSTONE = new byte[0];
@@ -54,7 +65,105 @@ final class PendingRows {
     }
 
     /** A row as kept, for the commit that carries it and for its later removal. */
-    private record Row(Dbi<byte[]> dbi, byte[] key, Entry entry) {
+    private record Row(Dbi<byte[]> dbi, Key key, Entry entry) {
+    }
+
+    /** A row's key, compared by content, with its hash computed once. The array is never changed. */
+    private static final class Key implements Comparable<Key> {
+        final byte[] bytes;
+        private final int hash;
+
+        Key(byte[] bytes) {
+            this.bytes = bytes;
+            this.hash = Arrays.hashCode(bytes);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Key k && k.hash == hash && Arrays.equals(k.bytes, bytes);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+
+        /** Unsigned byte order, LMDB's. */
+        @Override
+        public int compareTo(Key other) {
+            return Arrays.compareUnsigned(bytes, other.bytes);
+        }
+    }
+
+    /**
+     * The rows of one table: values by key and, for a table scanned by prefix, the same keys in order (see the class
+     * javadoc).
+     */
+    private static final class Rows {
+        final ConcurrentHashMap<Key, Entry> values = new ConcurrentHashMap<>();
+        /** Null for a table whose scans sort what they find. */
+        final ConcurrentSkipListSet<Key> order;
+
+        Rows(boolean ordered) {
+            this.order = ordered ? new ConcurrentSkipListSet<>() : null;
+        }
+
+        /** Keeps {@code entry} for {@code key}; returns the entry it replaced, or null. */
+        Entry put(Key key, Entry entry) {
+            Entry[] previous = new Entry[1];
+            values.compute(key, (k, old) -> {
+                if (old == null && order != null) {
+                    order.add(k);
+                }
+                previous[0] = old;
+                return entry;
+            });
+            return previous[0];
+        }
+
+        /** Drops {@code key} if it still holds {@code entry}; says whether it did. */
+        boolean remove(Key key, Entry entry) {
+            boolean[] removed = new boolean[1];
+            values.computeIfPresent(key, (k, now) -> {
+                if (now != entry) {
+                    return now;
+                }
+                if (order != null) {
+                    order.remove(k);
+                }
+                removed[0] = true;
+                return null;
+            });
+            return removed[0];
+        }
+
+        /** Calls {@code action} for every kept key starting with {@code prefix} and its entry, in key order. */
+        void forEachWithPrefix(byte[] prefix, BiConsumer<byte[], Entry> action) {
+            for (Key key : keysFrom(prefix)) {
+                if (!Store.startsWith(key.bytes, prefix)) {
+                    break;
+                }
+                Entry entry = values.get(key);
+                if (entry != null) {
+                    action.accept(key.bytes, entry);
+                }
+            }
+        }
+
+        /** Kept keys from {@code first} on, in order (all of them from an unordered table, sorted). */
+        private Iterable<Key> keysFrom(byte[] first) {
+            Key from = new Key(first);
+            if (order != null) {
+                return order.tailSet(from, true);
+            }
+            java.util.TreeSet<Key> sorted = new java.util.TreeSet<>();
+            for (Key key : values.keySet()) {
+                if (key.compareTo(from) >= 0) {
+                    sorted.add(key);
+                }
+            }
+            return sorted;
+        }
     }
 
     /** The rows a {@link #drainInto} applied and the changes its batch made after them. */
@@ -101,7 +210,8 @@ final class PendingRows {
     }
 
     private final int maxRows;
-    private final Map<Dbi<byte[]>, ConcurrentSkipListMap<byte[], Entry>> rows = new ConcurrentHashMap<>();
+    private final Set<Dbi<byte[]>> ordered;
+    private final Map<Dbi<byte[]>, Rows> rows = new ConcurrentHashMap<>();
     /** Entries in {@link #rows}. */
     private final AtomicInteger size = new AtomicInteger();
     /** Entries waiting for an LMDB commit. */
@@ -114,12 +224,16 @@ final class PendingRows {
     private List<Row> retiring;
     private long retiringEpoch;
 
-    /** @param maxRows most rows kept at once; 0 keeps none (every {@link #tryAdd} says false) */
-    PendingRows(int maxRows) {
+    /**
+     * @param maxRows most rows kept at once; 0 keeps none (every {@link #tryAdd} says false)
+     * @param ordered the tables scanned by prefix on a common path, whose keys are also kept in order
+     */
+    PendingRows(int maxRows, Set<Dbi<byte[]>> ordered) {
         if (maxRows < 0) {
             throw new IllegalArgumentException("maxRows must not be negative: " + maxRows);
         }
         this.maxRows = maxRows;
+        this.ordered = Set.copyOf(ordered);
     }
 
     /** Whether rows are kept at all. */
@@ -179,7 +293,7 @@ final class PendingRows {
     private void add(Dbi<byte[]> dbi, byte[] key, byte[] value) {
         Entry entry = new Entry(value == TOMBSTONE ? TOMBSTONE : value.clone(), WAITING);
         waiting.incrementAndGet();
-        Entry previous = map(dbi).put(key.clone(), entry);
+        Entry previous = map(dbi).put(new Key(key.clone()), entry);
         if (previous == null) {
             size.incrementAndGet();
         } else if (previous.state.compareAndSet(WAITING, SUPERSEDED)) {
@@ -187,8 +301,8 @@ final class PendingRows {
         }
     }
 
-    private ConcurrentSkipListMap<byte[], Entry> map(Dbi<byte[]> dbi) {
-        return rows.computeIfAbsent(dbi, d -> new ConcurrentSkipListMap<>(Arrays::compareUnsigned));
+    private Rows map(Dbi<byte[]> dbi) {
+        return rows.computeIfAbsent(dbi, d -> new Rows(ordered.contains(d)));
     }
 
     // ---- reading -------------------------------------------------------------------------------------------
@@ -224,8 +338,8 @@ final class PendingRows {
         return new Store.ReadOnly() {
             @Override
             public byte[] get(Dbi<byte[]> dbi, byte[] key) {
-                ConcurrentSkipListMap<byte[], Entry> map = rows.get(dbi);
-                Entry e = map == null ? null : map.get(key);
+                Rows map = rows.get(dbi);
+                Entry e = map == null ? null : map.values.get(new Key(key));
                 if (e != null) {
                     return e.value == TOMBSTONE ? null : e.value.clone();
                 }
@@ -234,23 +348,20 @@ final class PendingRows {
 
             @Override
             public void scan(Dbi<byte[]> dbi, byte[] prefix, BiConsumer<byte[], byte[]> action) {
-                ConcurrentSkipListMap<byte[], Entry> map = rows.get(dbi);
-                if (map == null || map.isEmpty()) {
+                Rows map = rows.get(dbi);
+                if (map == null || map.values.isEmpty()) {
                     beneath.scan(dbi, prefix, action);
                     return;
                 }
                 TreeMap<byte[], byte[]> merged = new TreeMap<>(Arrays::compareUnsigned);
                 beneath.scan(dbi, prefix, merged::put);
-                for (Map.Entry<byte[], Entry> row : map.tailMap(prefix, true).entrySet()) {
-                    if (!Store.startsWith(row.getKey(), prefix)) {
-                        break;
-                    }
-                    if (row.getValue().value == TOMBSTONE) {
-                        merged.remove(row.getKey());
+                map.forEachWithPrefix(prefix, (key, entry) -> {
+                    if (entry.value == TOMBSTONE) {
+                        merged.remove(key);
                     } else {
-                        merged.put(row.getKey(), row.getValue().value.clone());
+                        merged.put(key, entry.value.clone());
                     }
-                }
+                });
                 merged.forEach(action);
             }
         };
@@ -267,12 +378,12 @@ final class PendingRows {
             return null;
         }
         List<Row> applied = new ArrayList<>();
-        rows.forEach((dbi, map) -> map.forEach((key, entry) -> {
+        rows.forEach((dbi, map) -> map.values.forEach((key, entry) -> {
             if (entry.state.get() == WAITING) {
                 if (entry.value == TOMBSTONE) {
-                    target.delete(dbi, key);
+                    target.delete(dbi, key.bytes);
                 } else {
-                    target.put(dbi, key, entry.value);
+                    target.put(dbi, key.bytes, entry.value);
                 }
                 applied.add(new Row(dbi, key, entry));
             }
@@ -294,13 +405,14 @@ final class PendingRows {
             }
         }
         drain.written.forEach((dbi, written) -> {
-            ConcurrentSkipListMap<byte[], Entry> map = rows.get(dbi);
+            Rows map = rows.get(dbi);
             if (map == null) {
                 return;
             }
-            written.forEach((key, value) -> {
+            written.forEach((bytes, value) -> {
                 Entry now = new Entry(value, COMMITTED);
-                Entry kept = map.computeIfPresent(key, (k, e) -> e.state.get() == COMMITTED ? now : e);
+                Key key = new Key(bytes);
+                Entry kept = map.values.computeIfPresent(key, (k, e) -> e.state.get() == COMMITTED ? now : e);
                 if (kept == now) {
                     committed.add(new Row(dbi, key, now));
                 }
@@ -319,7 +431,7 @@ final class PendingRows {
                 return;
             }
             for (Row row : retiring) {
-                ConcurrentSkipListMap<byte[], Entry> map = rows.get(row.dbi);
+                Rows map = rows.get(row.dbi);
                 if (map != null && map.remove(row.key, row.entry)) {
                     size.decrementAndGet();
                 }
