@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -156,7 +157,7 @@ final class PendingRows {
             if (order != null) {
                 return order.tailSet(from, true);
             }
-            java.util.TreeSet<Key> sorted = new java.util.TreeSet<>();
+            TreeSet<Key> sorted = new TreeSet<>();
             for (Key key : values.keySet()) {
                 if (key.compareTo(from) >= 0) {
                     sorted.add(key);
