@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.Random;
@@ -20,7 +21,10 @@ import org.junit.jupiter.api.TestInfo;
 import org.tcnfs.client.CompoundBuilder;
 import org.tcnfs.client.CompoundResult;
 import org.tcnfs.client.Nfs40Client;
+import org.tcnfs.client.XdrBytes;
+import org.tcnfs.client.rpc.AuthSys;
 import org.tcnfs.client.rpc.NfsConnection;
+import org.tcnfs.client.rpc.RawRpcSocket;
 import org.tcnfs.nfs4.status.NfsStatus;
 import org.tcnfs.nfs4.xdr.COMPOUND4args;
 import org.tcnfs.nfs4.xdr.OPEN4args;
@@ -207,5 +211,48 @@ class Nfs40ProtocolIT extends SharedServerTest {
         assertThat(reopened.status()).as("GUARDED4 create of an existing name").isEqualTo(NfsStatus.EXIST);
         assertThat(client.close(client.openCreate(dir, "another")).status())
                 .as("the owner's sequence went on after the failure").isEqualTo(NfsStatus.OK);
+    }
+
+    @Test
+    void aChangeSentAgainWithTheSameXidGetsItsFirstReplyWithoutRunningTwice() throws IOException {
+        int xid = 0x5eed0001;
+        byte[] mkdir = compoundCall(xid, new CompoundBuilder().minorVersion(0).putfh(dir).mkdir("once"));
+        byte[] remove = compoundCall(xid, new CompoundBuilder().minorVersion(0).putfh(dir).remove("once"));
+        try (RawRpcSocket raw = RawRpcSocket.connect(server.address(), Duration.ofSeconds(30))) {
+            assertThat(statusOf(raw, xid, mkdir)).as("the first MKDIR").isEqualTo(NfsStatus.OK);
+            assertThat(statusOf(raw, xid, mkdir)).as("the same call again: its first reply, not NFS4ERR_EXIST")
+                    .isEqualTo(NfsStatus.OK);
+            assertThat(statusOf(raw, xid, mkdir)).as("and once more").isEqualTo(NfsStatus.OK);
+            assertThat(statusOf(raw, xid, remove)).as("another call with the same xid runs")
+                    .isEqualTo(NfsStatus.OK);
+            assertThat(statusOf(raw, xid, mkdir)).as("the MKDIR after it runs again, not answered from the cache")
+                    .isEqualTo(NfsStatus.OK);
+        }
+        CompoundResult listed = client.execute(new CompoundBuilder().putfh(dir).lookup("once"));
+        assertThat(listed.status()).as("the directory the last MKDIR made").isEqualTo(NfsStatus.OK);
+    }
+
+    /** An NFSv4 COMPOUND call of {@code ops} as root, with {@code xid}. */
+    private static byte[] compoundCall(int xid, CompoundBuilder ops) {
+        byte[] header = RawRpcSocket.callHeader(xid, NfsConnection.NFS_PROGRAM, NfsConnection.NFS_V4,
+                NfsConnection.PROC_COMPOUND, AuthSys.ROOT);
+        byte[] args = XdrBytes.encode(ops.build());
+        byte[] call = Arrays.copyOf(header, header.length + args.length);
+        System.arraycopy(args, 0, call, header.length, args.length);
+        return call;
+    }
+
+    /** Sends {@code call} on {@code raw} and returns the status of the COMPOUND its reply carries. */
+    private static NfsStatus statusOf(RawRpcSocket raw, int xid, byte[] call) throws IOException {
+        raw.sendRecord(call);
+        ByteBuffer reply = ByteBuffer.wrap(raw.readRecord().orElseThrow());
+        assertThat(reply.getInt()).as("xid").isEqualTo(xid);
+        assertThat(reply.getInt()).as("REPLY").isEqualTo(1);
+        assertThat(reply.getInt()).as("MSG_ACCEPTED").isEqualTo(0);
+        reply.getInt(); // the verifier's flavor
+        int verifierBytes = reply.getInt();
+        reply.position(reply.position() + ((verifierBytes + 3) & ~3));
+        assertThat(reply.getInt()).as("SUCCESS").isEqualTo(0);
+        return NfsStatus.of(reply.getInt());
     }
 }

@@ -210,6 +210,8 @@ public final class TcnfsServer implements AutoCloseable {
                 + "answered (bounded by rpc-buffer-budget)", "bytes", server::bufferedRequestBytes);
         metrics.gauge("tcnfs.rpc.connections.paused", "Connections not read because rpc-buffer-budget is used up",
                 null, server::pausedConnections);
+        metrics.functionCounter("tcnfs.rpc.v40.replayed.calls", "NFSv4.0 calls sent again with the same XID and "
+                + "answered from the duplicate request cache instead of running twice", server::replayedCalls);
         metrics.gauge("tcnfs.rpc.replies.unsent", "Bytes of replies not yet sent over all connections (bounded by "
                 + "rpc-reply-budget)", "bytes", server::unsentReplyBytes);
         metrics.gauge("tcnfs.rpc.requests.waiting.replies", "Requests held, their connections not read, until the "

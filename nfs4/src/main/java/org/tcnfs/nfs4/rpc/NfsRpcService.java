@@ -41,6 +41,9 @@ import org.tcnfs.nfs4.status.NfsStatus;
  * decode are answered with GARBAGE_ARGS. With {@link SpanningTransactions}, TXN_BEGIN ({@code 0x80000010}),
  * TXN_COMPOUND ({@code 0x80000011}), TXN_COMMIT ({@code 0x80000012}) and TXN_ABORT ({@code 0x80000013}) run
  * transactions that span compounds (docs/protocol.md); without, they are PROC_UNAVAIL too. Callers without AUTH_SYS are treated as the anonymous user.
+ *
+ * <p>An NFSv4.0 COMPOUND that changes something and is sent again with the same XID from the same socket address
+ * gets the reply of its first run ({@link ReplyCache}); NFSv4.1 compounds have their session's slots for that.
  */
 public final class NfsRpcService implements RpcDispatchable {
     private static final Logger LOG = LoggerFactory.getLogger(NfsRpcService.class);
@@ -79,6 +82,7 @@ public final class NfsRpcService implements RpcDispatchable {
     private final CompoundEngine engine;
     private final TransactionSupport transactions;
     private final SpanningTransactions spanning;
+    private final ReplyCache replies = new ReplyCache();
 
     public NfsRpcService(ServerContext server, CompoundEngine engine, TransactionSupport transactions) {
         this(server, engine, transactions, null);
@@ -113,6 +117,11 @@ public final class NfsRpcService implements RpcDispatchable {
         } else {
             call.failProcedureUnavailable();
         }
+    }
+
+    /** NFSv4.0 calls answered again from the duplicate request cache ({@link ReplyCache}) so far. */
+    long replayedCalls() {
+        return replies.replays();
     }
 
     private void txnBegin(RpcCall call) throws OncRpcException, java.io.IOException {
@@ -275,6 +284,58 @@ public final class NfsRpcService implements RpcDispatchable {
     private void execute(RpcCall call, int proc, COMPOUND4args args, SpanningTransactions.Call txnCall,
             int requestBytes, long fingerprint) {
         InetSocketAddress remote = call.getTransport().getRemoteSocketAddress();
+        ReplyCache.Key kept = txnCall == null && remote != null && ReplyCache.keeps(args)
+                ? new ReplyCache.Key(remote, call.getXid()) : null;
+        if (kept != null) {
+            ReplyCache.Lookup lookup = replies.begin(kept, proc, fingerprint);
+            if (lookup.verdict() == ReplyCache.Verdict.DROP) {
+                LOG.debug("call {} of {} dropped: the same call is running", Integer.toUnsignedString(kept.xid()),
+                        remote);
+                return;
+            }
+            if (lookup.verdict() == ReplyCache.Verdict.REPLAY) {
+                LOG.debug("call {} of {} answered again from the reply cache", Integer.toUnsignedString(kept.xid()),
+                        remote);
+                send(call, lookup.reply(), remote);
+                return;
+            }
+        }
+        COMPOUND4res res = null;
+        try {
+            res = run(call, proc, args, txnCall, requestBytes, fingerprint, remote);
+        } finally {
+            if (kept != null) {
+                if (res != null) {
+                    // kept before it is sent, so that a copy arriving meanwhile is answered, not dropped
+                    replies.finish(kept, fingerprint, res);
+                } else {
+                    replies.abandon(kept, fingerprint);
+                }
+            }
+        }
+        if (res != null) {
+            send(call, res, remote);
+        }
+    }
+
+    private static void send(RpcCall call, COMPOUND4res res, InetSocketAddress remote) {
+        if (!call.getTransport().isOpen()) {
+            // the client went away while its compound ran: nothing to send the reply on (a copy sent again on a new
+            // connection from the same port finds it kept, when it is)
+            LOG.debug("reply to {} not sent: the connection closed while the compound ran", remote);
+            return;
+        }
+        try {
+            call.reply(res);
+        } catch (RuntimeException e) {
+            LOG.error("COMPOUND reply could not be sent", e);
+            call.failRpcSystem();
+        }
+    }
+
+    /** Runs the COMPOUND; returns its reply, or null when it failed outside any operation (answered SYSTEM_ERR). */
+    private COMPOUND4res run(RpcCall call, int proc, COMPOUND4args args, SpanningTransactions.Call txnCall,
+            int requestBytes, long fingerprint, InetSocketAddress remote) {
         InetAddress client = remote == null ? InetAddress.getLoopbackAddress() : remote.getAddress();
         FileSystemProvider.Use use = server.fileSystems().enter();
         MDC.put(TcnfsMdc.CLIENT, String.valueOf(remote));
@@ -297,15 +358,11 @@ public final class NfsRpcService implements RpcDispatchable {
             // its locks are released (early-released flushes and spanning transactions' locks count apart): the next
             // call need not wait for a worker
             RequestScheduler.finishing();
-            if (!call.getTransport().isOpen()) {
-                // the client went away while its compound ran: nothing to send the reply on
-                LOG.debug("reply to {} not sent: the connection closed while the compound ran", remote);
-                return;
-            }
-            call.reply(res);
+            return res;
         } catch (RuntimeException e) {
             LOG.error("COMPOUND failed outside any operation", e);
             call.failRpcSystem();
+            return null;
         } finally {
             use.close();
             MDC.remove(TcnfsMdc.CLIENT);

@@ -104,6 +104,7 @@ public final class NfsServer implements AutoCloseable {
     private final TCPNIOTransport transport;
     private final ScheduledExecutorService timer;
     private final Duration idleTimeout;
+    private final NfsRpcService service;
     private volatile Connection<?> listener;
 
     private NfsServer(Builder b) {
@@ -111,7 +112,7 @@ public final class NfsServer implements AutoCloseable {
         this.context = new ServerContext(b.fileSystems, state, b.limits, b.clock);
         OperationExecutor executor = OperationExecutor.of(b.operations);
         CompoundEngine engine = new CompoundEngine(executor, b.hooks, b.minorVersions);
-        NfsRpcService service = new NfsRpcService(context, engine, b.transactions, b.spanning);
+        this.service = new NfsRpcService(context, engine, b.transactions, b.spanning);
         this.bindAddress = b.bindAddress;
         this.requestedPort = b.port;
         this.idleTimeout = b.recordIdleTimeout;
@@ -210,6 +211,11 @@ public final class NfsServer implements AutoCloseable {
     /** COMPOUNDs run so far on the network thread that read them, not handed to a worker. */
     public long inlineCompounds() {
         return calls.inlineCompounds();
+    }
+
+    /** NFSv4.0 calls answered again from the duplicate request cache ({@link ReplyCache}) so far. */
+    public long replayedCalls() {
+        return service.replayedCalls();
     }
 
     /** Requests waiting now for a worker, their connections not read meanwhile. */
