@@ -67,6 +67,30 @@ class IdleConnectionsIT extends AttackedServerTest {
         assertThat(log).doesNotContain("\tat ");
     }
 
+    @Test
+    void idleConnectionsSpreadOverManyAddressesCloseNoClientThatHasSpoken() throws Exception {
+        List<Socket> idle = new ArrayList<>();
+        try {
+            for (int i = 0; i < ATTACK; i++) {
+                // one connection per address (127/8 is all loopback): no address holds more than the client's
+                Socket s = new Socket();
+                s.bind(new InetSocketAddress("127.1." + (i / 250) + "." + (1 + i % 250), 0));
+                s.connect(new InetSocketAddress(server.host(), server.port()), 5000);
+                idle.add(s);
+            }
+            Hostile.sleep(1000);
+            long during = normal.probeMillis(); // on the connection it made before the attack: throws if closed
+            Hostile.report(ATTACK + " idle connections from " + ATTACK + " addresses with max-connections " + LIMIT,
+                    Hostile.memory(server), Hostile.memory(server), during, normal.probeMillis());
+            assertThat(during).as("ms the normal client waited").isLessThan(Hostile.WEDGED_MILLIS);
+            assertThat(server.metric("tcnfs_rpc_connections_closed_at_limit_total")).as("closed at the limit")
+                    .isGreaterThanOrEqualTo(ATTACK - LIMIT);
+        } finally {
+            idle.forEach(Hostile::closeQuietly);
+        }
+        assertThat(server.output()).contains("among the connections that never sent anything");
+    }
+
     /** Sockets the process holds open (listening and connected), from /proc/PID/fd. */
     private static long socketsOf(long pid) throws IOException {
         try (Stream<Path> fds = Files.list(Path.of("/proc", Long.toString(pid), "fd"))) {

@@ -22,11 +22,14 @@ import org.tcnfs.nfs4.log.RateLimitedLog;
  * {@link RpcRecordFilter} rightly leaves alone between records) were kept for ever, one file descriptor each, until
  * the process ran out of them: then no new client was accepted and nothing was logged.
  *
- * <p>When a connection is accepted beyond {@code maxConnections}, the server closes the connection that has been
- * quiet longest among those of the source addresses holding the most connections (the new one included), much as
- * knfsd closes its oldest connection past its limit. So a host that opens thousands of connections loses its own,
- * while a client of another address gets in and keeps its connection; an NFS client whose idle connection was closed
- * reconnects when it next sends. Each such close logs one (rate-limited) line.
+ * <p>When a connection is accepted beyond {@code maxConnections}, the server closes one: among the connections that
+ * have never sent a byte (the new one included) if there are any, else among all, the one that has been quiet
+ * longest of the source addresses holding the most such connections, much as knfsd closes its oldest connection past
+ * its limit. So a host that opens thousands of connections loses its own, and so do hosts that each open a few and
+ * send nothing, from as many addresses as they like: a client that has sent a call keeps its connection, idle or not,
+ * while silent ones are left (an NFS client whose idle connection was closed anyway, when every connection has
+ * spoken, reconnects when it next sends). A connection that sends part of a record and stops is closed by
+ * {@link RpcRecordFilter} after the idle timeout. Each close at the limit logs one (rate-limited) line.
  *
  * <p>Thread-safe: accepts and closes take this object's lock; reads only look the connection up and stamp a
  * volatile field.
@@ -35,11 +38,12 @@ final class ConnectionLimit extends BaseFilter {
     private static final Logger LOG = LoggerFactory.getLogger(ConnectionLimit.class);
     private static final RateLimitedLog AT_LIMIT = RateLimitedLog.of(LOG, 10, Duration.ofSeconds(10));
 
-    /** One open connection, and when a byte of it was last read. */
+    /** One open connection, when a byte of it was last read, and whether one ever was. */
     private static final class Tracked {
         final Connection<?> connection;
         final InetAddress address;
         volatile long lastActiveNanos = System.nanoTime();
+        volatile boolean spoke;
 
         Tracked(Connection<?> connection, InetAddress address) {
             this.connection = connection;
@@ -79,15 +83,18 @@ final class ConnectionLimit extends BaseFilter {
             if (count <= maxConnections) {
                 return ctx.getInvokeAction();
             }
-            ofAddress = perAddress.values().stream().mapToInt(Integer::intValue).max().orElse(0);
-            victim = quietestOfAddressesHolding(ofAddress);
+            boolean silentOnly = open.values().stream().anyMatch(t -> !t.spoke);
+            Map<InetAddress, Integer> candidates = silentOnly ? silentPerAddress() : perAddress;
+            ofAddress = candidates.values().stream().mapToInt(Integer::intValue).max().orElse(0);
+            victim = quietestOfAddressesHolding(candidates, ofAddress, silentOnly);
             forget(victim);
         }
         closedAtLimit.incrementAndGet();
         long quietSeconds = Duration.ofNanos(System.nanoTime() - victim.lastActiveNanos).toSeconds();
         AT_LIMIT.warn("closing connection from {}: {} connections open, more than max-connections ({}); it was the "
-                + "one quiet longest ({} s) of an address holding the most ({}). Raise max-connections if these are "
-                + "real clients", victim.connection.getPeerAddress(), count, maxConnections, quietSeconds, ofAddress);
+                + "one quiet longest ({} s) of an address holding the most ({}){}. Raise max-connections if these "
+                + "are real clients", victim.connection.getPeerAddress(), count, maxConnections, quietSeconds,
+                ofAddress, victim.spoke ? "" : " among the connections that never sent anything");
         victim.connection.closeSilently();
         return victim.connection == connection ? ctx.getStopAction() : ctx.getInvokeAction();
     }
@@ -97,6 +104,9 @@ final class ConnectionLimit extends BaseFilter {
         Tracked tracked = open.get(ctx.getConnection());
         if (tracked != null) {
             tracked.lastActiveNanos = System.nanoTime();
+            if (!tracked.spoke) {
+                tracked.spoke = true;
+            }
         }
         return ctx.getInvokeAction();
     }
@@ -126,14 +136,26 @@ final class ConnectionLimit extends BaseFilter {
         };
     }
 
+    /** How many connections that never sent a byte each source address holds. */
+    private Map<InetAddress, Integer> silentPerAddress() {
+        Map<InetAddress, Integer> silent = new HashMap<>();
+        for (Tracked t : open.values()) {
+            if (!t.spoke) {
+                silent.merge(t.address, 1, Integer::sum);
+            }
+        }
+        return silent;
+    }
+
     /**
-     * The connection whose last byte came longest ago among those of the addresses holding {@code count}
-     * connections (any one among equals).
+     * The connection whose last byte came longest ago (or that was opened longest ago, when silent) among those of
+     * the addresses that {@code counts} gives {@code count} (any one among equals), only silent ones if
+     * {@code silentOnly}.
      */
-    private Tracked quietestOfAddressesHolding(int count) {
+    private Tracked quietestOfAddressesHolding(Map<InetAddress, Integer> counts, int count, boolean silentOnly) {
         Tracked quietest = null;
         for (Tracked t : open.values()) {
-            if (perAddress.get(t.address) == count
+            if ((!silentOnly || !t.spoke) && counts.getOrDefault(t.address, 0) == count
                     && (quietest == null || t.lastActiveNanos - quietest.lastActiveNanos < 0)) {
                 quietest = t;
             }

@@ -115,4 +115,25 @@ class ConnectionLimitTest {
         assertThat(answersNull(first.get(1), 2)).isTrue();
         assertThat(server.connectionsClosedAtLimit()).isZero();
     }
+
+    @Test
+    void silentConnectionsFromManyAddressesNeverPushOutAnIdleClientThatHasSpoken() throws Exception {
+        Socket client = connectFrom("127.0.0.1");
+        assertThat(answersNull(client, 1)).isTrue();
+        awaitOpen(1);
+        Thread.sleep(20); // the client is now the quietest connection of all
+        List<Socket> silent = new ArrayList<>();
+        for (int i = 0; i < 4 * MAX; i++) {
+            silent.add(connectFrom("127.0.1." + (i + 1))); // one connection per address, none sends a byte
+            awaitOpen(Math.min(i + 2, MAX));
+        }
+        for (int i = 0; i < 500 && server.connectionsClosedAtLimit() < 4 * MAX + 1 - MAX; i++) {
+            Thread.sleep(10);
+        }
+
+        assertThat(server.connectionsClosedAtLimit()).isEqualTo(4 * MAX + 1 - MAX);
+        assertThat(answersNull(client, 2)).as("the client that spoke keeps its connection").isTrue();
+        assertThat(silent.get(0).getInputStream().read()).as("the oldest silent connection, closed").isEqualTo(-1);
+        assertThat(answersNull(silent.get(silent.size() - 1), 3)).as("the newest silent one is kept").isTrue();
+    }
 }
