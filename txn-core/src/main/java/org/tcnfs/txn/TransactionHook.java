@@ -756,7 +756,7 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
             if (txn.async) {
                 txn.buffer.commitPending();
             } else {
-                txn.buffer.commit(batch -> { }, true);
+                txn.buffer.commitJournaled();
             }
         } catch (RuntimeException e) {
             throw handleChangeFailed(txn, "committing", e);
