@@ -156,6 +156,8 @@ public final class HandleTable implements AutoCloseable {
 
     private final Path directory;
     private final Env<byte[]> env;
+    /** Called with the name of each crash point reached ({@link Builder#crashPoints}). */
+    private final Consumer<String> crashPoints;
     /** Whether a durable commit must sync after LMDB's commit ({@link Durability#FULL} on a NOMETASYNC env). */
     private final boolean syncAfterCommit;
     /** Whether LMDB syncs the data pages in each commit (every durability but {@link Durability#NONE}). */
@@ -205,8 +207,9 @@ public final class HandleTable implements AutoCloseable {
     }
 
     private HandleTable(Path directory, Env<byte[]> env, Durability durability, Duration lateDelay,
-            int maxPendingRows) {
+            int maxPendingRows, Consumer<String> crashPoints) {
         this.directory = directory;
+        this.crashPoints = crashPoints;
         this.env = env;
         this.syncAfterCommit = durability == Durability.FULL;
         this.commitSyncsData = durability != Durability.NONE;
@@ -481,6 +484,9 @@ public final class HandleTable implements AutoCloseable {
                 public void commit(boolean directoriesChanged) {
                     if (directoriesChanged) {
                         directoryEpoch.incrementAndGet();
+                    }
+                    if (applied >= 0 && drain.appliesRows()) {
+                        crashPoints.accept(JOURNALED_ROWS_COMMIT_POINT);
                     }
                     changing();
                     try {
@@ -1287,6 +1293,12 @@ public final class HandleTable implements AutoCloseable {
         return new HandleTableException(what + " failed: " + e.getMessage(), e);
     }
 
+    /**
+     * The crash point ({@code org.tcnfs.txn.CrashPoints}) reached right before an LMDB commit that carries rows the
+     * row journal holds: halting there leaves rows whose compounds got their reply in the journal only.
+     */
+    public static final String JOURNALED_ROWS_COMMIT_POINT = "before-journaled-rows-commit";
+
     /** The LMDB map is full; raise {@link Builder#mapSize(long)}. */
     public static final class MapFullException extends HandleTableException {
         private static final long serialVersionUID = 1L;
@@ -1305,6 +1317,7 @@ public final class HandleTable implements AutoCloseable {
         private Duration lateDelay = LateDurability.DEFAULT_DELAY;
         private int maxPendingRows = DEFAULT_MAX_PENDING_ROWS;
         private long rowJournalBytes = Long.getLong(ROW_JOURNAL_BYTES_PROPERTY, DEFAULT_ROW_JOURNAL_BYTES);
+        private Consumer<String> crashPoints = point -> { };
 
         private Builder(Path stateDirectory) {
             this.stateDirectory = Objects.requireNonNull(stateDirectory, "stateDirectory");
@@ -1363,6 +1376,15 @@ public final class HandleTable implements AutoCloseable {
         }
 
         /**
+         * What the table calls when it reaches a crash point ({@link #JOURNALED_ROWS_COMMIT_POINT}): the server
+         * passes its {@code CrashPoints} (crash tests); nothing by default.
+         */
+        public Builder crashPoints(Consumer<String> reach) {
+            this.crashPoints = Objects.requireNonNull(reach, "reach");
+            return this;
+        }
+
+        /**
          * Opens the table, creating the directory and the environment if needed.
          *
          * @throws IllegalArgumentException for a map size under 1 MiB or fewer than 1 reader
@@ -1411,7 +1433,8 @@ public final class HandleTable implements AutoCloseable {
                 // LMDB syncs its files but never the directory: without this a power cut could drop
                 // data.mdb's name, and every handle and recovery record with it (docs/durability.md).
                 syncDirectories(directory, created);
-                HandleTable table = new HandleTable(directory, env, durability, lateDelay, maxPendingRows);
+                HandleTable table = new HandleTable(directory, env, durability, lateDelay, maxPendingRows,
+                        crashPoints);
                 try {
                     table.openJournal(durability == Durability.FULL && maxPendingRows > 0 ? rowJournalBytes : 0);
                 } catch (IOException | RuntimeException e) {

@@ -177,6 +177,11 @@ final class PendingRows {
             this.applied = applied;
         }
 
+        /** Whether it applied any row that was waiting. */
+        boolean appliesRows() {
+            return !applied.isEmpty();
+        }
+
         /** {@code store} (the batch's LMDB transaction), noting what is written through it. */
         Store recording(Store store) {
             return new Store() {
