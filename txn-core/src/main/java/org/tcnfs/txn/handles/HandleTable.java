@@ -998,7 +998,7 @@ public final class HandleTable implements AutoCloseable {
         }
         long fileSize = Files.exists(file) ? Files.size(file) : 0;
         long next = RowJournal.firstSequenceAfter(highest, Math.max(size, fileSize));
-        commitDurably(batch -> {
+        try (HandleBatch batch = lmdbBatch(true)) {
             for (RowJournal.Entry e : replayed) {
                 decodeRows(e.payload(), batch.store);
             }
@@ -1006,7 +1006,8 @@ public final class HandleTable implements AutoCloseable {
             if (!replayed.isEmpty()) {
                 batch.markDirectoriesChanged();
             }
-        });
+            batch.commit();
+        }
         if (!replayed.isEmpty()) {
             LOG.info("row journal {}: replayed {} records (sequence {} to {}) into the handle table", file,
                     replayed.size(), replayed.get(0).sequence(), replayed.get(replayed.size() - 1).sequence());

@@ -157,8 +157,9 @@ final class RowJournal implements AutoCloseable {
 
     /**
      * Opens {@code file} for appending, creating it (zeros written and synced, with its directory), extending it
-     * (zeros) or cutting it to {@code size} bytes when it has another size; the first record goes to offset 0 with sequence number
-     * {@code next}. Call only after {@link #read} and after the table committed {@code next - 1} as applied.
+     * (zeros) or cutting it to {@code size} bytes when it has another size; the first record goes to offset 0 with
+     * sequence number {@code next}. Call only after {@link #read} and after the table committed {@code next - 1} as
+     * applied.
      */
     static RowJournal open(Path file, long size, long next) throws IOException {
         if (size < HEADER * 2L) {
