@@ -131,11 +131,12 @@ public final class HandleTable implements AutoCloseable {
     public static final int DEFAULT_MAX_PENDING_ROWS = 32_768;
 
     /**
-     * Default of {@link Builder#rowJournalBytes}: 32 MiB, the system property {@value #ROW_JOURNAL_BYTES_PROPERTY}
-     * (0 turns the journal off). At a few hundred bytes per compound, room for some 100,000 compounds between two
-     * background flushes (each of which lets the journal start again at its beginning).
+     * Default of {@link Builder#rowJournalBytes}: 16 MiB, or the system property {@value #ROW_JOURNAL_BYTES_PROPERTY}
+     * (0 turns the journal off). At a few hundred bytes per compound, room for some 50,000 compounds between two
+     * background flushes (each of which lets the journal start again at its beginning); written in full once, when
+     * the file is made.
      */
-    public static final long DEFAULT_ROW_JOURNAL_BYTES = 32L << 20;
+    public static final long DEFAULT_ROW_JOURNAL_BYTES = 16L << 20;
     /** The system property that sets {@link Builder#rowJournalBytes} (0: off; the old durable LMDB commit). */
     public static final String ROW_JOURNAL_BYTES_PROPERTY = "tcnfs.row-journal-bytes";
     /** The journal's file in the table's directory. */
