@@ -458,25 +458,25 @@ public final class HandleTable implements AutoCloseable {
             Store lmdb = new LmdbStore(txn);
             PendingRows.Drain drain;
             long journaled = -1;
+            // held until the batch ends: no record's rows become pending while it decides on LMDB's rows alone
+            RowJournal j = journal;
+            java.util.concurrent.locks.ReentrantLock appends = j == null ? null : j.lock();
+            if (appends != null) {
+                appends.lock();
+            }
             try {
                 // every commit carries the rows still pending first: none becomes durable without those before it
-                RowJournal j = journal;
-                if (j == null) {
-                    drain = pending.drainInto(lmdb);
-                } else {
-                    synchronized (j.lock()) {
-                        drain = pending.drainInto(lmdb);
-                        journaled = j.lastAppended();
-                    }
-                    if (drain != null) {
-                        // the rows of every record up to this one are in this commit (point of the consistent cut)
-                        lmdb.put(journalState, APPLIED_KEY, longBytes(journaled));
-                    } else {
-                        journaled = -1;
-                    }
+                drain = pending.drainInto(lmdb);
+                if (appends != null && drain != null) {
+                    // the rows of every record up to this one are in this commit (the consistent cut)
+                    journaled = j.lastAppended();
+                    lmdb.put(journalState, APPLIED_KEY, longBytes(journaled));
                 }
             } catch (RuntimeException e) {
                 txn.close();
+                if (appends != null) {
+                    appends.unlock();
+                }
                 throw e;
             }
             long applied = journaled;
@@ -523,7 +523,13 @@ public final class HandleTable implements AutoCloseable {
 
                 @Override
                 public void close(boolean committed) {
-                    txn.close();
+                    try {
+                        txn.close();
+                    } finally {
+                        if (appends != null) {
+                            appends.unlock();
+                        }
+                    }
                 }
             });
         } catch (LmdbException e) {

@@ -9,6 +9,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.zip.CRC32C;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,8 +45,10 @@ import org.slf4j.LoggerFactory;
  * written has completed; flushes run one at a time, and a caller whose record an earlier one covered returns
  * without its own (a group flush).
  *
- * <p>Thread-safe: appends run under {@link #lock()}, which the table also holds while it drains the pending rows
- * into an LMDB commit, so that a drain takes every row of the records up to {@link #lastAppended()} and none after.
+ * <p>Thread-safe: appends run under {@link #lock()}, which the table also holds for the whole of each LMDB write
+ * transaction, from the drain of the pending rows to its commit: the drain takes every row of the records up to
+ * {@link #lastAppended()} and none after, and no compound's rows become pending while a write transaction, which
+ * reads LMDB without them, decides what to write.
  */
 final class RowJournal implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RowJournal.class);
@@ -70,7 +73,7 @@ final class RowJournal implements AutoCloseable {
         boolean run();
     }
 
-    private final Object lock = new Object();
+    private final ReentrantLock lock = new ReentrantLock();
     private final Object flushLock = new Object();
     private final Path file;
     private final FileChannel channel;
@@ -193,15 +196,18 @@ final class RowJournal implements AutoCloseable {
         }
     }
 
-    /** The lock appends run under (see the class comment). */
-    Object lock() {
+    /** The lock appends run under (see the class comment); reentrant. */
+    ReentrantLock lock() {
         return lock;
     }
 
     /** The sequence number of the last record written. Call under {@link #lock()} for a consistent cut. */
     long lastAppended() {
-        synchronized (lock) {
+        lock.lock();
+        try {
             return last;
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -219,7 +225,8 @@ final class RowJournal implements AutoCloseable {
         if (length > size) {
             return TOO_LARGE;
         }
-        synchronized (lock) {
+        lock.lock();
+        try {
             if (failed) {
                 return REFUSED;
             }
@@ -238,6 +245,8 @@ final class RowJournal implements AutoCloseable {
             offset += length;
             appends.increment();
             return sequence;
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -262,10 +271,13 @@ final class RowJournal implements AutoCloseable {
      * one starts a new lap at offset 0.
      */
     void applied(long sequence) {
-        synchronized (lock) {
+        lock.lock();
+        try {
             if (sequence >= last && offset > 0) {
                 offset = 0;
             }
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -296,8 +308,11 @@ final class RowJournal implements AutoCloseable {
 
     /** Where the next record goes (tests). */
     long offset() {
-        synchronized (lock) {
+        lock.lock();
+        try {
             return offset;
+        } finally {
+            lock.unlock();
         }
     }
 
