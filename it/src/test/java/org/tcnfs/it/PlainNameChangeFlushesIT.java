@@ -239,6 +239,39 @@ class PlainNameChangeFlushesIT {
         session.close();
     }
 
+    /**
+     * A CREATE of a directory and a RENAME, each a compound of its own, on a {@code sync} export: each makes its rows
+     * durable with one flush of the row journal and no flush or commit of LMDB (before the row journal: two flushes of
+     * the handle table and a commit each); the RENAME's record is flushed after its directories' fsyncs (one, or two
+     * between directories).
+     */
+    @Test
+    void syncExportMkdirAndRenamesFlushTheRowJournalOnceBesideTheirDirectories() throws Exception {
+        NfsConnection connection = sync.connect();
+        Nfs41Session session = Nfs41Session.create(connection, "flushes-rename");
+        NfsOps nfs = new NfsOps(session);
+        byte[] top = nfs.mkdir(nfs.rootFh(), "renames");
+        byte[] other = nfs.mkdir(top, "other");
+        nfs.createFile(top, "f", new byte[16]);
+        settle(sync);
+        // directory fsyncs, handle-table flushes, journal flushes, LMDB commits (hand-offs to the pool vary)
+        assertThat(flushes(oneOp(nfs, new CompoundBuilder().putfh(top).mkdir("sub"), NfsStatus.OK)))
+                .as("CREATE of a directory").containsExactly(1L, 0L, 1L, 0L);
+        settle(sync);
+        assertThat(flushes(oneOp(nfs, new CompoundBuilder().putfh(top).savefh().putfh(top).rename("f", "g"),
+                NfsStatus.OK))).as("RENAME in one directory").containsExactly(1L, 0L, 1L, 0L);
+        settle(sync);
+        assertThat(flushes(oneOp(nfs, new CompoundBuilder().putfh(top).savefh().putfh(other).rename("g", "h"),
+                NfsStatus.OK))).as("RENAME between directories").containsExactly(2L, 0L, 1L, 0L);
+        assertThat(nfs.readdirNames(other)).containsExactly("h");
+        session.close();
+    }
+
+    /** Directory fsyncs, handle-table flushes, row journal flushes and LMDB commits of {@code cost}. */
+    private static List<Long> flushes(OneOp cost) {
+        return List.of(cost.directories(), cost.table(), cost.journal(), cost.commits());
+    }
+
     /** What one single-operation compound cost: flushes of each kind, handle-table commits and pool hand-offs. */
     private record OneOp(long directories, long files, long table, long journal, long commits, long handOffs) {
     }
