@@ -1,7 +1,11 @@
 package org.tcnfs.txn.handles;
 
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -20,6 +24,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.lmdbjava.ByteArrayProxy;
@@ -460,7 +465,7 @@ public final class HandleTable implements AutoCloseable {
             long journaled = -1;
             // held until the batch ends: no record's rows become pending while it decides on LMDB's rows alone
             RowJournal j = journal;
-            java.util.concurrent.locks.ReentrantLock appends = j == null ? null : j.lock();
+            ReentrantLock appends = j == null ? null : j.lock();
             if (appends != null) {
                 appends.lock();
             }
@@ -890,8 +895,8 @@ public final class HandleTable implements AutoCloseable {
      */
     private byte[] encodeRows(OverlayStore changes) {
         List<Dbi<byte[]>> tables = journaledTables();
-        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(256);
-        java.io.DataOutputStream out = new java.io.DataOutputStream(bytes);
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
+        DataOutputStream out = new DataOutputStream(bytes);
         boolean[] foreign = new boolean[1];
         changes.applyTo(new Store() {
             @Override
@@ -944,7 +949,7 @@ public final class HandleTable implements AutoCloseable {
      */
     private void decodeRows(byte[] payload, Store target) {
         List<Dbi<byte[]>> tables = journaledTables();
-        java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(payload);
+        ByteBuffer in = ByteBuffer.wrap(payload);
         try {
             while (in.hasRemaining()) {
                 int code = in.get();
@@ -959,13 +964,13 @@ public final class HandleTable implements AutoCloseable {
                     target.put(tables.get(code), key, take(in, length));
                 }
             }
-        } catch (java.nio.BufferUnderflowException e) {
+        } catch (BufferUnderflowException e) {
             throw new HandleTableException("row journal record cut short", e);
         }
     }
 
     /** The next {@code length} bytes of {@code in}, checked against what is left before allocating. */
-    private static byte[] take(java.nio.ByteBuffer in, int length) {
+    private static byte[] take(ByteBuffer in, int length) {
         if (length < 0 || length > in.remaining()) {
             throw new HandleTableException("row journal record claims " + length + " bytes, " + in.remaining()
                     + " left");
@@ -976,7 +981,7 @@ public final class HandleTable implements AutoCloseable {
     }
 
     private static byte[] longBytes(long value) {
-        return java.nio.ByteBuffer.allocate(Long.BYTES).putLong(value).array();
+        return ByteBuffer.allocate(Long.BYTES).putLong(value).array();
     }
 
     /**
@@ -994,7 +999,7 @@ public final class HandleTable implements AutoCloseable {
         try (HandleSnapshot snapshot = committedSnapshot(-1, store -> store)) {
             stored = snapshot.store.get(journalState, APPLIED_KEY);
         }
-        long applied = stored == null ? 0 : java.nio.ByteBuffer.wrap(stored).getLong();
+        long applied = stored == null ? 0 : ByteBuffer.wrap(stored).getLong();
         long highest = applied;
         List<RowJournal.Entry> replayed = new ArrayList<>();
         for (RowJournal.Entry e : run) {

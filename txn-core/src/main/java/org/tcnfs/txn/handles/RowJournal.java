@@ -286,11 +286,6 @@ final class RowJournal implements AutoCloseable {
         failed = true;
     }
 
-    /** The file's size in bytes. */
-    long size() {
-        return size;
-    }
-
     /** The file. */
     Path file() {
         return file;
