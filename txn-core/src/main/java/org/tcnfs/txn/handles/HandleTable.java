@@ -776,7 +776,19 @@ public final class HandleTable implements AutoCloseable {
         if (!pending.enabled()) {
             return false;
         }
-        boolean kept = publishPending(changes, directoriesChanged);
+        RowJournal j = journal;
+        boolean kept;
+        if (j == null) {
+            kept = publishPending(changes, directoriesChanged);
+        } else {
+            // as a journaled compound's rows: never while an LMDB write transaction is open (see lmdbBatch)
+            j.lock().lock();
+            try {
+                kept = publishPending(changes, directoriesChanged);
+            } finally {
+                j.lock().unlock();
+            }
+        }
         if (kept) {
             late.rowsWaiting();
         }
