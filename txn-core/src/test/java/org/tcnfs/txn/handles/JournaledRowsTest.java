@@ -141,6 +141,50 @@ class JournaledRowsTest extends HandleTableTestBase {
         }
     }
 
+    /**
+     * A reader that finds one row of a compound finds all of them, also while the compound's rows are being added and
+     * while flushes commit them: a new file's name, node and inode rows, each read on its own (as a compound's buffer
+     * reads the committed table, a row at a time), never show one without the others.
+     */
+    @Test
+    void aReaderThatFindsOneRowOfACompoundFindsTheOthersToo() throws Exception {
+        Nfh root = root();
+        int files = 3000;
+        java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+        List<String> torn = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        List<Thread> readers = new java.util.ArrayList<>();
+        for (int r = 0; r < 2; r++) {
+            Thread t = new Thread(() -> {
+                while (!done.get()) {
+                    for (int i = 0; i < files && !done.get(); i++) {
+                        java.util.Optional<Nfh> byName = table.child(root, "f" + i);
+                        java.util.Optional<Nfh> byInode = table.byInode("data", 100 + i);
+                        if (byName.isPresent() && table.node(byName.get()).isEmpty()
+                                || byInode.isPresent() && table.node(byInode.get()).isEmpty()) {
+                            torn.add("f" + i);
+                        }
+                    }
+                }
+            });
+            t.start();
+            readers.add(t);
+        }
+        try {
+            for (int i = 0; i < files; i++) {
+                create(root, "f" + i, 100 + i);
+                if (i % 100 == 99) {
+                    table.late().flush();
+                }
+            }
+        } finally {
+            done.set(true);
+            for (Thread t : readers) {
+                t.join();
+            }
+        }
+        assertThat(torn).as("a row found without the node of its compound").isEmpty();
+    }
+
     @Test
     void withTheJournalOffACreateCommitsDurablyToLmdbAsBefore() {
         table.close();
