@@ -16,8 +16,8 @@ import org.tcnfs.nfs4.status.NfsStatus;
 /**
  * Group commit and shared fsyncs through the wire (issue 16; docs/durability.md, "Group commit and shared
  * fsyncs"): eight clients, each on a connection and session of its own, send their compounds at the same
- * moments; the server's counters show fewer durable LMDB commits than the compounds that needed one (plain
- * creates, transactions) and fewer fsyncs than the COMMITs of one file that asked for one, and every change
+ * moments; the server's counters show fewer durable LMDB commits than the transactions that needed one, fewer
+ * flushes of the row journal than plain creates that wrote a record to it, and fewer fsyncs than the COMMITs of one file that asked for one, and every change
  * is there afterwards with its content.
  */
 class GroupCommitIT extends SharedServerTest {
@@ -25,11 +25,13 @@ class GroupCommitIT extends SharedServerTest {
     private static final int ROUNDS = 20;
 
     /** The counters this test reads, scraped at one moment. */
-    private record Flushes(double fsyncs, double fsyncRequests, double commits, double commitRequests) {
+    private record Flushes(double fsyncs, double fsyncRequests, double commits, double commitRequests,
+            double journalFlushes, double journalRecords) {
         static Flushes scrape(ServerProcess server) throws Exception {
             String s = server.scrapeMetrics();
             return new Flushes(value(s, "tcnfs_shared_fsyncs_total"), value(s, "tcnfs_shared_fsync_requests_total"),
-                    value(s, "tcnfs_lmdb_durable_commits_total"), value(s, "tcnfs_lmdb_durable_commit_requests_total"));
+                    value(s, "tcnfs_lmdb_durable_commits_total"), value(s, "tcnfs_lmdb_durable_commit_requests_total"),
+                    value(s, "tcnfs_fsyncs_total{of=\"row.journal\"}"), value(s, "tcnfs_row_journal_records_total"));
         }
 
         private static double value(String scraped, String name) {
@@ -39,7 +41,8 @@ class GroupCommitIT extends SharedServerTest {
 
         Flushes minus(Flushes before) {
             return new Flushes(fsyncs - before.fsyncs, fsyncRequests - before.fsyncRequests, commits - before.commits,
-                    commitRequests - before.commitRequests);
+                    commitRequests - before.commitRequests, journalFlushes - before.journalFlushes,
+                    journalRecords - before.journalRecords);
         }
     }
 
@@ -85,10 +88,10 @@ class GroupCommitIT extends SharedServerTest {
     }
 
     @Test
-    void eightClientsCreatingFilesAtTheSameMomentsShareDurableHandleCommits() throws Exception {
+    void eightClientsCreatingFilesAtTheSameMomentsShareRowJournalFlushes() throws Exception {
         byte[][] dirs = directories("gc-plain");
         Flushes before = Flushes.scrape(server);
-        // each file: an OPEN-create compound (directory fsync, durable handle commit), a FILE_SYNC WRITE compound
+        // each file: an OPEN-create compound (directory fsync, row journal flush), a FILE_SYNC WRITE compound
         // (file fsync), a CLOSE compound; each client in its own directory, so that no lock orders them
         inLockstep("gc-plain", (nfs, client, round) -> nfs.createFile(dirs[client], "f" + round,
                 content(client, round)));
@@ -96,9 +99,9 @@ class GroupCommitIT extends SharedServerTest {
         System.out.println("GroupCommitIT plain creates: " + used);
 
         int creates = CLIENTS * ROUNDS;
-        assertThat(used.commitRequests()).as("a durable handle commit per create").isGreaterThanOrEqualTo(creates);
-        assertThat(used.commits()).as("durable LMDB commits for %s compounds that needed one", used.commitRequests())
-                .isLessThan(used.commitRequests());
+        assertThat(used.journalRecords()).as("a row journal record per create").isGreaterThanOrEqualTo(creates);
+        assertThat(used.journalFlushes()).as("row journal flushes for %s records", used.journalRecords())
+                .isLessThan(used.journalRecords());
         assertThat(used.fsyncRequests()).as("a directory fsync per create and a file fsync per write")
                 .isGreaterThanOrEqualTo(2.0 * creates);
         try (ItSession check = ItSession.open(server, "gc-plain-check")) {

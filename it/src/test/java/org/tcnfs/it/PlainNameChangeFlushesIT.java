@@ -33,9 +33,10 @@ import org.tcnfs.nfs4.xdr.stateid4;
  * compound (fuse-nfs, the kernel client) sees it (docs/durability.md; issue 16): counted by the server's
  * {@code tcnfs_fsyncs_total} through its metrics endpoint, around single compounds sent through the wire.
  * <ul>
- *   <li>{@code sync} (the default): an OPEN-create fsyncs its directory and commits its handle row durably (two
- *       flushes of the handle table); a REMOVE fsyncs its directory only: the removed object's row goes later
- *       (before this change: the directory and two handle-table flushes);</li>
+ *   <li>{@code sync} (the default): an OPEN-create fsyncs its directory and makes its handle rows durable with one
+ *       flush of the row journal (before 2026-11-27: a durable LMDB commit, two flushes of the handle table; the
+ *       rows reach LMDB with the background flush within a second); a REMOVE fsyncs its directory only: the removed
+ *       object's row goes later (before this change: the directory and two handle-table flushes);</li>
  *   <li>{@code async}: an OPEN-create and a REMOVE flush nothing and commit nothing to the handle table before
  *       their replies (the create's rows wait in memory as pending rows, visible to all); the rows' commit and the
  *       directory syncs follow within a second.</li>
@@ -45,6 +46,7 @@ class PlainNameChangeFlushesIT {
     private static final String DIRECTORY = "tcnfs_fsyncs_total{of=\"directory\"}";
     private static final String FILE = "tcnfs_fsyncs_total{of=\"file\"}";
     private static final String TABLE = "tcnfs_fsyncs_total{of=\"handle.table\"}";
+    private static final String JOURNAL = "tcnfs_fsyncs_total{of=\"row.journal\"}";
     private static final String LATE = "tcnfs_late_pending";
     private static final String HAND_OFFS = "tcnfs_fsync_pool_handoffs_total";
     private static final String COMMITS = "tcnfs_handle_table_commits_total";
@@ -85,7 +87,7 @@ class PlainNameChangeFlushesIT {
     }
 
     /** Flushes of each kind one compound made, counted around it. */
-    private record Flushes(long directories, long files, long table, long latePending) {
+    private record Flushes(long directories, long files, long table, long journal, long latePending) {
     }
 
     @FunctionalInterface
@@ -98,7 +100,7 @@ class PlainNameChangeFlushesIT {
         step.run();
         Map<String, Double> after = scrape(server);
         return new Flushes(delta(before, after, DIRECTORY), delta(before, after, FILE), delta(before, after, TABLE),
-                after.getOrDefault(LATE, 0.0).longValue());
+                delta(before, after, JOURNAL), after.getOrDefault(LATE, 0.0).longValue());
     }
 
     private static long delta(Map<String, Double> before, Map<String, Double> after, String series) {
@@ -144,10 +146,10 @@ class PlainNameChangeFlushesIT {
     }
 
     @Test
-    void syncExportOpenCreateFlushesItsDirectoryAndTheHandleTableAndRemoveOnlyItsDirectory() throws Exception {
+    void syncExportOpenCreateFlushesItsDirectoryAndTheRowJournalOnceAndRemoveOnlyItsDirectory() throws Exception {
         Counted c = createAndRemove(sync, "sync-flushes");
-        assertThat(c.create()).as("OPEN-create").isEqualTo(new Flushes(1, 0, 2, 0));
-        assertThat(c.close()).as("CLOSE").isEqualTo(new Flushes(0, 0, 0, 0));
+        assertThat(c.create()).as("OPEN-create").isEqualTo(new Flushes(1, 0, 0, 1, 0));
+        assertThat(c.close()).as("CLOSE").isEqualTo(new Flushes(0, 0, 0, 0, 0));
         assertThat(c.remove().directories()).as("REMOVE: directory fsyncs").isEqualTo(1);
         assertThat(c.remove().table()).as("REMOVE: handle-table flushes before the reply").isZero();
         assertThat(c.remove().latePending()).as("the row of the removed file, queued").isEqualTo(1);
@@ -164,8 +166,8 @@ class PlainNameChangeFlushesIT {
     void asyncExportRepliesBeforeAnyDirectoryFsyncAndMakesThemWithinASecond() throws Exception {
         Map<String, Double> start = scrape(async);
         Counted c = createAndRemove(async, "async-flushes");
-        assertThat(c.create()).as("OPEN-create: no flush at all").isEqualTo(new Flushes(0, 0, 0, 1));
-        assertThat(c.remove()).as("REMOVE: nothing before the reply").isEqualTo(new Flushes(0, 0, 0, 2));
+        assertThat(c.create()).as("OPEN-create: no flush at all").isEqualTo(new Flushes(0, 0, 0, 0, 1));
+        assertThat(c.remove()).as("REMOVE: nothing before the reply").isEqualTo(new Flushes(0, 0, 0, 0, 2));
         assertThat(c.nfs().run(new CompoundBuilder().putfh(c.file()).getattr(nfs4_attr.FATTR4_TYPE)).status())
                 .isEqualTo(NfsStatus.STALE);
         settle(async);
@@ -182,7 +184,7 @@ class PlainNameChangeFlushesIT {
      * its own.
      */
     @Test
-    void syncExportCreateWriteCloseCompoundHandsOneSyncToThePoolAndStillFlushesDirectoryFileAndRow() throws Exception {
+    void syncExportCreateWriteCloseCompoundHandsOneSyncToThePoolAndFlushesDirectoryFileAndJournal() throws Exception {
         NfsConnection connection = sync.connect();
         Nfs41Session session = Nfs41Session.create(connection, "flushes-one-file");
         NfsOps nfs = new NfsOps(session);
@@ -198,7 +200,8 @@ class PlainNameChangeFlushesIT {
                     .close(CompoundBuilder.currentStateid()));
             Map<String, Double> after = scrape(sync);
             assertThat(new Flushes(delta(before, after, DIRECTORY), delta(before, after, FILE),
-                    delta(before, after, TABLE), 0)).as("flushes of " + name).isEqualTo(new Flushes(1, 1, 2, 0));
+                    delta(before, after, TABLE), delta(before, after, JOURNAL), 0)).as("flushes of " + name)
+                    .isEqualTo(new Flushes(1, 1, 0, 1, 0));
             assertThat(delta(before, after, HAND_OFFS)).as("syncs of " + name + " handed to the pool").isEqualTo(1);
         }
         session.close();
@@ -236,8 +239,41 @@ class PlainNameChangeFlushesIT {
         session.close();
     }
 
+    /**
+     * A CREATE of a directory and a RENAME, each a compound of its own, on a {@code sync} export: each makes its rows
+     * durable with one flush of the row journal and no flush or commit of LMDB (before the row journal: two flushes of
+     * the handle table and a commit each); the RENAME's record is flushed after its directories' fsyncs (one, or two
+     * between directories).
+     */
+    @Test
+    void syncExportMkdirAndRenamesFlushTheRowJournalOnceBesideTheirDirectories() throws Exception {
+        NfsConnection connection = sync.connect();
+        Nfs41Session session = Nfs41Session.create(connection, "flushes-rename");
+        NfsOps nfs = new NfsOps(session);
+        byte[] top = nfs.mkdir(nfs.rootFh(), "renames");
+        byte[] other = nfs.mkdir(top, "other");
+        nfs.createFile(top, "f", new byte[16]);
+        settle(sync);
+        // directory fsyncs, handle-table flushes, journal flushes, LMDB commits (hand-offs to the pool vary)
+        assertThat(flushes(oneOp(nfs, new CompoundBuilder().putfh(top).mkdir("sub"), NfsStatus.OK)))
+                .as("CREATE of a directory").containsExactly(1L, 0L, 1L, 0L);
+        settle(sync);
+        assertThat(flushes(oneOp(nfs, new CompoundBuilder().putfh(top).savefh().putfh(top).rename("f", "g"),
+                NfsStatus.OK))).as("RENAME in one directory").containsExactly(1L, 0L, 1L, 0L);
+        settle(sync);
+        assertThat(flushes(oneOp(nfs, new CompoundBuilder().putfh(top).savefh().putfh(other).rename("g", "h"),
+                NfsStatus.OK))).as("RENAME between directories").containsExactly(2L, 0L, 1L, 0L);
+        assertThat(nfs.readdirNames(other)).containsExactly("h");
+        session.close();
+    }
+
+    /** Directory fsyncs, handle-table flushes, row journal flushes and LMDB commits of {@code cost}. */
+    private static List<Long> flushes(OneOp cost) {
+        return List.of(cost.directories(), cost.table(), cost.journal(), cost.commits());
+    }
+
     /** What one single-operation compound cost: flushes of each kind, handle-table commits and pool hand-offs. */
-    private record OneOp(long directories, long files, long table, long commits, long handOffs) {
+    private record OneOp(long directories, long files, long table, long journal, long commits, long handOffs) {
     }
 
     private OneOp oneOp(NfsOps nfs, CompoundBuilder compound, NfsStatus expected) throws Exception {
@@ -250,7 +286,7 @@ class PlainNameChangeFlushesIT {
         assertThat(nfs.run(compound).status()).isEqualTo(expected);
         Map<String, Double> after = scrape(server);
         return new OneOp(delta(before, after, DIRECTORY), delta(before, after, FILE), delta(before, after, TABLE),
-                delta(before, after, COMMITS), delta(before, after, HAND_OFFS));
+                delta(before, after, JOURNAL), delta(before, after, COMMITS), delta(before, after, HAND_OFFS));
     }
 
     /**
@@ -267,7 +303,7 @@ class PlainNameChangeFlushesIT {
         NfsOps nfs = new NfsOps(session);
         byte[] dir = nfs.mkdir(nfs.rootFh(), "one-op");
         settle(sync);
-        OneOp none = new OneOp(0, 0, 0, 0, 0);
+        OneOp none = new OneOp(0, 0, 0, 0, 0, 0);
         for (int i = 0; i < 2; i++) {
             String name = "copied" + i;
             assertThat(oneOp(nfs, new CompoundBuilder().putfh(dir).lookup(name), NfsStatus.NOENT))
@@ -279,8 +315,10 @@ class PlainNameChangeFlushesIT {
                     .getfh());
             Map<String, Double> after = scrape(sync);
             assertThat(new OneOp(delta(before, after, DIRECTORY), delta(before, after, FILE),
-                    delta(before, after, TABLE), delta(before, after, COMMITS), delta(before, after, HAND_OFFS)))
-                    .as("OPEN-create of " + name).isEqualTo(new OneOp(1, 0, 2, 1, 1));
+                    delta(before, after, TABLE), delta(before, after, JOURNAL), delta(before, after, COMMITS),
+                    delta(before, after, HAND_OFFS))).as("OPEN-create of " + name)
+                    .isEqualTo(new OneOp(1, 0, 0, 1, 0, 1));
+            settle(sync); // the background flush commits its rows to LMDB within a second: not counted below
             byte[] file = opened.fileHandle();
             stateid4 open = opened.body(OP_OPEN, OPEN4resok.class).stateid;
             for (int w = 0; w < 2; w++) {
@@ -289,7 +327,7 @@ class PlainNameChangeFlushesIT {
                         .as("UNSTABLE WRITE " + w + " of " + name).isEqualTo(none);
             }
             assertThat(oneOp(nfs, new CompoundBuilder().putfh(file).commit(0, 0), NfsStatus.OK))
-                    .as("COMMIT of " + name).isEqualTo(new OneOp(0, 1, 0, 0, 0));
+                    .as("COMMIT of " + name).isEqualTo(new OneOp(0, 1, 0, 0, 0, 0));
             assertThat(oneOp(nfs, new CompoundBuilder().putfh(file).close(open), NfsStatus.OK))
                     .as("CLOSE of " + name).isEqualTo(none);
             assertThat(oneOp(nfs, new CompoundBuilder().putfh(file)

@@ -41,6 +41,7 @@ import org.tcnfs.recovery.ExportArea;
 import org.tcnfs.recovery.RecoveryReport;
 import org.tcnfs.server.txn.StartupRecovery;
 import org.tcnfs.server.txn.TransactionWiring;
+import org.tcnfs.txn.CrashPoints;
 import org.tcnfs.txn.backup.BackupStore;
 import org.tcnfs.txn.handles.FsyncPool;
 import org.tcnfs.txn.handles.HandleTable;
@@ -146,7 +147,8 @@ public final class TcnfsServer implements AutoCloseable {
         Files.createDirectories(config.state());
         // Before anything in the state is opened: a second server on the same state stops here.
         stateLock = StateLock.acquire(config.state());
-        handles = HandleTable.builder(handleTableDirectory(config)).maxPendingRows(config.asyncPendingRows()).open();
+        handles = HandleTable.builder(handleTableDirectory(config)).maxPendingRows(config.asyncPendingRows())
+                .crashPoints(CrashPoints.fromSystemProperties()::reach).open();
         exports = exports(config, handles, fileSystems);
         RecoveryReport recovery = StartupRecovery.recover(handles, fileSystems);
         NfsLimits limits = new NfsLimits(config.maxOps(), config.maxRequestBytes() + 64 * 1024,
@@ -259,6 +261,11 @@ public final class TcnfsServer implements AutoCloseable {
                 + "cache answers because the table has not changed since it was made", table::snapshotCount);
         metrics.functionCounter("tcnfs.fsyncs", fsyncs, table::flushCount,
                 "of", "handle.table");
+        metrics.functionCounter("tcnfs.fsyncs", fsyncs, table::journalFlushes,
+                "of", "row.journal");
+        metrics.functionCounter("tcnfs.row.journal.records", "Records of plain compounds' handle rows written to the "
+                + "row journal (made durable by its fdatasync instead of an LMDB commit; applied to LMDB by the "
+                + "background flush within about 1 s)", table::journalRecords);
         metrics.functionCounter("tcnfs.handle.table.commits", "LMDB write transactions committed in the handle table",
                 table::commitCount);
         metrics.gauge("tcnfs.late.pending", "Directory syncs (async exports) and row removals waiting for the "

@@ -16,7 +16,9 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code before-commit}: every operation ran, the data is durable, the commit point not reached;</li>
  *   <li>{@code after-commit}: the commit point passed, the reply not sent;</li>
  *   <li>{@code mid-undo-N}: before the N-th undo step (1-based) of an online rollback;</li>
- *   <li>{@code mid-recovery-N}: before the N-th undo step (1-based) of startup recovery.</li>
+ *   <li>{@code mid-recovery-N}: before the N-th undo step (1-based) of startup recovery;</li>
+ *   <li>{@code before-journaled-rows-commit}: an LMDB commit is about to carry handle rows that plain compounds
+ *       made durable in the row journal (their replies may be out); reached by the handle table.</li>
  * </ul>
  * Off in production: {@link #NONE} compares nothing.
  */

@@ -655,8 +655,8 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
     // ---- plain compounds -----------------------------------------------------------------------------------
 
     /**
-     * Syncs the files a plain compound wrote with stable WRITEs and makes its handle changes durable in one
-     * commit, whatever its status: its operations
+     * Syncs the files a plain compound wrote with stable WRITEs and makes its handle changes durable at once (one
+     * flush of the table's row journal, {@link TxnBuffer#commitJournaled}), whatever its status: its operations
      * are not undone, so what they changed must be found again after a crash. A failed commit answers
      * NFS4ERR_SERVERFAULT (the objects are there; their new handles are lost and get new ones on lookup).
      * On an {@code async} export the syncs of the directories it changed wait in the table's
@@ -756,7 +756,7 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
             if (txn.async) {
                 txn.buffer.commitPending();
             } else {
-                txn.buffer.commit(batch -> { }, true);
+                txn.buffer.commitJournaled();
             }
         } catch (RuntimeException e) {
             throw handleChangeFailed(txn, "committing", e);

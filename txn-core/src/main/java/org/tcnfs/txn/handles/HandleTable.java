@@ -1,7 +1,11 @@
 package org.tcnfs.txn.handles;
 
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -20,6 +24,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.lmdbjava.ByteArrayProxy;
@@ -79,6 +84,17 @@ import org.slf4j.LoggerFactory;
  * changes, or at the latest the {@link #late()} flush, which commits them durably before its directory syncs. A
  * crash loses them, never the table's consistency.
  *
+ * <p><b>Row journal.</b> The rows of a plain compound on a {@code sync} export are made durable by one {@code
+ * fdatasync} of a {@link RowJournal} ({@code rows.journal} beside {@code data.mdb}) instead of a durable LMDB commit
+ * of two flushes ({@link TxnBuffer#commitJournaled}): under the journal's lock the rows become {@link PendingRows
+ * pending} (visible to all at once) and their record is written, then the journal is flushed. Every LMDB commit that
+ * applies pending rows writes, in the same transaction, the sequence number of the last record whose rows it
+ * applied (taken under the journal's lock with the rows, so the cut is consistent); once a durable commit holds
+ * every record written, the journal starts again at its beginning. When the table opens, the records above the
+ * applied number are replayed into one durable commit before anything else reads the table. Off when the builder's
+ * {@link Builder#rowJournalBytes} is 0, under a {@link Durability} other than {@link Durability#FULL}, or when
+ * pending rows are off.
+ *
  * <p>Thread-safe. Read transactions are not bound to threads ({@code MDB_NOTLS}); a batch is bound to its
  * thread and batches run one at a time. Close every snapshot and batch before {@link #close()}.
  */
@@ -119,6 +135,19 @@ public final class HandleTable implements AutoCloseable {
      */
     public static final int DEFAULT_MAX_PENDING_ROWS = 32_768;
 
+    /**
+     * Default of {@link Builder#rowJournalBytes}: 16 MiB, or the system property {@value #ROW_JOURNAL_BYTES_PROPERTY}
+     * (0 turns the journal off). At a few hundred bytes per compound, room for some 50,000 compounds between two
+     * background flushes (each of which lets the journal start again at its beginning); written in full once, when
+     * the file is made.
+     */
+    public static final long DEFAULT_ROW_JOURNAL_BYTES = 16L << 20;
+    /** The system property that sets {@link Builder#rowJournalBytes} (0: off; the old durable LMDB commit). */
+    public static final String ROW_JOURNAL_BYTES_PROPERTY = "tcnfs.row-journal-bytes";
+    /** The journal's file in the table's directory. */
+    static final String ROW_JOURNAL_FILE = "rows.journal";
+    private static final byte[] APPLIED_KEY = "applied".getBytes(StandardCharsets.UTF_8);
+
     private static final String SIDE_PREFIX = "side:";
 
     /** How much a commit waits for the disk. */
@@ -133,6 +162,8 @@ public final class HandleTable implements AutoCloseable {
 
     private final Path directory;
     private final Env<byte[]> env;
+    /** Called with the name of each crash point reached ({@link Builder#crashPoints}). */
+    private final Consumer<String> crashPoints;
     /** Whether a durable commit must sync after LMDB's commit ({@link Durability#FULL} on a NOMETASYNC env). */
     private final boolean syncAfterCommit;
     /** Whether LMDB syncs the data pages in each commit (every durability but {@link Durability#NONE}). */
@@ -150,6 +181,12 @@ public final class HandleTable implements AutoCloseable {
     final Dbi<byte[]> names;
     final Dbi<byte[]> inodes;
     final Dbi<byte[]> exports;
+    /** The {@link RowJournal}'s bookkeeping: the sequence number of the last record applied ({@link #APPLIED_KEY}). */
+    private final Dbi<byte[]> journalState;
+    /** The row journal, or null when off (see the class comment). Set once, when the table opens. */
+    private volatile RowJournal journal;
+    /** The applied sequence number the last LMDB commit wrote (durable after the next {@link #sync()}). */
+    private volatile long committedJournalSequence = -1;
     private final Map<String, SideTable> sideTables = new ConcurrentHashMap<>();
     /**
      * Per thread: the buffer it is {@link #bind bound} to, or null. The slot stays for the thread's life and only its
@@ -176,8 +213,9 @@ public final class HandleTable implements AutoCloseable {
     }
 
     private HandleTable(Path directory, Env<byte[]> env, Durability durability, Duration lateDelay,
-            int maxPendingRows) {
+            int maxPendingRows, Consumer<String> crashPoints) {
         this.directory = directory;
+        this.crashPoints = crashPoints;
         this.env = env;
         this.syncAfterCommit = durability == Durability.FULL;
         this.commitSyncsData = durability != Durability.NONE;
@@ -186,6 +224,7 @@ public final class HandleTable implements AutoCloseable {
         this.names = env.openDbi("names", DbiFlags.MDB_CREATE);
         this.inodes = env.openDbi("inodes", DbiFlags.MDB_CREATE);
         this.exports = env.openDbi("exports", DbiFlags.MDB_CREATE);
+        this.journalState = env.openDbi("journal", DbiFlags.MDB_CREATE);
         // names are scanned by prefix for a directory's entries (childNames) when a directory goes
         this.pending = new PendingRows(maxPendingRows, Set.of(names));
     }
@@ -423,18 +462,37 @@ public final class HandleTable implements AutoCloseable {
             Txn<byte[]> txn = env.txnWrite();
             Store lmdb = new LmdbStore(txn);
             PendingRows.Drain drain;
+            long journaled = -1;
+            // held until the batch ends: no record's rows become pending while it decides on LMDB's rows alone
+            RowJournal j = journal;
+            ReentrantLock appends = j == null ? null : j.lock();
+            if (appends != null) {
+                appends.lock();
+            }
             try {
                 // every commit carries the rows still pending first: none becomes durable without those before it
                 drain = pending.drainInto(lmdb);
+                if (appends != null && drain != null) {
+                    // the rows of every record up to this one are in this commit (the consistent cut)
+                    journaled = j.lastAppended();
+                    lmdb.put(journalState, APPLIED_KEY, longBytes(journaled));
+                }
             } catch (RuntimeException e) {
                 txn.close();
+                if (appends != null) {
+                    appends.unlock();
+                }
                 throw e;
             }
+            long applied = journaled;
             return new HandleBatch(this, drain == null ? lmdb : drain.recording(lmdb), new HandleBatch.Ending() {
                 @Override
                 public void commit(boolean directoriesChanged) {
                     if (directoriesChanged) {
                         directoryEpoch.incrementAndGet();
+                    }
+                    if (applied >= 0 && drain.appliesRows()) {
+                        crashPoints.accept(JOURNALED_ROWS_COMMIT_POINT);
                     }
                     changing();
                     try {
@@ -454,6 +512,9 @@ public final class HandleTable implements AutoCloseable {
                             directoryEpoch.incrementAndGet();
                         }
                     }
+                    if (applied >= 0) {
+                        committedJournalSequence = applied;
+                    }
                     commits.increment();
                     if (commitSyncsData) {
                         flushes.increment();
@@ -467,7 +528,13 @@ public final class HandleTable implements AutoCloseable {
 
                 @Override
                 public void close(boolean committed) {
-                    txn.close();
+                    try {
+                        txn.close();
+                    } finally {
+                        if (appends != null) {
+                            appends.unlock();
+                        }
+                    }
                 }
             });
         } catch (LmdbException e) {
@@ -709,6 +776,27 @@ public final class HandleTable implements AutoCloseable {
         if (!pending.enabled()) {
             return false;
         }
+        RowJournal j = journal;
+        boolean kept;
+        if (j == null) {
+            kept = publishPending(changes, directoriesChanged);
+        } else {
+            // as a journaled compound's rows: never while an LMDB write transaction is open (see lmdbBatch)
+            j.lock().lock();
+            try {
+                kept = publishPending(changes, directoriesChanged);
+            } finally {
+                j.lock().unlock();
+            }
+        }
+        if (kept) {
+            late.rowsWaiting();
+        }
+        return kept;
+    }
+
+    /** Adds {@code changes} to the pending rows, visible to all at once, if they fit; whether they did. */
+    private boolean publishPending(OverlayStore changes, boolean directoriesChanged) {
         boolean kept;
         if (directoriesChanged) {
             directoryEpoch.incrementAndGet();
@@ -722,10 +810,235 @@ public final class HandleTable implements AutoCloseable {
                 directoryEpoch.incrementAndGet();
             }
         }
-        if (kept) {
-            late.rowsWaiting();
-        }
         return kept;
+    }
+
+    /**
+     * Makes {@code changes} (a plain {@code sync} compound's buffer) visible to every reader at once as pending rows
+     * and writes their record to the {@link RowJournal}, not yet flushed: pass the answer to {@link #flushJournal},
+     * after which they are durable. Returns -1, changing nothing, when the journal does not take them (off, failed,
+     * pending rows full, a row of a side table, a record larger than the journal, or no room even after committing
+     * the pending rows): the caller commits durably as before. When writing the record fails, the rows (visible by
+     * then) are committed durably here and 0 is returned (nothing left to flush).
+     */
+    long keepJournaled(OverlayStore changes, boolean directoriesChanged) {
+        RowJournal j = journal;
+        if (j == null || !pending.enabled()) {
+            return -1;
+        }
+        byte[] payload = encodeRows(changes);
+        if (payload == null) {
+            return -1;
+        }
+        for (int attempt = 0; ; attempt++) {
+            long sequence;
+            try {
+                sequence = j.append(payload, () -> publishPending(changes, directoriesChanged));
+            } catch (IOException e) {
+                journalFailed(j, "writing", e);
+                return 0;
+            }
+            if (sequence == RowJournal.NO_ROOM && attempt == 0) {
+                // the durable commit of every pending row lets the journal start again at its beginning
+                commitDurably(batch -> { });
+                continue;
+            }
+            if (sequence >= 0) {
+                late.rowsWaiting();
+            }
+            return sequence < 0 ? -1 : sequence;
+        }
+    }
+
+    /**
+     * Returns once the journal record {@code sequence} of {@link #keepJournaled} is durable (a flush shared with the
+     * compounds waiting at the same moment). When the flush fails, every pending row is committed durably instead.
+     *
+     * @throws HandleTableException when that commit fails too
+     */
+    void flushJournal(long sequence) {
+        RowJournal j = journal;
+        if (sequence <= 0 || j == null) {
+            return;
+        }
+        try {
+            j.flush(sequence);
+        } catch (IOException e) {
+            journalFailed(j, "flushing", e);
+        }
+    }
+
+    /**
+     * The journal failed ({@code doing} it): no record is written to it any more, and the rows pending now (those
+     * of the records that may be lost among them) are committed durably.
+     */
+    private void journalFailed(RowJournal j, String doing, IOException e) {
+        j.fail();
+        LOG.error("{} the row journal {} failed: {}; it is off until the server restarts, plain compounds commit "
+                + "their handle rows to LMDB (check the state directory's file system)", doing, j.file(), e.toString());
+        commitDurably(batch -> { });
+    }
+
+    /** Records written to the row journal since the table opened (0 when it is off). */
+    public long journalRecords() {
+        RowJournal j = journal;
+        return j == null ? 0 : j.appendCount();
+    }
+
+    /** {@code fdatasync}s of the row journal since the table opened (0 when it is off). */
+    public long journalFlushes() {
+        RowJournal j = journal;
+        return j == null ? 0 : j.flushCount();
+    }
+
+    /** The row journal, or null when it is off (tests). */
+    RowJournal journal() {
+        return journal;
+    }
+
+    /** The dbis whose rows a journal record may carry, by their code there (the index). */
+    private List<Dbi<byte[]>> journaledTables() {
+        return List.of(nodes, names, inodes, exports);
+    }
+
+    /**
+     * The payload of a journal record for {@code changes}: per row its table's code (1 byte), the key's length (4)
+     * and bytes, the value's length (4; -1 for a removal) and bytes. Null when a row is in another table.
+     */
+    private byte[] encodeRows(OverlayStore changes) {
+        List<Dbi<byte[]>> tables = journaledTables();
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
+        DataOutputStream out = new DataOutputStream(bytes);
+        boolean[] foreign = new boolean[1];
+        changes.applyTo(new Store() {
+            @Override
+            public byte[] get(Dbi<byte[]> dbi, byte[] key) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public void put(Dbi<byte[]> dbi, byte[] key, byte[] value) {
+                write(dbi, key, value);
+            }
+
+            @Override
+            public boolean delete(Dbi<byte[]> dbi, byte[] key) {
+                write(dbi, key, null);
+                return true;
+            }
+
+            @Override
+            public void scan(Dbi<byte[]> dbi, byte[] prefix, java.util.function.BiConsumer<byte[], byte[]> action) {
+                throw new UnsupportedOperationException();
+            }
+
+            private void write(Dbi<byte[]> dbi, byte[] key, byte[] value) {
+                int code = tables.indexOf(dbi);
+                if (code < 0) {
+                    foreign[0] = true;
+                    return;
+                }
+                try {
+                    out.writeByte(code);
+                    out.writeInt(key.length);
+                    out.write(key);
+                    out.writeInt(value == null ? -1 : value.length);
+                    if (value != null) {
+                        out.write(value);
+                    }
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e); // a ByteArrayOutputStream does not fail
+                }
+            }
+        });
+        return foreign[0] ? null : bytes.toByteArray();
+    }
+
+    /**
+     * Applies the rows of a journal record ({@link #encodeRows}) to {@code target}.
+     *
+     * @throws HandleTableException for a payload that does not parse (a length beyond it, an unknown table)
+     */
+    private void decodeRows(byte[] payload, Store target) {
+        List<Dbi<byte[]>> tables = journaledTables();
+        ByteBuffer in = ByteBuffer.wrap(payload);
+        try {
+            while (in.hasRemaining()) {
+                int code = in.get();
+                if (code < 0 || code >= tables.size()) {
+                    throw new HandleTableException("row journal record names table " + code);
+                }
+                byte[] key = take(in, in.getInt());
+                int length = in.getInt();
+                if (length == -1) {
+                    target.delete(tables.get(code), key);
+                } else {
+                    target.put(tables.get(code), key, take(in, length));
+                }
+            }
+        } catch (BufferUnderflowException e) {
+            throw new HandleTableException("row journal record cut short", e);
+        }
+    }
+
+    /** The next {@code length} bytes of {@code in}, checked against what is left before allocating. */
+    private static byte[] take(ByteBuffer in, int length) {
+        if (length < 0 || length > in.remaining()) {
+            throw new HandleTableException("row journal record claims " + length + " bytes, " + in.remaining()
+                    + " left");
+        }
+        byte[] bytes = new byte[length];
+        in.get(bytes);
+        return bytes;
+    }
+
+    private static byte[] longBytes(long value) {
+        return ByteBuffer.allocate(Long.BYTES).putLong(value).array();
+    }
+
+    /**
+     * Replays the row journal (the records above the applied sequence number, in one durable commit that also
+     * records the journal's new starting number) and, when {@code size > 0}, opens it for appending. A journal
+     * left by a run with the journal on is replayed also when it is off now.
+     */
+    private void openJournal(long size) throws IOException {
+        Path file = directory.resolve(ROW_JOURNAL_FILE);
+        List<RowJournal.Entry> run = RowJournal.read(file);
+        if (size <= 0 && run.isEmpty()) {
+            return;
+        }
+        byte[] stored;
+        try (HandleSnapshot snapshot = committedSnapshot(-1, store -> store)) {
+            stored = snapshot.store.get(journalState, APPLIED_KEY);
+        }
+        long applied = stored == null ? 0 : ByteBuffer.wrap(stored).getLong();
+        long highest = applied;
+        List<RowJournal.Entry> replayed = new ArrayList<>();
+        for (RowJournal.Entry e : run) {
+            highest = Math.max(highest, e.sequence());
+            if (e.sequence() > applied) {
+                replayed.add(e);
+            }
+        }
+        long fileSize = Files.exists(file) ? Files.size(file) : 0;
+        long next = RowJournal.firstSequenceAfter(highest, Math.max(size, fileSize));
+        try (HandleBatch batch = lmdbBatch(true)) {
+            for (RowJournal.Entry e : replayed) {
+                decodeRows(e.payload(), batch.store);
+            }
+            batch.store.put(journalState, APPLIED_KEY, longBytes(next - 1));
+            if (!replayed.isEmpty()) {
+                batch.markDirectoriesChanged();
+            }
+            batch.commit();
+        }
+        if (!replayed.isEmpty()) {
+            LOG.info("row journal {}: replayed {} records (sequence {} to {}) into the handle table", file,
+                    replayed.size(), replayed.get(0).sequence(), replayed.get(replayed.size() - 1).sequence());
+        }
+        if (size > 0) {
+            journal = RowJournal.open(file, size, next);
+        }
     }
 
     /**
@@ -916,6 +1229,7 @@ public final class HandleTable implements AutoCloseable {
      * {@link Durability} weaker than {@link Durability#FULL} every commit.
      */
     public void sync() {
+        long applied = committedJournalSequence;
         unsynced.set(false);
         try {
             env.sync(true);
@@ -924,6 +1238,10 @@ public final class HandleTable implements AutoCloseable {
             throw translate("syncing the handle table", e);
         }
         flushes.increment();
+        RowJournal j = journal;
+        if (j != null && applied >= 0) {
+            j.applied(applied);
+        }
     }
 
     /**
@@ -951,7 +1269,7 @@ public final class HandleTable implements AutoCloseable {
     public void close() {
         if (!env.isClosed()) {
             late.close();
-            if (pending.waiting() > 0) {
+            if (pending.waiting() > 0 || journal != null) {
                 try {
                     commitDurably(batch -> { }); // the rows of async compounds that came after the last flush
                 } catch (HandleTableException e) {
@@ -970,6 +1288,14 @@ public final class HandleTable implements AutoCloseable {
             Txn<byte[]> idle;
             while ((idle = idleReads.poll()) != null) {
                 closeQuietly(idle);
+            }
+            RowJournal j = journal;
+            if (j != null) {
+                try {
+                    j.close();
+                } catch (IOException e) {
+                    LOG.warn("closing the row journal {} failed: {}", j.file(), e.toString());
+                }
             }
             env.close();
             LOG.debug("closed handle table {}", directory);
@@ -992,6 +1318,12 @@ public final class HandleTable implements AutoCloseable {
         return new HandleTableException(what + " failed: " + e.getMessage(), e);
     }
 
+    /**
+     * The crash point ({@code org.tcnfs.txn.CrashPoints}) reached right before an LMDB commit that carries rows the
+     * row journal holds: halting there leaves rows whose compounds got their reply in the journal only.
+     */
+    public static final String JOURNALED_ROWS_COMMIT_POINT = "before-journaled-rows-commit";
+
     /** The LMDB map is full; raise {@link Builder#mapSize(long)}. */
     public static final class MapFullException extends HandleTableException {
         private static final long serialVersionUID = 1L;
@@ -1009,6 +1341,8 @@ public final class HandleTable implements AutoCloseable {
         private Durability durability = Durability.FULL;
         private Duration lateDelay = LateDurability.DEFAULT_DELAY;
         private int maxPendingRows = DEFAULT_MAX_PENDING_ROWS;
+        private long rowJournalBytes = Long.getLong(ROW_JOURNAL_BYTES_PROPERTY, DEFAULT_ROW_JOURNAL_BYTES);
+        private Consumer<String> crashPoints = point -> { };
 
         private Builder(Path stateDirectory) {
             this.stateDirectory = Objects.requireNonNull(stateDirectory, "stateDirectory");
@@ -1054,6 +1388,28 @@ public final class HandleTable implements AutoCloseable {
         }
 
         /**
+         * Size of the {@link RowJournal} in bytes ({@link #DEFAULT_ROW_JOURNAL_BYTES}); 0 turns it off (plain
+         * {@code sync} compounds then commit their rows durably to LMDB). Used only under {@link Durability#FULL}
+         * with pending rows on.
+         */
+        public Builder rowJournalBytes(long bytes) {
+            if (bytes != 0 && bytes < 4096) {
+                throw new IllegalArgumentException("a row journal has 0 (off) or at least 4096 bytes: " + bytes);
+            }
+            this.rowJournalBytes = bytes;
+            return this;
+        }
+
+        /**
+         * What the table calls when it reaches a crash point ({@link #JOURNALED_ROWS_COMMIT_POINT}): the server
+         * passes its {@code CrashPoints} (crash tests); nothing by default.
+         */
+        public Builder crashPoints(Consumer<String> reach) {
+            this.crashPoints = Objects.requireNonNull(reach, "reach");
+            return this;
+        }
+
+        /**
          * Opens the table, creating the directory and the environment if needed.
          *
          * @throws IllegalArgumentException for a map size under 1 MiB or fewer than 1 reader
@@ -1088,7 +1444,7 @@ public final class HandleTable implements AutoCloseable {
             try {
                 env = Env.create(ByteArrayProxy.PROXY_BA)
                         .setMapSize(mapSize)
-                        .setMaxDbs(4 + MAX_SIDE_TABLES)
+                        .setMaxDbs(5 + MAX_SIDE_TABLES)
                         .setMaxReaders(maxReaders)
                         .open(directory.toFile(), flags.toArray(new EnvFlags[0]));
             } catch (LmdbException e) {
@@ -1102,7 +1458,14 @@ public final class HandleTable implements AutoCloseable {
                 // LMDB syncs its files but never the directory: without this a power cut could drop
                 // data.mdb's name, and every handle and recovery record with it (docs/durability.md).
                 syncDirectories(directory, created);
-                HandleTable table = new HandleTable(directory, env, durability, lateDelay, maxPendingRows);
+                HandleTable table = new HandleTable(directory, env, durability, lateDelay, maxPendingRows,
+                        crashPoints);
+                try {
+                    table.openJournal(durability == Durability.FULL && maxPendingRows > 0 ? rowJournalBytes : 0);
+                } catch (IOException | RuntimeException e) {
+                    table.close();
+                    throw new HandleTableException("opening the row journal in " + directory + " failed: " + e, e);
+                }
                 LOG.debug("opened handle table {} (map {} bytes, {})", directory, mapSize, durability);
                 return table;
             } catch (LmdbException e) {

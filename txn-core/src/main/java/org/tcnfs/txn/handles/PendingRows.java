@@ -12,13 +12,15 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.StampedLock;
 import java.util.function.BiConsumer;
 import org.lmdbjava.Dbi;
 
 /**
- * Handle rows of plain compounds on {@code async} exports that are visible to every reader at once but reach LMDB
- * only with the next LMDB commit, at the latest the {@link LateDurability} flush within its delay
- * (docs/durability.md, "The async export option"). Such a compound's reply then waits for no flush of the table.
+ * Handle rows of plain compounds on {@code async} exports, and of those on {@code sync} exports whose rows the
+ * {@link RowJournal} made durable, that are visible to every reader at once but reach LMDB only with the next LMDB
+ * commit, at the latest the {@link LateDurability} flush within its delay (docs/durability.md, "The async export
+ * option", "The row journal"). Such a compound's reply then waits for no flush of the table.
  *
  * <p><b>Visibility.</b> Every reader of the committed table ({@link HandleTable#read()}, a TXN buffer's reads) looks
  * here before LMDB ({@link #over}); the newest change of a key wins, a removal is kept as a tombstone.
@@ -42,8 +44,18 @@ import org.lmdbjava.Dbi;
  * misses a row a point read would see (it may meet a key whose value is not there yet or any more, and reads LMDB
  * for it, as a point read would).
  *
- * <p>Thread-safe. Rows are added without a lock of this class (a key's hash bin is locked while it changes);
- * commits and reclamation run under this object's monitor.
+ * <p><b>A compound's rows at once.</b> The rows of one compound are added under the write lock of {@link
+ * #publishing}, and a point read or scan of the kept rows validates against it (an optimistic read, retried under the
+ * read lock when a compound was being added meanwhile): a reader that sees one row of a compound sees all of them,
+ * and a later read never sees fewer of them. Without it a reader could find a new object's inode row before its node
+ * row, and take the inode for registered to a node that does not exist ({@code CreateBesideRemovedRowsIT} found
+ * such LOOKUPs answering NFS4ERR_STALE once the rows of {@code sync} compounds were kept here, on the loaded 2-core
+ * machine, where a thread adding rows is often descheduled half way). A drain takes the same lock, so it applies
+ * whole compounds, and so does the update of the kept rows after a commit ({@link #committed}), which could otherwise
+ * show a reader a removed node's tombstone beside its inode row as the commit left it.
+ *
+ * <p>Thread-safe. Rows are added under {@link #publishing}'s write lock (a key's hash bin is locked while it
+ * changes); commits and reclamation run under this object's monitor.
  */
 final class PendingRows {
     private static final byte[] TOMBSTONE = new byte[0];
@@ -177,6 +189,11 @@ final class PendingRows {
             this.applied = applied;
         }
 
+        /** Whether it applied any row that was waiting. */
+        boolean appliesRows() {
+            return !applied.isEmpty();
+        }
+
         /** {@code store} (the batch's LMDB transaction), noting what is written through it. */
         Store recording(Store store) {
             return new Store() {
@@ -218,6 +235,8 @@ final class PendingRows {
     /** Entries waiting for an LMDB commit. */
     private final AtomicInteger waiting = new AtomicInteger();
     private final AtomicLong epoch = new AtomicLong();
+    /** Makes each compound's rows visible at once (see the class javadoc). */
+    private final StampedLock publishing = new StampedLock();
     private final AtomicLong[] readers = {new AtomicLong(), new AtomicLong()};
     /** Committed rows not yet waiting for a reader epoch to end. Guarded by {@code this}. */
     private List<Row> committed = new ArrayList<>();
@@ -263,9 +282,19 @@ final class PendingRows {
         if (count == 0) {
             return true;
         }
-        if (size.get() + count > maxRows) {
-            return false;
+        long stamp = publishing.writeLock();
+        try {
+            if (size.get() + count > maxRows) {
+                return false;
+            }
+            addAll(changes);
+        } finally {
+            publishing.unlockWrite(stamp);
         }
+        return true;
+    }
+
+    private void addAll(OverlayStore changes) {
         changes.applyTo(new Store() {
             @Override
             public byte[] get(Dbi<byte[]> dbi, byte[] key) {
@@ -288,7 +317,6 @@ final class PendingRows {
                 throw new UnsupportedOperationException();
             }
         });
-        return true;
     }
 
     private void add(Dbi<byte[]> dbi, byte[] key, byte[] value) {
@@ -340,7 +368,20 @@ final class PendingRows {
             @Override
             public byte[] get(Dbi<byte[]> dbi, byte[] key) {
                 Rows map = rows.get(dbi);
-                Entry e = map == null ? null : map.values.get(new Key(key));
+                Entry e = null;
+                if (map != null) {
+                    Key k = new Key(key);
+                    long stamp = publishing.tryOptimisticRead();
+                    e = map.values.get(k);
+                    if (!publishing.validate(stamp)) {
+                        stamp = publishing.readLock();
+                        try {
+                            e = map.values.get(k);
+                        } finally {
+                            publishing.unlockRead(stamp);
+                        }
+                    }
+                }
                 if (e != null) {
                     return e.value == TOMBSTONE ? null : e.value.clone();
                 }
@@ -356,13 +397,18 @@ final class PendingRows {
                 }
                 TreeMap<byte[], byte[]> merged = new TreeMap<>(Arrays::compareUnsigned);
                 beneath.scan(dbi, prefix, merged::put);
-                map.forEachWithPrefix(prefix, (key, entry) -> {
-                    if (entry.value == TOMBSTONE) {
-                        merged.remove(key);
-                    } else {
-                        merged.put(key, entry.value.clone());
-                    }
-                });
+                long stamp = publishing.readLock();
+                try {
+                    map.forEachWithPrefix(prefix, (key, entry) -> {
+                        if (entry.value == TOMBSTONE) {
+                            merged.remove(key);
+                        } else {
+                            merged.put(key, entry.value.clone());
+                        }
+                    });
+                } finally {
+                    publishing.unlockRead(stamp);
+                }
                 merged.forEach(action);
             }
         };
@@ -378,6 +424,16 @@ final class PendingRows {
         if (size.get() == 0) {
             return null;
         }
+        long stamp = publishing.writeLock();
+        try {
+            return new Drain(drainWaiting(target));
+        } finally {
+            publishing.unlockWrite(stamp);
+        }
+    }
+
+    /** Writes every waiting row into {@code target}; returns them. */
+    private List<Row> drainWaiting(Store target) {
         List<Row> applied = new ArrayList<>();
         rows.forEach((dbi, map) -> map.values.forEach((key, entry) -> {
             if (entry.state.get() == WAITING) {
@@ -389,7 +445,7 @@ final class PendingRows {
                 applied.add(new Row(dbi, key, entry));
             }
         }));
-        return new Drain(applied);
+        return applied;
     }
 
     /**
@@ -399,6 +455,17 @@ final class PendingRows {
      * updates come in the same order).
      */
     void committed(Drain drain) {
+        long stamp = publishing.writeLock();
+        try {
+            updateCommitted(drain);
+        } finally {
+            publishing.unlockWrite(stamp);
+        }
+        reclaim();
+    }
+
+    /** The first two steps of {@link #committed}, under {@link #publishing}: readers see all of them or none. */
+    private void updateCommitted(Drain drain) {
         for (Row row : drain.applied) {
             if (row.entry.state.compareAndSet(WAITING, COMMITTED)) {
                 waiting.decrementAndGet();
@@ -419,7 +486,6 @@ final class PendingRows {
                 }
             });
         });
-        reclaim();
     }
 
     /**

@@ -221,6 +221,38 @@ public final class TxnBuffer {
     }
 
     /**
+     * For a plain compound on a {@code sync} export: makes the buffer's changes durable before it returns, by one
+     * flush of the table's {@link RowJournal} (shared with the compounds flushing it at the same moment) when the
+     * journal takes them ({@link HandleTable#keepJournaled}: visible to every compound at once as pending rows, in
+     * LMDB with a later commit), else by a durable {@link #commit(Consumer, boolean) commit} as before. The buffer is
+     * empty afterwards.
+     *
+     * @throws HandleTableException the commit (or, after a failed journal flush, the commit of the pending rows)
+     *     failed
+     */
+    public void commitJournaled() {
+        long sequence = journal();
+        if (sequence < 0) {
+            commit(batch -> { }, true);
+        } else {
+            table.flushJournal(sequence);
+        }
+    }
+
+    /**
+     * {@link HandleTable#keepJournaled} of the buffer's changes: their record's sequence number (the buffer is then
+     * empty), or -1 when the journal took none of them.
+     */
+    private long journal() {
+        long sequence = table.keepJournaled(overlay, directoriesChanged);
+        if (sequence >= 0) {
+            overlay.clear();
+            directoriesChanged = false;
+        }
+        return sequence;
+    }
+
+    /**
      * Notes that the row {@code (parent, name)}, naming {@code handle}, is to be removed after the compound's
      * directory syncs ({@link HandleTable#unlinkAfterSync}).
      */
@@ -330,10 +362,11 @@ public final class TxnBuffer {
     }
 
     /**
-     * For a plain compound that releases its locks early (docs/durability.md): on the calling thread, commits the
-     * buffer lazily (visible to every compound at once), runs {@code whenVisible} (which releases the locks), then
-     * makes that commit durable ({@link HandleTable#syncShared()}, one table sync shared among compounds); all the
-     * while the pending syncs run as in {@link #syncPendingAlongside}. Only when {@link #mayCommitAlongsideSyncs()}:
+     * For a plain compound that releases its locks early (docs/durability.md): on the calling thread, makes the
+     * buffer's changes visible to every compound at once (written to the {@link RowJournal} as pending rows, else
+     * committed lazily), runs {@code whenVisible} (which releases the locks), then makes them durable (the journal's
+     * flush, else {@link HandleTable#syncShared()}, one table sync shared among compounds); all the while the pending
+     * syncs run as in {@link #syncPendingAlongside}. Only when {@link #mayCommitAlongsideSyncs()}:
      * such rows may become durable before the names they record. {@code whenVisible} runs also when the commit
      * fails (the buffer is then discarded and the failure thrown, as an IOException, after the syncs ended).
      *
@@ -346,9 +379,13 @@ public final class TxnBuffer {
         }
         boolean rows = !isEmpty();
         syncPendingAlongside(() -> {
+            long sequence = -1;
             try {
                 if (rows) {
-                    commit(batch -> { }, false);
+                    sequence = journal();
+                    if (sequence < 0) {
+                        commit(batch -> { }, false);
+                    }
                 }
             } catch (RuntimeException e) {
                 discard();
@@ -358,7 +395,11 @@ public final class TxnBuffer {
             }
             if (rows) {
                 try {
-                    table.syncShared();
+                    if (sequence >= 0) {
+                        table.flushJournal(sequence);
+                    } else {
+                        table.syncShared();
+                    }
                 } catch (RuntimeException e) {
                     throw new IOException("syncing the handle table failed: " + e, e);
                 }
