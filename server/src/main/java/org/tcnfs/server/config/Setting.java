@@ -42,7 +42,8 @@ public enum Setting {
             + "in memory, visible to every compound, until the background flush commits them within about a second "
             + "(no flush of the handle table before such a compound's reply; a crash loses them, which only makes "
             + "their handles answer NFS4ERR_STALE); a compound whose rows do not fit commits them at once. 0 commits "
-            + "each such compound's rows itself."),
+            + "each such compound's rows itself. The row journal of sync exports keeps its rows pending the same "
+            + "way (0 turns it off too)."),
     MAX_CLIENTS("max-clients", "16384", "Most NFSv4 client records kept (a backstop: client-memory bounds what "
             + "they hold); when full, the oldest unconfirmed one is dropped, then the confirmed one without state "
             + "renewed longest ago, else EXCHANGE_ID gets NFS4ERR_DELAY and SETCLIENTID NFS4ERR_RESOURCE."),
