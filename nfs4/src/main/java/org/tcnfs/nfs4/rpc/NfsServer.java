@@ -365,7 +365,8 @@ public final class NfsServer implements AutoCloseable {
         }
 
         /**
-         * When a short read-only compound may run on the network thread that read it ({@link InlineCompounds}),
+         * When a short compound (read-only, or a change {@link #inlineChanges} allows) may run on the network thread
+         * that read it ({@link InlineCompounds}),
          * besides no request being with the workers: the hooks' answer to "would it wait for no other compound
          * now" (the transaction hook: no lock held or wanted, no compound released early still flushing). Such a
          * compound must never wait on the network thread for a transaction that spans compounds, holding its
