@@ -22,25 +22,25 @@ import org.tcnfs.nfs4.xdr.stable_how4;
  *       data in the export of the compound's PUTFH handles, but never flush by themselves on an {@code async} export
  *       (docs/durability.md, "The async export option"): OPEN (create or not), OPEN_CONFIRM, OPEN_DOWNGRADE, CLOSE,
  *       CREATE, REMOVE, RENAME, LINK, SETATTR and UNSTABLE4 WRITEs of at most {@value #MAX_WRITE_BYTES} bytes of data
- *       in all (what fuse-nfs writes per page), beside PUTFH, SAVEFH, RESTOREFH, GETFH, GETATTR, ACCESS, VERIFY, NVERIFY
- *       and SEQUENCE. Nothing that finds a handle by name or from the root (LOOKUP, LOOKUPP, PUTROOTFH, PUTPUBFH): the
- *       compound's objects stay in the exports of its PUTFH handles, which the caller checks. No stable WRITE and no
- *       COMMIT (they fsync the file on every export). Such a compound takes WRITE locks, so {@link RpcCallFilter}
- *       runs it only when the server's guard says the exports of all its PUTFH handles are {@code async} and plain
- *       for the client (not {@code txn=always}: a transaction writes a record), the handle table has room for its
- *       rows and directory syncs without a commit of its own, and no other compound holds or waits for a lock, and
- *       never beside another inline compound ({@link InlineTurns}).</li>
+ *       in all (what fuse-nfs writes per page), beside PUTFH, SAVEFH, RESTOREFH, GETFH, GETATTR, ACCESS, VERIFY,
+ *       NVERIFY and SEQUENCE. Nothing that finds a handle by name or from the root (LOOKUP, LOOKUPP, PUTROOTFH,
+ *       PUTPUBFH): the compound's objects stay in the exports of its PUTFH handles, which the caller checks. No
+ *       stable WRITE and no COMMIT (they fsync the file on every export). Such a compound takes WRITE locks, so
+ *       {@link RpcCallFilter} runs it only when the server's guard says the exports of all its PUTFH handles are
+ *       {@code async} and plain for the client (not {@code txn=always}: a transaction writes a record), the handle
+ *       table has room for its rows and directory syncs without a commit of its own, and no other compound holds or
+ *       waits for a lock, and never beside another inline compound ({@link InlineTurns}).</li>
  * </ul>
- * Either kind has at most {@value #MAX_OPS} operations and comes in a record of at most
- * {@value #MAX_RECORD_BYTES} bytes besides its WRITE data, and runs inline only while no request is with the workers (so no other compound
- * holds a lock it would wait for, and none can hold one until it is done but one handed to a worker by the other
- * network thread in the instant between the check and the locking, which then waits for at most that one worker's
- * compound, as inline reads always could), and only when the client waits for it (no further request of the
- * connection arrived with it: requests sent without waiting run side by side on the workers). Everything else
- * (COMMIT, stable or large WRITEs, large READs, transactions, spanning transactions, changes on a {@code sync}
- * export) goes to the workers as before. What the network thread may still wait for inside an inline change is the
- * file system itself: an unlink or truncation that frees a large file's extents (REMOVE, RENAME over a file, CLOSE
- * of a removed file, SETATTR of the size) takes as long as the file system takes to free them.
+ * Either kind has at most {@value #MAX_OPS} operations and comes in a record of at most {@value #MAX_RECORD_BYTES}
+ * bytes besides its WRITE data, and runs inline only while no request is with the workers (so no other compound holds
+ * a lock it would wait for, and none can hold one until it is done but one handed to a worker by the other network
+ * thread in the instant between the check and the locking, which it then waits for, as inline reads always could),
+ * and only when the client waits for it (no further request of the connection arrived with it: requests sent
+ * without waiting run side by side on the workers). Everything else (COMMIT, stable or large WRITEs, large READs,
+ * transactions, spanning transactions, changes on a {@code sync} export) goes to the workers as before. What the
+ * network thread may still wait for is the file system itself: an unlink or truncation that frees a large file's
+ * extents (REMOVE, RENAME over a file, CLOSE of a removed file, SETATTR of the size), a READ of data not in the page
+ * cache.
  */
 final class InlineCompounds {
     /** The largest record (RPC header and arguments) run inline, not counting the data of an UNSTABLE4 WRITE. */

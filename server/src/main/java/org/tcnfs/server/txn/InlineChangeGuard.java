@@ -22,9 +22,10 @@ import org.tcnfs.txn.handles.Node;
  * which compounds ask: {@code InlineCompounds} of the RPC layer): only if, run now, it flushes and commits nothing
  * durably before its reply and waits for no lock. That is when
  * <ul>
- *   <li>every PUTFH handle of it is a known object (a handle-table read) of an export whose rule for the client is
- *       {@code async} and does not make the compound a transaction ({@code txn=always} writes a record and backups);
- *       a handle not in the table (forged, stale, of the pseudo root) goes to a worker, which answers it;</li>
+ *   <li>every PUTFH handle of it is a known object (a cached handle-table read) of an export whose rule for the
+ *       client is {@code async} and does not make the compound a transaction ({@code txn=always} writes a record and
+ *       backups); a handle not in the table (forged, stale, of the pseudo root) goes to a worker, which answers
+ *       it;</li>
  *   <li>the handle table keeps its rows as pending rows and its directory syncs in the late queue
  *       ({@link HandleTable#keepsLateWork}, with room for {@value #ROOM} more): at the bounds a compound commits its
  *       rows lazily (a flush) or syncs its directory itself;</li>
@@ -40,6 +41,10 @@ final class InlineChangeGuard implements NfsServer.InlineChanges {
      * an inline compound, of which one runs at a time while the workers are idle.
      */
     static final int ROOM = 256;
+
+    /** The key of the cached read of a handle's export id ({@link HandleTable#cachedRead}). */
+    private record ExportOf(Nfh handle) {
+    }
 
     private final HandleTable handles;
     /** The exports by export id; replaced entries on reload. */
@@ -74,8 +79,15 @@ final class InlineChangeGuard implements NfsServer.InlineChanges {
     }
 
     private boolean asyncAndPlain(byte[] handle, InetAddress client) {
-        Optional<Node> node = handles.node(Nfh.of(handle));
-        Export export = node.isPresent() ? exports.get(node.get().exportId()) : null;
+        Nfh nfh = Nfh.of(handle);
+        Optional<String> exportId;
+        try {
+            // answered from the table's read cache while it does not change: no snapshot per compound
+            exportId = handles.cachedRead(new ExportOf(nfh), snapshot -> snapshot.node(nfh).map(Node::exportId));
+        } catch (RuntimeException e) {
+            return false; // the table closing at shutdown, say: a worker runs the compound and answers what it meets
+        }
+        Export export = exportId.map(exports::get).orElse(null);
         Optional<ExportOptions> options = export == null ? Optional.empty() : export.optionsFor(client);
         return options.isPresent() && options.get().async() && options.get().txn() != TxnPolicy.ALWAYS;
     }
