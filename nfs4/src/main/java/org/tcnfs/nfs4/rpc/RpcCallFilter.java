@@ -204,10 +204,10 @@ final class RpcCallFilter extends BaseFilter {
 
     /**
      * Runs {@code request}, the short compound {@code decoded} (a record of {@code recordBytes}) of a client that
-     * waits for it, here if it may
-     * ({@link InlineCompounds}): it gets its turn among the inline compounds ({@link InlineTurns}), no request is with
-     * the workers (so none holds a lock it would wait for), the hooks' guards agree and its reply fits the budget.
-     * Spares the wake-up of a worker and the hand-back (issue 16). False, having done nothing, otherwise.
+     * waits for it, here if it may ({@link InlineCompounds}): it gets its turn among the inline compounds
+     * ({@link InlineTurns}), no request is with the workers (so none holds a lock it would wait for), the hooks'
+     * guards agree and its reply fits the budget. Spares the wake-up of a worker and the hand-back (issue 16).
+     * False, having done nothing, otherwise.
      */
     private boolean runInline(NfsRpcService.DecodedCompound decoded, int recordBytes, Runnable request) {
         InlineCompounds.Kind kind = decoded.inlineKind(recordBytes);
