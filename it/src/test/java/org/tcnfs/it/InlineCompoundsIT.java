@@ -1,6 +1,9 @@
 package org.tcnfs.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.tcnfs.nfs4.xdr.nfs4_attr.FATTR4_MODE;
+import static org.tcnfs.nfs4.xdr.nfs4_attr.FATTR4_SIZE;
+import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_OPEN;
 
 import java.io.DataInputStream;
 import java.io.IOException;
@@ -13,16 +16,23 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.tcnfs.client.Attrs;
 import org.tcnfs.client.CompoundBuilder;
+import org.tcnfs.client.CompoundResult;
 import org.tcnfs.client.Nfs41Session;
 import org.tcnfs.client.rpc.NfsConnection;
 import org.tcnfs.nfs4.status.NfsStatus;
+import org.tcnfs.nfs4.xdr.OPEN4args;
+import org.tcnfs.nfs4.xdr.OPEN4resok;
+import org.tcnfs.nfs4.xdr.stable_how4;
+import org.tcnfs.nfs4.xdr.stateid4;
 
 /**
  * Issue 16: a short read-only COMPOUND (PUTROOTFH, LOOKUP, GETATTR, ...) runs on the network thread that read
  * it while no request is with the workers, sparing a worker's wake-up per round trip
- * ({@code tcnfs_rpc_inline_compounds_total}); what changes something runs on a worker as before, and while a
- * long compound runs on a worker, a short one and a NULL on another connection are answered at once.
+ * ({@code tcnfs_rpc_inline_compounds_total}); so does a short plain change that flushes nothing before its reply on an
+ * {@code async} export (h-inline2), while other changes run on a worker as before; and while a long compound runs on a
+ * worker, a short one and a NULL on another connection are answered at once.
  */
 class InlineCompoundsIT {
     private static final String INLINE = "tcnfs_rpc_inline_compounds_total";
@@ -166,6 +176,99 @@ class InlineCompoundsIT {
                 c.close();
             }
         }
+    }
+
+    @Test
+    void oneOperationChangesOnAnAsyncExportRunOnTheNetworkThread() throws Exception {
+        // issue 16, h-inline2: on an async export an OPEN-create, a small UNSTABLE4 WRITE, CLOSE, SETATTR and REMOVE
+        // flush nothing before their reply: each runs inline (before h-inline2 every change went to a worker);
+        // a COMMIT and a FILE_SYNC WRITE flush the file: on a worker
+        server.close();
+        server = ServerProcess.start("--max-ops", "8192", "--data-options", "rw,no_root_squash,async");
+        assertThat(inlinePerChange()).as("compounds run inline: create, write, close, setattr, remove, commit, "
+                + "stable write").containsExactly(1, 1, 1, 1, 1, 0, 0);
+    }
+
+    @Test
+    void oneOperationChangesOnASyncExportRunOnAWorker() throws Exception {
+        // on a sync export each of them makes its change durable before the reply: never on the network thread
+        assertThat(inlinePerChange()).as("compounds run inline: create, write, close, setattr, remove, commit, "
+                + "stable write").containsExactly(0, 0, 0, 0, 0, 0, 0);
+    }
+
+    @Test
+    void aChangeOnAnAsyncExportOfANameATransactionHoldsRunsOnAWorkerAndNeverBesideIt() throws Exception {
+        // a transaction spanning compounds holds the lock of the name it created while no worker runs; a plain REMOVE
+        // of that name, though it could run inline on an async export, goes to a worker (no inline change while a
+        // lock is held), where it is refused NFS4ERR_DELAY rather than wait; it removes the name once the
+        // transaction committed
+        server.close();
+        server = ServerProcess.start("--max-ops", "8192", "--data-options", "rw,no_root_squash,async");
+        try (NfsConnection connection = server.connect();
+                Nfs41Session session = Nfs41Session.create(connection, "span");
+                NfsConnection other = server.connect();
+                Nfs41Session plain = Nfs41Session.create(other, "plain")) {
+            NfsOps nfs = new NfsOps(session);
+            byte[] dir = nfs.mkdir(nfs.rootFh(), "held");
+            NfsOps plainOps = new NfsOps(plain);
+            plainOps.getattr(dir, FATTR4_MODE);
+            Nfs41Session.SpanningTransaction txn = session.beginTransaction(0);
+            assertThat(txn.beginStatus()).isZero();
+            assertThat(txn.execute(new CompoundBuilder().putfh(dir).mkdir("inside")).status()).isEqualTo(NfsStatus.OK);
+            double before = server.metric(INLINE);
+            NfsStatus during = plainOps.run(new CompoundBuilder().putfh(dir).remove("inside")).status();
+            double inlineDuring = server.metric(INLINE) - before;
+            assertThat(txn.commit()).isZero();
+            assertThat(during).as("a REMOVE of the name while the transaction holds it").isEqualTo(NfsStatus.DELAY);
+            assertThat(inlineDuring).as("compounds run inline while the transaction held its lock").isZero();
+            assertThat(plainOps.run(new CompoundBuilder().putfh(dir).remove("inside")).status())
+                    .isEqualTo(NfsStatus.OK);
+            assertThat(nfs.readdirNames(dir)).isEmpty();
+        }
+    }
+
+    /**
+     * Runs one-operation changes of a file, one compound each, and says how many compounds ran inline for each:
+     * OPEN-create, UNSTABLE4 WRITE of 4 KiB, CLOSE, SETATTR of the mode, REMOVE, then on a second file COMMIT and a
+     * FILE_SYNC WRITE. Checks what each did.
+     */
+    private List<Integer> inlinePerChange() throws IOException {
+        try (NfsConnection connection = server.connect();
+                Nfs41Session session = Nfs41Session.create(connection, "changes")) {
+            NfsOps nfs = new NfsOps(session);
+            byte[] dir = nfs.mkdir(nfs.rootFh(), "changes");
+            byte[] other = nfs.createFile(dir, "other", new byte[100]);
+            nfs.getattr(dir, FATTR4_MODE);
+            List<Integer> inline = new ArrayList<>();
+            CompoundResult opened = inlineOf(inline, nfs, new CompoundBuilder().putfh(dir)
+                    .openCreate(session.clientId(), nfs.openOwner(), "f", OPEN4args.OPEN4_SHARE_ACCESS_BOTH,
+                            Attrs.builder().mode(0644).build())
+                    .getfh());
+            byte[] fh = opened.fileHandle();
+            stateid4 open = opened.body(OP_OPEN, OPEN4resok.class).stateid;
+            byte[] page = new byte[4096];
+            java.util.Arrays.fill(page, (byte) 7);
+            inlineOf(inline, nfs, new CompoundBuilder().putfh(fh).write(open, 0, stable_how4.UNSTABLE4, page));
+            inlineOf(inline, nfs, new CompoundBuilder().putfh(fh).close(open));
+            inlineOf(inline, nfs, new CompoundBuilder().putfh(fh)
+                    .setattr(CompoundBuilder.anonymousStateid(), Attrs.builder().mode(0600).build()));
+            assertThat(nfs.getattr(fh, FATTR4_MODE, FATTR4_SIZE).mode() & 07777).isEqualTo(0600);
+            assertThat(nfs.read(fh)).isEqualTo(page);
+            inlineOf(inline, nfs, new CompoundBuilder().putfh(dir).remove("f"));
+            assertThat(nfs.run(new CompoundBuilder().putfh(dir).lookup("f")).status()).isEqualTo(NfsStatus.NOENT);
+            inlineOf(inline, nfs, new CompoundBuilder().putfh(other).commit(0, 0));
+            inlineOf(inline, nfs, new CompoundBuilder().putfh(other)
+                    .write(CompoundBuilder.anonymousStateid(), 0, stable_how4.FILE_SYNC4, new byte[8]));
+            return inline;
+        }
+    }
+
+    /** Runs {@code ops} (which must succeed) and adds to {@code inline} how many compounds ran inline meanwhile. */
+    private CompoundResult inlineOf(List<Integer> inline, NfsOps nfs, CompoundBuilder ops) throws IOException {
+        double before = server.metric(INLINE);
+        CompoundResult result = nfs.runOk(ops);
+        inline.add((int) (server.metric(INLINE) - before));
+        return result;
     }
 
     /** Milliseconds of one NULL on a new connection. */

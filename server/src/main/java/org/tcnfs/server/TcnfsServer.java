@@ -203,7 +203,9 @@ public final class TcnfsServer implements AutoCloseable {
         metrics.gauge("tcnfs.reply.cache.reserved", "Bytes of reply cache reserved by all sessions (at most "
                 + "reply-cache-memory)", "bytes", s::replyCacheReservedBytes);
         metrics.functionCounter("tcnfs.rpc.inline.compounds", "COMPOUNDs run on the network thread that read them "
-                + "(short reads while no request was with the workers), without waking a worker", nfs::inlineCompounds);
+                + "(short ones while no request was with the workers), without waking a worker", nfs::inlineCompounds);
+        metrics.functionCounter("tcnfs.rpc.inline.changes", "Of tcnfs.rpc.inline.compounds, those that changed "
+                + "something (plain, on an async export, flushing nothing before their reply)", nfs::inlineChanges);
         metrics.gauge("tcnfs.grace.active", "1 while the grace period runs, else 0", null, () -> s.inGrace() ? 1 : 0);
         ServedExports current = served;
         metrics.gauge("tcnfs.exports", "Exported directories", null, () -> current.exports().size());

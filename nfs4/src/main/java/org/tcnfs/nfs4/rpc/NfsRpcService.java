@@ -264,9 +264,18 @@ public final class NfsRpcService implements RpcDispatchable {
             this.undecodable = undecodable;
         }
 
-        /** Whether it decoded and is short enough to run on the network thread ({@link InlineCompounds}). */
-        boolean isShort() {
-            return undecodable == null && txnCall == null && proc == PROC_COMPOUND && InlineCompounds.isShort(args);
+        /**
+         * Where it may run, having come in a record of {@code recordBytes} ({@link InlineCompounds}): on a worker
+         * unless it decoded and is a short plain compound.
+         */
+        InlineCompounds.Kind inlineKind(int recordBytes) {
+            return undecodable == null && txnCall == null && proc == PROC_COMPOUND
+                    ? InlineCompounds.kind(args, recordBytes) : InlineCompounds.Kind.WORKER;
+        }
+
+        /** Whether {@code guard} lets this compound, of {@link InlineCompounds.Kind#CHANGES}, run inline now. */
+        boolean changesAllowedBy(NfsServer.InlineChanges guard) {
+            return guard.allow(args, clientOf(call));
         }
 
         @Override
@@ -336,7 +345,7 @@ public final class NfsRpcService implements RpcDispatchable {
     /** Runs the COMPOUND; returns its reply, or null when it failed outside any operation (answered SYSTEM_ERR). */
     private COMPOUND4res run(RpcCall call, int proc, COMPOUND4args args, SpanningTransactions.Call txnCall,
             int requestBytes, long fingerprint, InetSocketAddress remote) {
-        InetAddress client = remote == null ? InetAddress.getLoopbackAddress() : remote.getAddress();
+        InetAddress client = clientOf(call);
         FileSystemProvider.Use use = server.fileSystems().enter();
         MDC.put(TcnfsMdc.CLIENT, String.valueOf(remote));
         MDC.put(TcnfsMdc.TAG, args.tag);
@@ -371,6 +380,12 @@ public final class NfsRpcService implements RpcDispatchable {
             MDC.remove(TcnfsMdc.SESSION);
             MDC.remove(TcnfsMdc.TXN);
         }
+    }
+
+    /** The address of the client that sent {@code call} (loopback when the transport has none). */
+    private static InetAddress clientOf(RpcCall call) {
+        InetSocketAddress remote = call.getTransport().getRemoteSocketAddress();
+        return remote == null ? InetAddress.getLoopbackAddress() : remote.getAddress();
     }
 
     /**

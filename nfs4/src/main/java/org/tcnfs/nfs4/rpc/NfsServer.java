@@ -1,6 +1,7 @@
 package org.tcnfs.nfs4.rpc;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
@@ -35,6 +36,7 @@ import org.tcnfs.nfs4.compound.ServerContext;
 import org.tcnfs.nfs4.ops.Operations;
 import org.tcnfs.nfs4.state.StateHandler;
 import org.tcnfs.nfs4.vfs.FileSystemProvider;
+import org.tcnfs.nfs4.xdr.COMPOUND4args;
 
 /**
  * An NFSv4 server on TCP: the RPC service, the compound engine and the state, put together.
@@ -52,8 +54,9 @@ import org.tcnfs.nfs4.vfs.FileSystemProvider;
  *   <li><b>Credentials</b> are checked by {@link RpcCredentialCheck} before they are decoded.</li>
  *   <li><b>Requests</b> run on {@code workerThreads} threads with as many queue slots; when both are full
  *       the connection a request came from is not read until a worker takes it. The network threads run only
- *       NULL calls, and short read-only COMPOUNDs while no request is with the workers (so that they wait for
- *       no lock): a thread wake-up less per round trip ({@link #inlineCompounds()}).</li>
+ *       NULL calls, and short COMPOUNDs while no request is with the workers (so that they wait for no lock):
+ *       read-only ones, and those that change but flush nothing where {@link Builder#inlineChanges} allows
+ *       ({@link InlineCompounds}): a thread wake-up less per round trip ({@link #inlineCompounds()}).</li>
  *   <li><b>Replies</b> queued for a connection beyond {@value #REPLY_QUEUE_BYTES} bytes stop the reading of
  *       its further requests until they are written; replies not yet sent over all connections beyond
  *       {@link Builder#replyBudget} stop the taking of any connection's next request until they drain, and
@@ -130,7 +133,7 @@ public final class NfsServer implements AutoCloseable {
                 Math.max(b.limits.maxRead(), 64 * 1024) + RPC_HEADER_MARGIN, b.recordIdleTimeout);
         this.calls = new RpcCallFilter(
                 Map.of(new OncRpcProgram(NfsRpcService.NFS_PROGRAM, NfsRpcService.NFS_V4), service), requests,
-                budget, records, replies, timer, replyBudget, b.inlineAllowed);
+                budget, records, replies, timer, replyBudget, b.inlineAllowed, b.inlineChanges);
         this.connectionLimit = new ConnectionLimit(b.maxConnections);
         ThreadPoolConfig selectors = ThreadPoolConfig.defaultConfig().copy()
                 .setCorePoolSize(2).setMaxPoolSize(2).setPoolName(name);
@@ -218,6 +221,11 @@ public final class NfsServer implements AutoCloseable {
         return service.replayedCalls();
     }
 
+    /** Of {@link #inlineCompounds()}, those that changed something ({@link Builder#inlineChanges}). */
+    public long inlineChanges() {
+        return calls.inlineChanges();
+    }
+
     /** Requests waiting now for a worker, their connections not read meanwhile. */
     public int parkedRequests() {
         return requests.parkedCount();
@@ -267,6 +275,17 @@ public final class NfsServer implements AutoCloseable {
     }
 
     /** Settings of an {@link NfsServer}; only the file systems are required. */
+    /**
+     * Whether a short plain compound that changes something may run on the network thread now
+     * ({@link InlineCompounds.Kind#CHANGES}): true only if, run now for {@code client}, it would flush nothing and
+     * commit nothing durably before its reply (its exports {@code async} and plain for the client, room for its
+     * rows), and wait for no lock. Asked on a network thread: it must answer from memory, at once.
+     */
+    @FunctionalInterface
+    public interface InlineChanges {
+        boolean allow(COMPOUND4args args, InetAddress client);
+    }
+
     public static final class Builder {
         private FileSystemProvider fileSystems;
         private NfsLimits limits = NfsLimits.DEFAULTS;
@@ -284,6 +303,7 @@ public final class NfsServer implements AutoCloseable {
         private long replyBudget = DEFAULT_REPLY_BUDGET;
         private Duration recordIdleTimeout = DEFAULT_RECORD_IDLE_TIMEOUT;
         private BooleanSupplier inlineAllowed = () -> true;
+        private InlineChanges inlineChanges = (args, client) -> false;
         private int maxConnections = DEFAULT_MAX_CONNECTIONS;
 
         private Builder() {
@@ -351,7 +371,8 @@ public final class NfsServer implements AutoCloseable {
         }
 
         /**
-         * When a short read-only compound may run on the network thread that read it ({@link InlineCompounds}),
+         * When a short compound (read-only, or a change {@link #inlineChanges} allows) may run on the network thread
+         * that read it ({@link InlineCompounds}),
          * besides no request being with the workers: the hooks' answer to "would it wait for no other compound
          * now" (the transaction hook: no lock held or wanted, no compound released early still flushing). Such a
          * compound must never wait on the network thread for a transaction that spans compounds, holding its
@@ -359,6 +380,16 @@ public final class NfsServer implements AutoCloseable {
          */
         public Builder inlineAllowed(BooleanSupplier allowed) {
             this.inlineAllowed = Objects.requireNonNull(allowed, "allowed");
+            return this;
+        }
+
+        /**
+         * Which short compounds that change something ({@link InlineCompounds.Kind#CHANGES}) may run on the network
+         * thread, besides {@link #inlineAllowed} and no request being with the workers: those that flush nothing
+         * and commit nothing durably before their reply (see {@link InlineChanges}). Default: none.
+         */
+        public Builder inlineChanges(InlineChanges guard) {
+            this.inlineChanges = Objects.requireNonNull(guard, "guard");
             return this;
         }
 

@@ -13,9 +13,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs requests on worker threads. {@code threads} workers and as many queue slots; when those are full the
  * request is parked with the connection it came from, which is not read until a worker takes the request, so
- * clients that send faster than the server works are held back by TCP. NULL calls and short read-only
- * compounds do not come here while the workers are idle: the network thread that read them runs them
- * ({@link RpcCallFilter}, {@link InlineCompounds}).
+ * clients that send faster than the server works are held back by TCP. NULL calls and short compounds that
+ * wait for no lock and flush nothing do not come here while the workers are idle: the network thread that read
+ * them runs them ({@link RpcCallFilter}, {@link InlineCompounds}).
  */
 final class RequestScheduler {
     private static final Logger LOG = LoggerFactory.getLogger(RequestScheduler.class);

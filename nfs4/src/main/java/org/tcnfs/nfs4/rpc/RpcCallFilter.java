@@ -30,7 +30,7 @@ import org.tcnfs.nfs4.log.RateLimitedLog;
  * Turns a whole RPC record into a call and runs it or hands it to a worker: the credential is checked by
  * {@link RpcCredentialCheck} before oncrpc4j decodes it (a refused one is answered AUTH_ERROR here, and the
  * connection goes on), then the call header is decoded. A NULL is answered here, on the network thread; so is a
- * short read-only COMPOUND ({@link InlineCompounds}) while no request is with the workers. Every other request
+ * short COMPOUND ({@link InlineCompounds}) while no request is with the workers. Every other request
  * goes to the {@link RequestScheduler}; when no worker is free the connection is suspended (not read) until one
  * takes it, and likewise while the replies queued for the connection exceed Grizzly's limit (a client that does
  * not read its replies), or the replies not yet sent over all connections exceed the {@link ReplyBudget}.
@@ -53,11 +53,14 @@ final class RpcCallFilter extends BaseFilter {
     private final Executor network;
     private final ReplyBudget replyBudget;
     private final LongAdder inline = new LongAdder();
+    private final LongAdder inlineChanged = new LongAdder();
+    private final InlineTurns turns = new InlineTurns();
     private final BooleanSupplier inlineAllowed;
+    private final NfsServer.InlineChanges inlineChanges;
 
     RpcCallFilter(Map<OncRpcProgram, RpcDispatchable> programs, RequestScheduler scheduler, RecordBudget budget,
             RpcRecordFilter records, ReplyQueue replies, Executor network, ReplyBudget replyBudget,
-            BooleanSupplier inlineAllowed) {
+            BooleanSupplier inlineAllowed, NfsServer.InlineChanges inlineChanges) {
         this.programs = Map.copyOf(programs);
         this.scheduler = scheduler;
         this.budget = budget;
@@ -66,11 +69,17 @@ final class RpcCallFilter extends BaseFilter {
         this.network = network;
         this.replyBudget = replyBudget;
         this.inlineAllowed = inlineAllowed;
+        this.inlineChanges = inlineChanges;
     }
 
-    /** COMPOUNDs run on the network thread that read them ({@link InlineCompounds}). */
+    /** COMPOUNDs run on the network thread that read them ({@link InlineCompounds}), of either kind. */
     long inlineCompounds() {
-        return inline.sum();
+        return inline.sum() + inlineChanged.sum();
+    }
+
+    /** Of {@link #inlineCompounds()}, those that change something ({@link InlineCompounds.Kind#CHANGES}). */
+    long inlineChanges() {
+        return inlineChanged.sum();
     }
 
     @Override
@@ -125,7 +134,7 @@ final class RpcCallFilter extends BaseFilter {
             }
             boolean ping = call.getProcedure() == 0;
             // a small plain COMPOUND is decoded here, to judge whether it may run on this thread
-            NfsRpcService.DecodedCompound decoded = !ping && record.bytes() <= InlineCompounds.MAX_RECORD_BYTES
+            NfsRpcService.DecodedCompound decoded = !ping && record.bytes() <= InlineCompounds.MAX_DECODED_RECORD_BYTES
                     && program instanceof NfsRpcService nfs ? nfs.decodePlainCompound(call) : null;
             Runnable work = decoded != null ? decoded : () -> run(program, call);
             Runnable request = () -> {
@@ -165,13 +174,7 @@ final class RpcCallFilter extends BaseFilter {
                 request.run();
                 return ctx.getStopAction();
             }
-            if (decoded != null && !record.followed() && decoded.isShort() && scheduler.idle()
-                    && inlineAllowed.getAsBoolean() && replyBudget.tryReserve()) {
-                // a short read-only compound while no request is with the workers (so none holds a lock it would
-                // wait for), and the client waits for it (no further request of it came along, which workers run
-                // side by side): run here, sparing the wake-up of a worker (issue 16)
-                inline.increment();
-                reserving.run();
+            if (decoded != null && !record.followed() && runInline(decoded, record.bytes(), reserving)) {
                 return ctx.getStopAction();
             }
             if (!replyBudget.tryReserve()) {
@@ -195,6 +198,36 @@ final class RpcCallFilter extends BaseFilter {
         } finally {
             if (!handedOver) {
                 budget.add(-record.bytes());
+            }
+        }
+    }
+
+    /**
+     * Runs {@code request}, the short compound {@code decoded} (a record of {@code recordBytes}) of a client that
+     * waits for it, here if it may ({@link InlineCompounds}): it gets its turn among the inline compounds
+     * ({@link InlineTurns}), no request is with the workers (so none holds a lock it would wait for), the hooks'
+     * guards agree and its reply fits the budget. Spares the wake-up of a worker and the hand-back (issue 16).
+     * False, having done nothing, otherwise.
+     */
+    private boolean runInline(NfsRpcService.DecodedCompound decoded, int recordBytes, Runnable request) {
+        InlineCompounds.Kind kind = decoded.inlineKind(recordBytes);
+        boolean changes = kind == InlineCompounds.Kind.CHANGES;
+        if (kind == InlineCompounds.Kind.WORKER || !(changes ? turns.tryChange() : turns.tryRead())) {
+            return false;
+        }
+        try {
+            if (!scheduler.idle() || !inlineAllowed.getAsBoolean()
+                    || (changes && !decoded.changesAllowedBy(inlineChanges)) || !replyBudget.tryReserve()) {
+                return false;
+            }
+            (changes ? inlineChanged : inline).increment();
+            request.run();
+            return true;
+        } finally {
+            if (changes) {
+                turns.endChange();
+            } else {
+                turns.endRead();
             }
         }
     }

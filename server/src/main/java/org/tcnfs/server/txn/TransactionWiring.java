@@ -50,14 +50,16 @@ public final class TransactionWiring implements AutoCloseable {
     private final Map<Path, BackupStore> areas;
     private final Collection<BackupStore> backups;
     private final BackupBudget budget;
+    private final InlineChangeGuard inlineChanges;
 
     private TransactionWiring(TransactionHook hook, LockManager locks, Map<Path, BackupStore> areas,
-            BackupBudget budget) {
+            BackupBudget budget, InlineChangeGuard inlineChanges) {
         this.hook = hook;
         this.locks = locks;
         this.areas = areas;
         this.backups = areas.values();
         this.budget = budget;
+        this.inlineChanges = inlineChanges;
     }
 
     /**
@@ -90,11 +92,16 @@ public final class TransactionWiring implements AutoCloseable {
         LockManager locks = new LockManager();
         TransactionHook hook = new TransactionHook(txnExports, handles, locks, LOCK_TIMEOUT,
                 CrashPoints.fromSystemProperties(), config.spanningLimits());
+        InlineChangeGuard inlineChanges = new InlineChangeGuard(handles);
+        for (int i = 0; i < exports.size(); i++) {
+            inlineChanges.put(fileSystems.get(i).exportId(), exports.get(i));
+        }
         builder.hook(hook).transactions(() -> true).spanningTransactions(hook.spanningTransactions())
                 // a compound run on the network thread must not wait there for a lock (a transaction spanning
                 // compounds holds its locks while no worker runs) or for the flush of a compound released early
-                .inlineAllowed(() -> locks.keysInUse() == 0 && locks.flushingNow() == 0);
-        return new TransactionWiring(hook, locks, areas, budget);
+                .inlineAllowed(() -> locks.keysInUse() == 0 && locks.flushingNow() == 0)
+                .inlineChanges(inlineChanges);
+        return new TransactionWiring(hook, locks, areas, budget, inlineChanges);
     }
 
     /**
@@ -140,12 +147,14 @@ public final class TransactionWiring implements AutoCloseable {
 
     /**
      * Adds an export of a reloaded exports file, or replaces the transaction settings of one already
-     * served ({@code txn=} policies, read-only or not): compounds that start from now on use them.
+     * served ({@code txn=} policies, read-only or not, {@code async} for the choice of what runs inline): compounds
+     * that start from now on use them.
      *
      * @throws IOException if a writable export's backup area cannot be created (nothing changed then)
      */
     public void putExport(Export export, LocalFileSystem fs) throws IOException {
         hook.putExport(txnExport(export, fs, false, budget, areas));
+        inlineChanges.put(fs.exportId(), export);
     }
 
     /**

@@ -1054,6 +1054,16 @@ public final class HandleTable implements AutoCloseable {
         return pending.size() > 0;
     }
 
+    /**
+     * Whether a compound of an {@code async} export that adds at most {@code rows} rows and queues at most as many
+     * directory syncs and row removals would, run now, keep them all in memory and in the {@link #late()} queue:
+     * commit and flush nothing itself (asked before a change runs on a network thread; issue 16). Answers from
+     * memory; the work of compounds running meanwhile may still take the room.
+     */
+    public boolean keepsLateWork(int rows) {
+        return pending.hasRoom(rows) && late.hasRoom(rows);
+    }
+
     /** Rows of {@code async} compounds kept in memory: waiting for an LMDB commit, or committed and kept for readers. */
     public int pendingRows() {
         return pending.size();

@@ -160,6 +160,16 @@ public final class LateDurability implements AutoCloseable {
         }
     }
 
+    /**
+     * Whether {@code count} more directory syncs and as many row removals would be queued now ({@link #syncLater},
+     * {@link #unlinkLater} true unless others came first), not done by their caller.
+     */
+    public boolean hasRoom(int count) {
+        synchronized (lock) {
+            return !closed && syncs.size() + count <= MAX_DIRECTORY_SYNCS && unlinks.size() + count <= MAX_UNLINKS;
+        }
+    }
+
     /** Directory syncs and row removals waiting (tests, metrics). */
     public int pending() {
         synchronized (lock) {

@@ -261,6 +261,11 @@ final class PendingRows {
         return maxRows > 0;
     }
 
+    /** Whether {@code count} more rows would be kept now ({@link #tryAdd} of that many: true unless others came). */
+    boolean hasRoom(int count) {
+        return maxRows > 0 && size.get() + count <= maxRows;
+    }
+
     /** Rows kept (waiting or committed). */
     int size() {
         return size.get();
