@@ -75,6 +75,14 @@ class ConnectionLimitTest {
         assertThat(server.openConnections()).isEqualTo(n);
     }
 
+    /** Waits until the server has closed {@code n} connections at the limit. */
+    private void awaitClosedAtLimit(long n) throws InterruptedException {
+        for (int i = 0; i < 500 && server.connectionsClosedAtLimit() < n; i++) {
+            Thread.sleep(10);
+        }
+        assertThat(server.connectionsClosedAtLimit()).isEqualTo(n);
+    }
+
     @Test
     void pastTheLimitTheQuietestConnectionOfTheAddressHoldingMostIsClosed() throws Exception {
         Socket client = connectFrom("127.0.0.1");
@@ -125,10 +133,11 @@ class ConnectionLimitTest {
         List<Socket> silent = new ArrayList<>();
         for (int i = 0; i < 4 * MAX; i++) {
             silent.add(connectFrom("127.0.1." + (i + 1))); // one connection per address, none sends a byte
-            awaitOpen(Math.min(i + 2, MAX));
-        }
-        for (int i = 0; i < 500 && server.connectionsClosedAtLimit() < 4 * MAX + 1 - MAX; i++) {
-            Thread.sleep(10);
+            if (i + 2 <= MAX) {
+                awaitOpen(i + 2);
+            } else {
+                awaitClosedAtLimit(i + 2 - MAX); // one at a time: each close is of the connections open then
+            }
         }
 
         assertThat(server.connectionsClosedAtLimit()).isEqualTo(4 * MAX + 1 - MAX);
