@@ -910,45 +910,22 @@ public final class HandleTable implements AutoCloseable {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
         DataOutputStream out = new DataOutputStream(bytes);
         boolean[] foreign = new boolean[1];
-        changes.applyTo(new Store() {
-            @Override
-            public byte[] get(Dbi<byte[]> dbi, byte[] key) {
-                throw new UnsupportedOperationException();
+        changes.forEachChange((dbi, key, value) -> {
+            int code = tables.indexOf(dbi);
+            if (code < 0) {
+                foreign[0] = true;
+                return;
             }
-
-            @Override
-            public void put(Dbi<byte[]> dbi, byte[] key, byte[] value) {
-                write(dbi, key, value);
-            }
-
-            @Override
-            public boolean delete(Dbi<byte[]> dbi, byte[] key) {
-                write(dbi, key, null);
-                return true;
-            }
-
-            @Override
-            public void scan(Dbi<byte[]> dbi, byte[] prefix, java.util.function.BiConsumer<byte[], byte[]> action) {
-                throw new UnsupportedOperationException();
-            }
-
-            private void write(Dbi<byte[]> dbi, byte[] key, byte[] value) {
-                int code = tables.indexOf(dbi);
-                if (code < 0) {
-                    foreign[0] = true;
-                    return;
+            try {
+                out.writeByte(code);
+                out.writeInt(key.length);
+                out.write(key);
+                out.writeInt(value == null ? -1 : value.length);
+                if (value != null) {
+                    out.write(value);
                 }
-                try {
-                    out.writeByte(code);
-                    out.writeInt(key.length);
-                    out.write(key);
-                    out.writeInt(value == null ? -1 : value.length);
-                    if (value != null) {
-                        out.write(value);
-                    }
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e); // a ByteArrayOutputStream does not fail
-                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e); // a ByteArrayOutputStream does not fail
             }
         });
         return foreign[0] ? null : bytes.toByteArray();

@@ -109,13 +109,25 @@ final class OverlayStore implements Store {
 
     /** Writes every kept change into {@code target} (puts and deletes), leaving this overlay as it is. */
     void applyTo(Store target) {
-        changes.forEach((dbi, rows) -> rows.forEach((key, value) -> {
-            if (value == TOMBSTONE) {
+        forEachChange((dbi, key, value) -> {
+            if (value == null) {
                 target.delete(dbi, key);
             } else {
                 target.put(dbi, key, value);
             }
-        }));
+        });
+    }
+
+    /** One kept change: a row's table, key, and new value, or null for a removal. */
+    @FunctionalInterface
+    interface Change {
+        void accept(Dbi<byte[]> dbi, byte[] key, byte[] valueOrNull);
+    }
+
+    /** Hands every kept change to {@code change} (the arrays are this overlay's own: not to be changed). */
+    void forEachChange(Change change) {
+        changes.forEach((dbi, rows) -> rows.forEach((key, value) -> change.accept(dbi, key,
+                value == TOMBSTONE ? null : value)));
     }
 
     /** Moves every kept change into {@code target}, another overlay, and forgets them here. */

@@ -300,28 +300,7 @@ final class PendingRows {
     }
 
     private void addAll(OverlayStore changes) {
-        changes.applyTo(new Store() {
-            @Override
-            public byte[] get(Dbi<byte[]> dbi, byte[] key) {
-                throw new UnsupportedOperationException();
-            }
-
-            @Override
-            public void put(Dbi<byte[]> dbi, byte[] key, byte[] value) {
-                add(dbi, key, value);
-            }
-
-            @Override
-            public boolean delete(Dbi<byte[]> dbi, byte[] key) {
-                add(dbi, key, TOMBSTONE);
-                return true;
-            }
-
-            @Override
-            public void scan(Dbi<byte[]> dbi, byte[] prefix, BiConsumer<byte[], byte[]> action) {
-                throw new UnsupportedOperationException();
-            }
-        });
+        changes.forEachChange((dbi, key, value) -> add(dbi, key, value == null ? TOMBSTONE : value));
     }
 
     private void add(Dbi<byte[]> dbi, byte[] key, byte[] value) {
