@@ -177,8 +177,9 @@ class ClientSessionLimitsIT extends SessionAttackTest {
         long heapAfter = SessionAttacks.heapAfterGc(server);
         System.out.printf("[owner limit] %d NFSv4.0 open owners of 1 KiB opened and closed: heap %s -> %s%n", flood,
                 mib(heapBefore), mib(heapAfter));
-        // 5,000 owners of 1 KiB kept would be over 5 MiB; 256 are a few hundred KiB
-        assertThat(heapAfter - heapBefore).isLessThan(2L * SessionAttacks.MIB);
+        // 5,000 owners of 1 KiB kept would be over 5 MiB; 256 are a few hundred KiB, and the NFSv4.0 duplicate
+        // request cache keeps the last 1,024 changing replies (OPEN, OPEN_CONFIRM+CLOSE: under 1 MiB)
+        assertThat(heapAfter - heapBefore).isLessThan(3L * SessionAttacks.MIB);
         Nfs40Client.Opened f = client.openCreate(root, "after-the-flood");
         assertThat(client.close(f).status()).isEqualTo(NfsStatus.OK);
     }

@@ -41,11 +41,11 @@ import org.tcnfs.nfs4.xdr.nfs_argop4;
  */
 final class ReplyCache {
     /** Most replies kept. */
-    static final int MAX_ENTRIES = 4096;
+    static final int MAX_ENTRIES = 1024;
     /** Most operations of one reply kept. */
     static final int MAX_OPS_PER_REPLY = 1024;
     /** Most operations of all replies kept together. */
-    static final int MAX_OPS = 16 * 1024;
+    static final int MAX_OPS = 8 * 1024;
     /** How long a reply is kept: 120 s. */
     static final long TTL_NANOS = 120_000_000_000L;
 
