@@ -28,7 +28,6 @@ import org.tcnfs.nfs4.xdr.nfs_opnum4;
 import org.tcnfs.proto.ObjectHandle;
 import org.tcnfs.txn.handles.HandleTable;
 import org.tcnfs.txn.handles.Nfh;
-import org.tcnfs.txn.handles.Node;
 import org.tcnfs.txn.lock.LockKey;
 import org.tcnfs.txn.lock.LockManager;
 import org.tcnfs.txn.lock.LockMode;
@@ -437,7 +436,7 @@ final class CompoundLocker {
                 case nfs_opnum4.OP_PUTFH:
                     if (op.args instanceof PUTFH4args putfh && putfh.object != null && putfh.object.value != null
                             && putfh.object.value.length == ObjectHandle.LENGTH) {
-                        Optional<String> exportId = exportIdOf(Nfh.of(putfh.object.value));
+                        Optional<String> exportId = handles.exportIdOf(Nfh.of(putfh.object.value));
                         if (exportId.isPresent()) {
                             Export export = exports.get(exportId.get());
                             return export == null ? Reach.UNKNOWN : Reach.of(export);
@@ -517,21 +516,12 @@ final class CompoundLocker {
         if (op.args instanceof PUTFH4args putfh && putfh.object != null && putfh.object.value != null
                 && putfh.object.value.length == ObjectHandle.LENGTH) {
             try {
-                return exportIdOf(Nfh.of(putfh.object.value)).map(exports::get).orElse(null);
+                return handles.exportIdOf(Nfh.of(putfh.object.value)).map(exports::get).orElse(null);
             } catch (RuntimeException e) {
                 return null;
             }
         }
         return null;
-    }
-
-    /** The export of {@code handle}'s row, if the table has one: from the table's cache while it did not change. */
-    private Optional<String> exportIdOf(Nfh handle) {
-        return handles.cachedRead(new ExportOf(handle), snapshot -> snapshot.node(handle).map(Node::exportId));
-    }
-
-    /** What {@link #exportIdOf} answers for {@code handle}: a key of the table's cache. */
-    private record ExportOf(Nfh handle) {
     }
 
     /** The export at exactly {@code path} of the pseudo file system, if any has a pseudo path resolver. */

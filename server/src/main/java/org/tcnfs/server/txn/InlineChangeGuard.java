@@ -15,7 +15,6 @@ import org.tcnfs.nfs4.xdr.nfs_opnum4;
 import org.tcnfs.proto.ObjectHandle;
 import org.tcnfs.txn.handles.HandleTable;
 import org.tcnfs.txn.handles.Nfh;
-import org.tcnfs.txn.handles.Node;
 
 /**
  * Says whether a short plain compound that changes something may run on the network thread (issue 16, h-inline2;
@@ -41,10 +40,6 @@ final class InlineChangeGuard implements NfsServer.InlineChanges {
      * an inline compound, of which one runs at a time while the workers are idle.
      */
     static final int ROOM = 256;
-
-    /** The key of the cached read of a handle's export id ({@link HandleTable#cachedRead}). */
-    private record ExportOf(Nfh handle) {
-    }
 
     private final HandleTable handles;
     /** The exports by export id; replaced entries on reload. */
@@ -79,11 +74,10 @@ final class InlineChangeGuard implements NfsServer.InlineChanges {
     }
 
     private boolean asyncAndPlain(byte[] handle, InetAddress client) {
-        Nfh nfh = Nfh.of(handle);
         Optional<String> exportId;
         try {
             // answered from the table's read cache while it does not change: no snapshot per compound
-            exportId = handles.cachedRead(new ExportOf(nfh), snapshot -> snapshot.node(nfh).map(Node::exportId));
+            exportId = handles.exportIdOf(Nfh.of(handle));
         } catch (RuntimeException e) {
             return false; // the table closing at shutdown, say: a worker runs the compound and answers what it meets
         }

@@ -353,6 +353,18 @@ public final class HandleTable implements AutoCloseable {
         return answer;
     }
 
+    /**
+     * The export id of {@code handle}'s row, if the table has one, through {@link #cachedRead}: the planner's and the
+     * inline guard's look-up of a PUTFH handle's export, under one key, so both are answered by one kept read.
+     */
+    public Optional<String> exportIdOf(Nfh handle) {
+        return cachedRead(new ExportOf(handle), snapshot -> snapshot.node(handle).map(Node::exportId));
+    }
+
+    /** What {@link #exportIdOf} answers for {@code handle}: a key of the cache. */
+    private record ExportOf(Nfh handle) {
+    }
+
     /** How many answers {@link #cachedRead} keeps now (tests). */
     int cachedReadCount() {
         return cachedReads.size();
