@@ -84,6 +84,12 @@ final class RowJournal implements AutoCloseable {
     private long offset;
     /** The sequence number of the last record written; the next gets one more. Guarded by {@link #lock}. */
     private long last;
+    /**
+     * The sequence number of the last record whose write returned (all before it returned too: writes run in order
+     * under {@link #lock}). Read by {@link #flush} without the lock, which the table holds for whole LMDB write
+     * transactions, their flushes included.
+     */
+    private volatile long written;
     /** Highest sequence number a completed flush covers. Guarded by {@link #flushLock}. */
     private long flushed;
     /** Whether a write or flush failed: nothing is appended any more ({@link #fail}). */
@@ -94,6 +100,7 @@ final class RowJournal implements AutoCloseable {
         this.channel = channel;
         this.size = size;
         this.last = last;
+        this.written = last;
         this.flushed = last;
     }
 
@@ -242,6 +249,7 @@ final class RowJournal implements AutoCloseable {
                     .put(payload).flip();
             last = sequence;
             writeFully(channel, record, offset);
+            written = sequence;
             offset += length;
             appends.increment();
             return sequence;
@@ -259,7 +267,7 @@ final class RowJournal implements AutoCloseable {
             if (flushed >= sequence) {
                 return;
             }
-            long upTo = lastAppended();
+            long upTo = written;
             channel.force(false);
             flushes.increment();
             flushed = upTo;
