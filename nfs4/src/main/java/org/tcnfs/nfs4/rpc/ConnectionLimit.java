@@ -83,8 +83,9 @@ final class ConnectionLimit extends BaseFilter {
             if (count <= maxConnections) {
                 return ctx.getInvokeAction();
             }
-            boolean silentOnly = open.values().stream().anyMatch(t -> !t.spoke);
-            Map<InetAddress, Integer> candidates = silentOnly ? silentPerAddress() : perAddress;
+            Map<InetAddress, Integer> silent = silentPerAddress();
+            boolean silentOnly = !silent.isEmpty();
+            Map<InetAddress, Integer> candidates = silentOnly ? silent : perAddress;
             ofAddress = candidates.values().stream().mapToInt(Integer::intValue).max().orElse(0);
             victim = quietestOfAddressesHolding(candidates, ofAddress, silentOnly);
             forget(victim);
