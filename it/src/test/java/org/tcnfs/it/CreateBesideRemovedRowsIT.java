@@ -35,6 +35,12 @@ class CreateBesideRemovedRowsIT extends SharedServerTest {
     private static final int CHURN = 24;
     private static final int BATCH = 8;
     private static final int SECONDS = Integer.getInteger("tcnfs.it.create-beside.seconds", 20);
+    /**
+     * Most rounds a client runs within {@link #SECONDS}: the four clients that keep what they make (CREATE, LOOKUP)
+     * then make at most 4 x {@value #BATCH} x this many objects, which the ext4 test mount's 65,536 inodes hold (a
+     * fast run made more and failed with ENOSPC).
+     */
+    private static final int MAX_ROUNDS = 1_500;
 
     @Override
     Path workDirectory() throws IOException {
@@ -65,7 +71,8 @@ class CreateBesideRemovedRowsIT extends SharedServerTest {
                 made.add(names);
                 Role role = Role.values()[c % Role.values().length];
                 tasks.add(() -> {
-                    for (int round = 0; System.nanoTime() < end && failures.size() < 5; round++) {
+                    for (int round = 0; round < MAX_ROUNDS && System.nanoTime() < end && failures.size() < 5;
+                            round++) {
                         // CREATE makes the new object the current one: each goes from the directory's handle
                         CompoundBuilder ops = new CompoundBuilder();
                         List<String> inRound = new ArrayList<>();
