@@ -91,9 +91,12 @@ import org.slf4j.LoggerFactory;
  * applies pending rows writes, in the same transaction, the sequence number of the last record whose rows it
  * applied (taken under the journal's lock with the rows, so the cut is consistent); once a durable commit holds
  * every record written, the journal starts again at its beginning. When the table opens, the records above the
- * applied number are replayed into one durable commit before anything else reads the table. Off when the builder's
- * {@link Builder#rowJournalBytes} is 0, under a {@link Durability} other than {@link Durability#FULL}, or when
- * pending rows are off.
+ * applied number are replayed into one durable commit before anything else reads the table. A record may also carry
+ * rows of {@link #journalSideTable journaled side tables}: a transaction's recovery record ({@link #commitJournaled})
+ * and its commit point (its buffer's rows and the record's deletion, {@link TxnBuffer#commitJournaled(Consumer)})
+ * each take one journal flush instead of a durable LMDB commit, and are replayed before recovery reads the records.
+ * Off when the builder's {@link Builder#rowJournalBytes} is 0, under a {@link Durability} other than {@link
+ * Durability#FULL}, or when pending rows are off.
  *
  * <p>Thread-safe. Read transactions are not bound to threads ({@code MDB_NOTLS}); a batch is bound to its
  * thread and batches run one at a time. Close every snapshot and batch before {@link #close()}.
@@ -188,6 +191,13 @@ public final class HandleTable implements AutoCloseable {
     /** The applied sequence number the last LMDB commit wrote (durable after the next {@link #sync()}). */
     private volatile long committedJournalSequence = -1;
     private final Map<String, SideTable> sideTables = new ConcurrentHashMap<>();
+    /**
+     * The side tables whose rows a journal record may carry ({@link #journalSideTable}), with the rows of each written
+     * to the journal so far (a meter).
+     */
+    private final Map<Dbi<byte[]>, JournaledSide> journaledSides = new ConcurrentHashMap<>();
+    /** Rows the replay at open applied, by table name ({@link #replayedJournalRows}). */
+    private final Map<String, Long> replayedRows = new ConcurrentHashMap<>();
     /**
      * Per thread: the buffer it is {@link #bind bound} to, or null. The slot stays for the thread's life and only its
      * content changes (a binding per operation would otherwise set and remove a thread-local entry each time).
@@ -761,6 +771,28 @@ public final class HandleTable implements AutoCloseable {
         commitToLmdb(work, false);
     }
 
+    /**
+     * Commits {@code work} durably, as {@link #commitDurably} does, through the {@link RowJournal} when the journal
+     * takes its rows (rows of the handle tables and of {@link #journalSideTable journaled side tables}, a record that
+     * fits): visible to every reader at once as pending rows, and durable when this returns by one flush of the
+     * journal (shared with the callers flushing it at the same moment) instead of a durable LMDB commit's two; in LMDB
+     * with a later commit, or by the replay at the next open. Otherwise (journal off or failed, rows of another table,
+     * pending rows full) it is {@link #commitDurably}. Also on a thread bound to a buffer it commits the committed
+     * table. For blind writes (the transaction layer's recovery records): {@code work} runs on a batch over the
+     * committed rows, not inside an LMDB write transaction, so it must not decide what to write from what it reads.
+     *
+     * @throws HandleTableException the commit failed (or, after a failed journal flush, the commit of the pending
+     *     rows)
+     */
+    public void commitJournaled(Consumer<HandleBatch> work) {
+        Objects.requireNonNull(work, "work");
+        if (journal == null) {
+            commitDurably(work);
+            return;
+        }
+        plainBuffer().commitJournaled(work);
+    }
+
     private void commitToLmdb(Consumer<HandleBatch> work, boolean durable) {
         Objects.requireNonNull(work, "work");
         try {
@@ -826,11 +858,12 @@ public final class HandleTable implements AutoCloseable {
     }
 
     /**
-     * Makes {@code changes} (a plain {@code sync} compound's buffer) visible to every reader at once as pending rows
-     * and writes their record to the {@link RowJournal}, not yet flushed: pass the answer to {@link #flushJournal},
-     * after which they are durable. Returns -1, changing nothing, when the journal does not take them (off, failed,
-     * pending rows full, a row of a side table, a record larger than the journal, or no room even after committing
-     * the pending rows): the caller commits durably as before. When writing the record fails, the rows (visible by
+     * Makes {@code changes} (a plain {@code sync} compound's buffer, a transaction's record or commit point) visible
+     * to every reader at once as pending rows and writes their record to the {@link RowJournal}, not yet flushed: pass
+     * the answer to {@link #flushJournal}, after which they are durable. Returns -1, changing nothing, when the journal
+     * does not take them (off, failed, pending rows full, a row of a side table not {@link #journalSideTable
+     * journaled}, a record larger than the journal, or no room even after committing the pending rows): the caller
+     * commits durably as before. When writing the record fails, the rows (visible by
      * then) are committed durably here and 0 is returned (nothing left to flush).
      */
     long keepJournaled(OverlayStore changes, boolean directoriesChanged) {
@@ -838,14 +871,14 @@ public final class HandleTable implements AutoCloseable {
         if (j == null || !pending.enabled()) {
             return -1;
         }
-        byte[] payload = encodeRows(changes);
-        if (payload == null) {
+        Encoded encoded = encodeRows(changes);
+        if (encoded == null) {
             return -1;
         }
         for (int attempt = 0; ; attempt++) {
             long sequence;
             try {
-                sequence = j.append(payload, () -> publishPending(changes, directoriesChanged));
+                sequence = j.append(encoded.payload(), () -> publishPending(changes, directoriesChanged));
             } catch (IOException e) {
                 journalFailed(j, "writing", e);
                 return 0;
@@ -856,6 +889,7 @@ public final class HandleTable implements AutoCloseable {
                 continue;
             }
             if (sequence >= 0) {
+                encoded.count();
                 late.rowsWaiting();
             }
             return sequence < 0 ? -1 : sequence;
@@ -908,28 +942,83 @@ public final class HandleTable implements AutoCloseable {
         return journal;
     }
 
-    /** The dbis whose rows a journal record may carry, by their code there (the index). */
+    /** The handle tables' dbis, by their code in a journal record (the index). */
     private List<Dbi<byte[]>> journaledTables() {
         return List.of(nodes, names, inodes, exports);
     }
 
+    /** A journal record's code for a row of a {@link #journalSideTable journaled} side table; its name follows. */
+    private static final int SIDE_TABLE_CODE = 4;
+
+    /** A side table registered as journaled, and the rows of it written to the journal (a meter). */
+    private record JournaledSide(SideTable table, LongAdder rows) {
+    }
+
     /**
-     * The payload of a journal record for {@code changes}: per row its table's code (1 byte), the key's length (4)
-     * and bytes, the value's length (4; -1 for a removal) and bytes. Null when a row is in another table.
+     * Lets journal records carry rows of {@code side} (the transaction layer's recovery records): a {@link
+     * #commitJournaled journaled commit} or a buffer's {@link TxnBuffer#commitJournaled(Consumer)} whose rows include
+     * some of it then takes the journal instead of a durable LMDB commit. Its pending rows are read through the same
+     * overlay as the handle tables' by every {@link #read()} (a snapshot's {@link HandleView#get(SideTable, byte[])}
+     * and {@link HandleView#forEach}), and replayed into LMDB when the table opens, before anything reads it. Call at
+     * startup, like {@link #sideTable}.
      */
-    private byte[] encodeRows(OverlayStore changes) {
+    public void journalSideTable(SideTable side) {
+        Objects.requireNonNull(side, "side");
+        journaledSides.putIfAbsent(side.dbi(), new JournaledSide(side, new LongAdder()));
+    }
+
+    /** Rows of the journaled side table {@code name} written to the row journal since the table opened (a meter). */
+    public long journaledSideRows(String name) {
+        for (JournaledSide side : journaledSides.values()) {
+            if (side.table().name().equals(name)) {
+                return side.rows().sum();
+            }
+        }
+        return 0;
+    }
+
+    /**
+     * Rows the row journal's replay applied when the table opened, by table name ({@code nodes}, {@code names},
+     * {@code inodes}, {@code exports}, or a side table's name); empty when nothing was replayed.
+     */
+    public Map<String, Long> replayedJournalRows() {
+        return Map.copyOf(replayedRows);
+    }
+
+    /** A journal record's payload and the journaled side tables it carries rows of, with their counts. */
+    private record Encoded(byte[] payload, Map<JournaledSide, Integer> sideRows) {
+        /** Counts the side rows as written (the record was appended). */
+        void count() {
+            sideRows.forEach((side, rows) -> side.rows().add(rows));
+        }
+    }
+
+    /**
+     * The payload of a journal record for {@code changes}: per row its table's code (1 byte; for a side table {@link
+     * #SIDE_TABLE_CODE} and its name, 2 bytes of length and UTF-8), the key's length (4) and bytes, the value's length
+     * (4; -1 for a removal) and bytes. Null when a row is in a table that is not journaled.
+     */
+    private Encoded encodeRows(OverlayStore changes) {
         List<Dbi<byte[]>> tables = journaledTables();
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
         DataOutputStream out = new DataOutputStream(bytes);
         boolean[] foreign = new boolean[1];
+        Map<JournaledSide, Integer> sideRows = new java.util.HashMap<>(2);
         changes.forEachChange((dbi, key, value) -> {
             int code = tables.indexOf(dbi);
-            if (code < 0) {
+            JournaledSide side = code < 0 ? journaledSides.get(dbi) : null;
+            if (code < 0 && side == null) {
                 foreign[0] = true;
                 return;
             }
             try {
-                out.writeByte(code);
+                if (side == null) {
+                    out.writeByte(code);
+                } else {
+                    out.writeByte(SIDE_TABLE_CODE);
+                    out.writeUTF(side.table().name());
+                    sideRows.merge(side, 1, Integer::sum);
+                }
                 out.writeInt(key.length);
                 out.write(key);
                 out.writeInt(value == null ? -1 : value.length);
@@ -940,33 +1029,43 @@ public final class HandleTable implements AutoCloseable {
                 throw new UncheckedIOException(e); // a ByteArrayOutputStream does not fail
             }
         });
-        return foreign[0] ? null : bytes.toByteArray();
+        return foreign[0] ? null : new Encoded(bytes.toByteArray(), sideRows);
+    }
+
+    /** One row of a journal record: its table, key, and value or null for a removal. */
+    private record JournaledRow(Dbi<byte[]> dbi, String table, byte[] key, byte[] value) {
     }
 
     /**
-     * Applies the rows of a journal record ({@link #encodeRows}) to {@code target}.
+     * The rows of a journal record ({@link #encodeRows}), added to {@code into}; a side table a row names is opened
+     * (so call it outside any LMDB write transaction).
      *
      * @throws HandleTableException for a payload that does not parse (a length beyond it, an unknown table)
      */
-    private void decodeRows(byte[] payload, Store target) {
+    private void decodeRows(byte[] payload, List<JournaledRow> into) {
         List<Dbi<byte[]>> tables = journaledTables();
+        List<String> tableNames = List.of("nodes", "names", "inodes", "exports");
         ByteBuffer in = ByteBuffer.wrap(payload);
         try {
             while (in.hasRemaining()) {
                 int code = in.get();
-                if (code < 0 || code >= tables.size()) {
+                Dbi<byte[]> dbi;
+                String table;
+                if (code == SIDE_TABLE_CODE) {
+                    table = new String(take(in, Short.toUnsignedInt(in.getShort())), StandardCharsets.UTF_8);
+                    dbi = sideTable(table).dbi();
+                } else if (code >= 0 && code < tables.size()) {
+                    dbi = tables.get(code);
+                    table = tableNames.get(code);
+                } else {
                     throw new HandleTableException("row journal record names table " + code);
                 }
                 byte[] key = take(in, in.getInt());
                 int length = in.getInt();
-                if (length == -1) {
-                    target.delete(tables.get(code), key);
-                } else {
-                    target.put(tables.get(code), key, take(in, length));
-                }
+                into.add(new JournaledRow(dbi, table, key, length == -1 ? null : take(in, length)));
             }
-        } catch (BufferUnderflowException e) {
-            throw new HandleTableException("row journal record cut short", e);
+        } catch (BufferUnderflowException | IllegalArgumentException e) {
+            throw new HandleTableException("row journal record cut short or damaged: " + e, e);
         }
     }
 
@@ -1011,9 +1110,18 @@ public final class HandleTable implements AutoCloseable {
         }
         long fileSize = Files.exists(file) ? Files.size(file) : 0;
         long next = RowJournal.firstSequenceAfter(highest, Math.max(size, fileSize));
+        List<JournaledRow> rows = new ArrayList<>();
+        for (RowJournal.Entry e : replayed) {
+            decodeRows(e.payload(), rows); // before the write transaction: a side table may have to be opened
+        }
         try (HandleBatch batch = lmdbBatch(true)) {
-            for (RowJournal.Entry e : replayed) {
-                decodeRows(e.payload(), batch.store);
+            for (JournaledRow row : rows) {
+                if (row.value() == null) {
+                    batch.store.delete(row.dbi(), row.key());
+                } else {
+                    batch.store.put(row.dbi(), row.key(), row.value());
+                }
+                replayedRows.merge(row.table(), 1L, Long::sum);
             }
             batch.store.put(journalState, APPLIED_KEY, longBytes(next - 1));
             if (!replayed.isEmpty()) {

@@ -18,9 +18,11 @@ import org.lmdbjava.Dbi;
 
 /**
  * Handle rows of plain compounds on {@code async} exports, and of those on {@code sync} exports whose rows the
- * {@link RowJournal} made durable, that are visible to every reader at once but reach LMDB only with the next LMDB
- * commit, at the latest the {@link LateDurability} flush within its delay (docs/durability.md, "The async export
- * option", "The row journal"). Such a compound's reply then waits for no flush of the table.
+ * {@link RowJournal} made durable (also transactions' records and commit points: the rows of a {@link
+ * HandleTable#journalSideTable journaled side table} are kept and read here as a handle table's), that are visible to
+ * every reader at once but reach LMDB only with the next LMDB commit, at the latest the {@link LateDurability} flush
+ * within its delay (docs/durability.md, "The async export option", "The row journal"). Such a compound's reply then
+ * waits for no flush of the table.
  *
  * <p><b>Visibility.</b> Every reader of the committed table ({@link HandleTable#read()}, a TXN buffer's reads) looks
  * here before LMDB ({@link #over}); the newest change of a key wins, a removal is kept as a tombstone.

@@ -15,8 +15,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * An append-only file of records that makes the handle rows of plain {@code sync} compounds durable with one
- * {@code fdatasync} of its own instead of a durable LMDB commit (two device flushes); the rows themselves wait in
+ * An append-only file of records that makes the handle rows of plain {@code sync} compounds, and transactions'
+ * recovery records and commit points, durable with one {@code fdatasync} of its own instead of a durable LMDB commit
+ * (two device flushes); the rows themselves wait in
  * {@link PendingRows} for the next LMDB commit, which records the highest sequence number whose rows it applied
  * (docs/durability.md, "The row journal").
  *

@@ -240,6 +240,24 @@ public final class TxnBuffer {
     }
 
     /**
+     * {@link #commitJournaled()} with {@code alsoInSameCommit} run on a batch of the buffer first (the caller's
+     * side-table writes: a transaction's commit point deletes its recovery record), so that the buffer's rows and
+     * those writes are one journal record and one flush (or one durable LMDB commit when the journal does not take
+     * them): a crash keeps all of them or none. {@code alsoInSameCommit} must write blindly (it runs before the commit,
+     * not inside an LMDB write transaction).
+     *
+     * @throws HandleTableException the commit failed
+     */
+    public void commitJournaled(Consumer<HandleBatch> alsoInSameCommit) {
+        Objects.requireNonNull(alsoInSameCommit, "alsoInSameCommit");
+        try (HandleBatch batch = batch()) {
+            alsoInSameCommit.accept(batch);
+            batch.commit();
+        }
+        commitJournaled();
+    }
+
+    /**
      * {@link HandleTable#keepJournaled} of the buffer's changes: their record's sequence number (the buffer is then
      * empty), or -1 when the journal took none of them.
      */

@@ -197,4 +197,82 @@ class JournaledRowsTest extends HandleTableTestBase {
         assertThat(table.journalRecords()).isZero();
         assertThat(table.uncommittedPendingRows()).isZero();
     }
+    @Test
+    void aJournaledSideTablesRowIsDurableWithOneJournalFlushAndVisibleToEveryReader() {
+        SideTable records = table.sideTable("records");
+        table.journalSideTable(records);
+        long commits = table.commitCount();
+        long requests = table.durableCommitRequests();
+
+        table.commitJournaled(batch -> batch.put(records, key(7), new byte[] {1, 2}));
+
+        assertThat(table.commitCount()).isEqualTo(commits);
+        assertThat(table.durableCommitRequests()).isEqualTo(requests);
+        assertThat(table.journalFlushes()).isEqualTo(1);
+        assertThat(table.journaledSideRows("records")).isEqualTo(1);
+        try (HandleSnapshot snapshot = table.read()) {
+            assertThat(snapshot.get(records, key(7))).hasValueSatisfying(v -> assertThat(v).containsExactly(1, 2));
+            java.util.Map<Long, byte[]> seen = new java.util.HashMap<>();
+            snapshot.forEach(records, (k, v) -> seen.put(java.nio.ByteBuffer.wrap(k).getLong(), v));
+            assertThat(seen).containsOnlyKeys(7L);
+        }
+    }
+
+    @Test
+    void aBuffersRowsAndItsSideTableDeletionAreOneJournalRecordReplayedTogetherAfterACut() throws IOException {
+        SideTable records = table.sideTable("records");
+        table.journalSideTable(records);
+        Nfh root = root();
+        table.commitJournaled(batch -> batch.put(records, key(7), new byte[] {1}));
+        table.commitJournaled(batch -> batch.put(records, key(8), new byte[] {2}));
+        TxnBuffer buffer = table.buffer();
+        Nfh file;
+        try (HandleTable.Binding binding = table.bind(buffer); HandleBatch batch = table.write()) {
+            file = batch.register(root, "f", FileType.REGULAR, 1, 11, 0);
+            batch.commit();
+        }
+        long records0 = table.journalRecords();
+        buffer.commitJournaled(batch -> batch.delete(records, key(7)));
+        assertThat(table.journalRecords()).isEqualTo(records0 + 1);
+        Path cut = cutCopy();
+
+        try (HandleTable after = HandleTable.builder(cut).lateDelay(DELAY).open()) {
+            SideTable replayed = after.sideTable("records");
+            try (HandleSnapshot snapshot = after.read()) {
+                assertThat(snapshot.get(replayed, key(7))).isEmpty();
+                assertThat(snapshot.get(replayed, key(8))).isPresent();
+            }
+            assertThat(after.child(root, "f")).contains(file);
+            assertThat(after.replayedJournalRows()).containsEntry("records", 3L);
+        }
+    }
+
+    @Test
+    void aSideTableThatIsNotJournaledCommitsDurablyToLmdb() {
+        SideTable other = table.sideTable("other");
+        long commits = table.commitCount();
+        table.commitJournaled(batch -> batch.put(other, key(1), new byte[] {1}));
+        assertThat(table.commitCount()).isEqualTo(commits + 1);
+        assertThat(table.journalRecords()).isZero();
+    }
+
+    @Test
+    void withTheJournalOffAJournaledSideTablesRowCommitsDurablyToLmdb() {
+        table.close();
+        journalBytes = 0;
+        openTable();
+        SideTable records = table.sideTable("records");
+        table.journalSideTable(records);
+        long commits = table.commitCount();
+        table.commitJournaled(batch -> batch.put(records, key(1), new byte[] {1}));
+        assertThat(table.commitCount()).isEqualTo(commits + 1);
+        assertThat(table.journalRecords()).isZero();
+        try (HandleSnapshot snapshot = table.read()) {
+            assertThat(snapshot.get(records, key(1))).isPresent();
+        }
+    }
+
+    private static byte[] key(long id) {
+        return java.nio.ByteBuffer.allocate(Long.BYTES).putLong(id).array();
+    }
 }
