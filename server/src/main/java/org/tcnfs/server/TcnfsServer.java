@@ -42,6 +42,7 @@ import org.tcnfs.recovery.RecoveryReport;
 import org.tcnfs.server.txn.StartupRecovery;
 import org.tcnfs.server.txn.TransactionWiring;
 import org.tcnfs.txn.CrashPoints;
+import org.tcnfs.txn.TransactionHook;
 import org.tcnfs.txn.backup.BackupStore;
 import org.tcnfs.txn.handles.FsyncPool;
 import org.tcnfs.txn.handles.HandleTable;
@@ -265,9 +266,16 @@ public final class TcnfsServer implements AutoCloseable {
                 "of", "handle.table");
         metrics.functionCounter("tcnfs.fsyncs", fsyncs, table::journalFlushes,
                 "of", "row.journal");
-        metrics.functionCounter("tcnfs.row.journal.records", "Records of plain compounds' handle rows written to the "
-                + "row journal (made durable by its fdatasync instead of an LMDB commit; applied to LMDB by the "
-                + "background flush within about 1 s)", table::journalRecords);
+        metrics.functionCounter("tcnfs.row.journal.records", "Records of handle rows (plain compounds', transactions' "
+                + "records and commit points) written to the row journal (made durable by its fdatasync instead of an "
+                + "LMDB commit; applied to LMDB by the background flush within about 1 s)", table::journalRecords);
+        metrics.functionCounter("tcnfs.row.journal.txn.record.rows", "Rows of transactions' recovery records (a "
+                + "record written or its undo progress, its deletion at the commit point or after a rollback) written "
+                + "to the row journal, made durable by its fdatasync instead of a durable LMDB commit",
+                () -> table.journaledSideRows(TransactionHook.RECORDS_TABLE));
+        metrics.gauge("tcnfs.row.journal.replayed.txn.record.rows", "Rows of transactions' recovery records that the "
+                + "row journal's replay applied to the handle table when the server started, before recovery", null,
+                () -> table.replayedJournalRows().getOrDefault(TransactionHook.RECORDS_TABLE, 0L));
         metrics.functionCounter("tcnfs.handle.table.commits", "LMDB write transactions committed in the handle table",
                 table::commitCount);
         metrics.gauge("tcnfs.late.pending", "Directory syncs (async exports) and row removals waiting for the "

@@ -18,7 +18,7 @@ import org.tcnfs.txn.lock.LockSet;
  * its own record id, backups and recovery record, made durable before it changes anything) and adds its locks
  * to those the transaction holds ({@link LockOwner}: wait-die on the ticket); all of them share one
  * {@link TxnBuffer}, so a later compound sees the handles an earlier one made and no other compound does.
- * {@link #commit()} fsyncs what every compound touched, then one LMDB commit applies the buffer and deletes every
+ * {@link #commit()} fsyncs what every compound touched, then one journaled commit applies the buffer and deletes every
  * compound's record: the commit point. {@link #abort(String)} undoes the compounds in reverse order, each from its
  * record (the code startup recovery runs, which also takes the records in reverse order), then releases the
  * locks.
@@ -155,7 +155,8 @@ final class MultiTransaction {
     }
 
     /**
-     * Commits: fsyncs what the compounds touched, then one LMDB commit applies the buffer and deletes every
+     * Commits: fsyncs what the compounds touched, then one journal record (one flush of the handle table's row
+     * journal; one durable LMDB commit when the journal does not take it) applies the buffer and deletes every
      * record (the commit point), then drops kept victims and queues the backups for deletion. If it fails
      * before the commit point, everything is undone and the failure rethrown.
      */
@@ -170,7 +171,7 @@ final class MultiTransaction {
             services.crashPoints.reach("before-commit");
             boolean anyRecord = compounds.stream().anyMatch(TransactionSteps::recorded);
             if (buffer != null && (!buffer.isEmpty() || anyRecord)) {
-                buffer.commit(batch -> {
+                buffer.commitJournaled(batch -> {
                     for (TransactionSteps steps : compounds) {
                         if (steps.recorded()) {
                             batch.delete(services.records, TransactionHook.key(steps.id()));
@@ -178,7 +179,7 @@ final class MultiTransaction {
                     }
                 });
             } else if (anyRecord) {
-                services.handles.commitDurably(batch -> {
+                services.handles.commitJournaled(batch -> {
                     for (TransactionSteps steps : compounds) {
                         if (steps.recorded()) {
                             batch.delete(services.records, TransactionHook.key(steps.id()));

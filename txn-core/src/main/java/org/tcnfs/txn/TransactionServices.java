@@ -51,6 +51,7 @@ final class TransactionServices implements AutoCloseable {
     TransactionServices(HandleTable handles, CrashPoints crashPoints, Set<LockKey> fenced) {
         this.handles = Objects.requireNonNull(handles, "handles");
         this.records = handles.sideTable(TransactionHook.RECORDS_TABLE);
+        handles.journalSideTable(records); // records and commit points made durable by the row journal
         this.crashPoints = Objects.requireNonNull(crashPoints, "crashPoints");
         this.fenced = Objects.requireNonNull(fenced, "fenced");
         this.txnIds = new TxnIds(handles);

@@ -42,10 +42,11 @@ import org.tcnfs.txn.undo.UndoExecutor;
  * What one transactional compound does to the file system, the handle table and the open and lock state
  * at each step of its {@link Transaction} (DESIGN.md, "The transaction protocol"), without the wire:
  * {@link #prepare()} gives it a buffer and, if it changes anything, an id, a backup directory and its undo
- * prepared up front (backups durable, then the recovery record in one durable LMDB commit), or, for a
- * compound that renames or reuses a name it vacated, {@link #beforeOp} prepares each operation's part right
- * before it runs; {@link #commit()} fsyncs what it touched and applies its buffer while deleting the record
- * (the commit point); {@link #afterCommit()} drops kept victims and queues the backups for deletion;
+ * prepared up front (backups durable, then the recovery record made durable by the handle table's row journal, else
+ * by one durable LMDB commit), or, for a compound that renames or reuses a name it vacated, {@link #beforeOp}
+ * prepares each operation's part right before it runs; {@link #commit()} fsyncs what it touched and applies its
+ * buffer while deleting the record (the commit point: one journal record and flush, else one durable LMDB commit);
+ * {@link #afterCommit()} drops kept victims and queues the backups for deletion;
  * {@link #rollback()} drops the buffer, puts open and lock state back ({@link StateJournal}) and lets the
  * {@link UndoExecutor} take the files back from the record alone; {@link #undoFailed} fences the WRITE keys.
  * The order of these steps and the states are {@link Transaction}'s; {@link TransactionHook} only calls
@@ -409,7 +410,8 @@ final class TransactionSteps implements Transaction.Steps {
 
     private void writeRecord() {
         byte[] value = RecoveryRecords.encode(record());
-        services.handles.commitDurably(batch -> batch.put(services.records, TransactionHook.key(id), value));
+        // durable before it returns (the journal's flush or a durable LMDB commit), so before the first change
+        services.handles.commitJournaled(batch -> batch.put(services.records, TransactionHook.key(id), value));
         boolean first = !recorded;
         recorded = true;
         if (first) {
@@ -418,8 +420,11 @@ final class TransactionSteps implements Transaction.Steps {
     }
 
     /**
-     * Makes the data durable, then one LMDB commit applies the buffer and deletes the record. A light compound whose
-     * one change is an UNSTABLE4 WRITE syncs nothing: its reply says UNSTABLE4, and the file's COMMIT makes it durable.
+     * Makes the data durable, then one journaled commit ({@link TxnBuffer#commitJournaled(
+     * java.util.function.Consumer)}; else one durable LMDB commit) applies the buffer and deletes the record. A light
+     * compound whose one change is an UNSTABLE4 WRITE syncs nothing: its reply says UNSTABLE4, and the file's COMMIT
+     * makes it durable. A light compound that only creates commits its rows through the journal alongside its fsyncs,
+     * as a plain create does.
      */
     @Override
     public void commit() throws IOException {
@@ -427,7 +432,7 @@ final class TransactionSteps implements Transaction.Steps {
             services.crashPoints.reach("before-commit");
             syncTouchedAlongside(() -> {
                 try {
-                    buffer.commit(batch -> { });
+                    buffer.commitJournaled();
                 } catch (RuntimeException e) {
                     throw new IOException("committing the handle rows failed: " + e.getMessage(), e);
                 }
@@ -439,7 +444,9 @@ final class TransactionSteps implements Transaction.Steps {
         }
         services.crashPoints.reach("before-commit");
         if (!buffer.isEmpty() || recorded) {
-            buffer.commit(batch -> {
+            // the commit point: the buffer's rows and the record's deletion in one journal record (one flush), else
+            // one durable LMDB commit; a cut before it leaves the record (recovery undoes), after it all of it
+            buffer.commitJournaled(batch -> {
                 if (recorded) {
                     batch.delete(services.records, TransactionHook.key(id));
                 }
@@ -490,7 +497,8 @@ final class TransactionSteps implements Transaction.Steps {
                 saveProgress(progress);
                 latest.set(progress);
             });
-            services.handles.commitDurably(batch -> batch.delete(services.records, TransactionHook.key(id)));
+            // after the undo's fsyncs (UndoExecutor): journaled, else a durable LMDB commit
+            services.handles.commitJournaled(batch -> batch.delete(services.records, TransactionHook.key(id)));
         } catch (IOException | RuntimeException e) {
             services.undoFailures.incrementAndGet();
             LOG.error("txn {}: undo failed; its record stays for recovery at the next start and its objects answer "
@@ -522,7 +530,7 @@ final class TransactionSteps implements Transaction.Steps {
 
     private void saveProgress(RecoveryRecord record) {
         byte[] value = RecoveryRecords.encode(record);
-        services.handles.commitDurably(batch -> batch.put(services.records, TransactionHook.key(record.txnId()),
+        services.handles.commitJournaled(batch -> batch.put(services.records, TransactionHook.key(record.txnId()),
                 value));
     }
 
