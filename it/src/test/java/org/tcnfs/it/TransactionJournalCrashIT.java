@@ -1,0 +1,97 @@
+package org.tcnfs.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.tcnfs.client.CompoundBuilder;
+import org.tcnfs.nfs4.xdr.nfs4_attr;
+import org.tcnfs.txn.CrashPoints;
+
+/**
+ * A crash of a server whose transaction made its recovery record, or its commit point, durable in the row journal
+ * only (docs/durability.md, "The row journal"): the server halts right after the journal's flush, before any LMDB
+ * commit carried the rows (the background flush waits a second), and the restart replays them before recovery reads
+ * the records. A record replayed so is found and its half-done transaction undone; a commit point replayed so keeps
+ * its transaction done, with nothing to undo and its new object's handle resolving.
+ */
+@Tag("crash")
+class TransactionJournalCrashIT {
+    private static final Duration EXIT_TIMEOUT = Duration.ofSeconds(60);
+    private static final byte[] A = "contents of a".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] B = "contents of b".getBytes(StandardCharsets.UTF_8);
+
+    private ServerProcess server;
+
+    @AfterEach
+    void stop() throws IOException {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    /**
+     * Starts a server armed to halt at {@code crashPoint}, makes directory d with files a and b, waits until the
+     * background flush has applied their rows, and sends the transaction SEQUENCE PUTFH(d) REMOVE(a) REMOVE(b)
+     * MKDIR(n) (full path: more than one change) that halts the server; then restarts it unarmed.
+     */
+    private Path crashInTransaction(String crashPoint) throws Exception {
+        server = ServerProcess.start(List.of("-D" + CrashPoints.PROPERTY + "=" + crashPoint),
+                ServerProcess.TRUSTED_ROOT_ARGS.toArray(new String[0]));
+        try (ItSession it = ItSession.open(server, "txn-journal-crash")) {
+            NfsOps nfs = it.nfs();
+            byte[] d = nfs.mkdir(nfs.rootFh(), "d");
+            nfs.createFile(d, "a", A);
+            nfs.createFile(d, "b", B);
+            Thread.sleep(1500); // the background flush commits the rows above: only the transaction's wait after it
+            try {
+                it.session().executeTransaction(new CompoundBuilder().putfh(d).remove("a").remove("b").mkdir("n"));
+            } catch (IOException | IllegalStateException e) {
+                // the server halted inside the compound: no reply
+            }
+        } catch (IOException e) {
+            // closing the session of a halted server
+        }
+        assertThat(server.awaitExit(EXIT_TIMEOUT)).as("halted at " + crashPoint).isEqualTo(CrashPoints.EXIT_STATUS);
+        server.setJvmArgs();
+        server.relaunch();
+        assertThat(server.metric("tcnfs_row_journal_replayed_txn_record_rows"))
+                .as("rows of recovery records the row journal's replay applied at the restart").isPositive();
+        return server.exportDir().resolve("d");
+    }
+
+    @Test
+    void aRecordOnlyTheRowJournalHeldIsReplayedAndItsHalfDoneTransactionUndoneAfterACrash() throws Exception {
+        Path d = crashInTransaction("after-op-2"); // SEQUENCE 0, PUTFH 1, REMOVE(a) 2: a is gone, b not yet
+
+        assertThat(server.metric("tcnfs_txn_recovered")).as("transactions recovery undid").isEqualTo(1);
+        assertThat(Files.readAllBytes(d.resolve("a"))).as("a, put back").isEqualTo(A);
+        assertThat(Files.readAllBytes(d.resolve("b"))).isEqualTo(B);
+        assertThat(Files.exists(d.resolve("n"))).isFalse();
+    }
+
+    @Test
+    void aCommitPointOnlyTheRowJournalHeldKeepsItsTransactionDoneAfterACrash() throws Exception {
+        Path d = crashInTransaction("after-commit");
+
+        assertThat(server.metric("tcnfs_txn_recovered")).as("transactions recovery undid").isZero();
+        assertThat(Files.exists(d.resolve("a"))).isFalse();
+        assertThat(Files.exists(d.resolve("b"))).isFalse();
+        assertThat(Files.isDirectory(d.resolve("n"))).isTrue();
+        try (ItSession it = ItSession.open(server, "txn-journal-crash-check")) {
+            NfsOps nfs = it.nfs();
+            byte[] dir = nfs.lookup(nfs.rootFh(), "d");
+            byte[] n = nfs.lookup(dir, "n");
+            assertThat(nfs.getattr(n, nfs4_attr.FATTR4_FILEID).fileid()).as("the new directory's handle")
+                    .isEqualTo(((Number) Files.getAttribute(d.resolve("n"), "unix:ino")).longValue());
+            assertThat(nfs.readdirNames(dir)).containsExactly("n");
+        }
+    }
+}
