@@ -188,6 +188,14 @@ public final class HandleTable implements AutoCloseable {
     private final Dbi<byte[]> journalState;
     /** The row journal, or null when off (see the class comment). Set once, when the table opens. */
     private volatile RowJournal journal;
+    /**
+     * Whether rows a crash may lose are visible: rows of {@code async} compounds kept pending, or a lazy commit, since
+     * the last durable LMDB commit. A transaction's rows may stand on them (a file made in a directory an {@code async}
+     * compound just made), so while this holds its journal record is refused and it commits durably to LMDB, which
+     * carries them ({@link #keepJournaled}). Set and cleared under the journal's lock (the durable commit that clears it
+     * drained every pending row under that lock, and its sync made every lazy commit durable).
+     */
+    private boolean lossyRowsVisible;
     /** The applied sequence number the last LMDB commit wrote (durable after the next {@link #sync()}). */
     private volatile long committedJournalSequence = -1;
     private final Map<String, SideTable> sideTables = new ConcurrentHashMap<>();
@@ -543,8 +551,10 @@ public final class HandleTable implements AutoCloseable {
                     }
                     if (durable && syncAfterCommit) {
                         sync();
+                        lossyRowsVisible = false;
                     } else if (!durable) {
                         unsynced.set(true);
+                        lossyRowsVisible = true;
                     }
                 }
 
@@ -829,6 +839,7 @@ public final class HandleTable implements AutoCloseable {
             j.lock().lock();
             try {
                 kept = publishPending(changes, directoriesChanged);
+                lossyRowsVisible |= kept;
             } finally {
                 j.lock().unlock();
             }
@@ -862,11 +873,15 @@ public final class HandleTable implements AutoCloseable {
      * to every reader at once as pending rows and writes their record to the {@link RowJournal}, not yet flushed: pass
      * the answer to {@link #flushJournal}, after which they are durable. Returns -1, changing nothing, when the journal
      * does not take them (off, failed, pending rows full, a row of a side table not {@link #journalSideTable
-     * journaled}, a record larger than the journal, or no room even after committing the pending rows): the caller
-     * commits durably as before. When writing the record fails, the rows (visible by
-     * then) are committed durably here and 0 is returned (nothing left to flush).
+     * journaled}, a record larger than the journal, or no room even after committing the pending rows; for {@code
+     * transaction}'s rows, while {@link #lossyRowsVisible rows a crash may lose} are visible): the caller commits
+     * durably as before. When writing the record fails, the rows (visible by then) are committed durably here and 0 is
+     * returned (nothing left to flush).
+     *
+     * @param transaction whether the rows are a transaction's, which may stand on rows of {@code async} compounds
+     *     (a plain {@code sync} compound's stand on durable rows only: its export's compounds keep none pending)
      */
-    long keepJournaled(OverlayStore changes, boolean directoriesChanged) {
+    long keepJournaled(OverlayStore changes, boolean directoriesChanged, boolean transaction) {
         RowJournal j = journal;
         if (j == null || !pending.enabled()) {
             return -1;
@@ -878,7 +893,8 @@ public final class HandleTable implements AutoCloseable {
         for (int attempt = 0; ; attempt++) {
             long sequence;
             try {
-                sequence = j.append(encoded.payload(), () -> publishPending(changes, directoriesChanged));
+                sequence = j.append(encoded.payload(),
+                        () -> !(transaction && lossyRowsVisible) && publishPending(changes, directoriesChanged));
             } catch (IOException e) {
                 journalFailed(j, "writing", e);
                 return 0;

@@ -262,7 +262,7 @@ public final class TxnBuffer {
      * empty), or -1 when the journal took none of them.
      */
     private long journal() {
-        long sequence = table.keepJournaled(overlay, directoriesChanged);
+        long sequence = table.keepJournaled(overlay, directoriesChanged, ownerSyncsData);
         if (sequence >= 0) {
             overlay.clear();
             directoriesChanged = false;

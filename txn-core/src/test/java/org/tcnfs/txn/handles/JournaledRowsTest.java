@@ -272,6 +272,44 @@ class JournaledRowsTest extends HandleTableTestBase {
         }
     }
 
+    @Test
+    void aTransactionsRowsCommitDurablyToLmdbWhileRowsOfAnAsyncCompoundWaitAndToTheJournalAfterwards() {
+        Nfh root = root();
+        TxnBuffer async = table.plainBuffer();
+        Nfh dir;
+        try (HandleTable.Binding binding = table.bind(async); HandleBatch batch = table.write()) {
+            dir = batch.register(root, "d", FileType.DIRECTORY, 1, 10, 0);
+            batch.commit();
+        }
+        async.commitPending(); // an async compound's mkdir: pending, a crash may lose it
+        long commits = table.commitCount();
+        long records = table.journalRecords();
+
+        Nfh first = transaction(dir, "f", 11);
+        assertThat(table.commitCount()).as("a durable LMDB commit that carries the async rows too")
+                .isEqualTo(commits + 1);
+        assertThat(table.journalRecords()).isEqualTo(records);
+        assertThat(table.uncommittedPendingRows()).isZero();
+
+        Nfh second = transaction(dir, "g", 12);
+        assertThat(table.commitCount()).isEqualTo(commits + 1);
+        assertThat(table.journalRecords()).as("nothing a crash may lose is visible any more").isEqualTo(records + 1);
+        assertThat(table.child(dir, "f")).contains(first);
+        assertThat(table.child(dir, "g")).contains(second);
+    }
+
+    /** A transaction's create of {@code name} in {@code parent}, committed at its commit point. */
+    private Nfh transaction(Nfh parent, String name, long ino) {
+        TxnBuffer buffer = table.buffer();
+        Nfh file;
+        try (HandleTable.Binding binding = table.bind(buffer); HandleBatch batch = table.write()) {
+            file = batch.register(parent, name, FileType.REGULAR, 1, ino, 0);
+            batch.commit();
+        }
+        buffer.commitJournaled(batch -> { });
+        return file;
+    }
+
     private static byte[] key(long id) {
         return java.nio.ByteBuffer.allocate(Long.BYTES).putLong(id).array();
     }
