@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -958,6 +959,9 @@ public final class HandleTable implements AutoCloseable {
         return journal;
     }
 
+    /** The handle tables' names, by their code in a journal record (the index of {@link #journaledTables}). */
+    private static final List<String> HANDLE_TABLE_NAMES = List.of("nodes", "names", "inodes", "exports");
+
     /** The handle tables' dbis, by their code in a journal record (the index). */
     private List<Dbi<byte[]>> journaledTables() {
         return List.of(nodes, names, inodes, exports);
@@ -1019,7 +1023,7 @@ public final class HandleTable implements AutoCloseable {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
         DataOutputStream out = new DataOutputStream(bytes);
         boolean[] foreign = new boolean[1];
-        Map<JournaledSide, Integer> sideRows = new java.util.HashMap<>(2);
+        Map<JournaledSide, Integer> sideRows = new HashMap<>(2);
         changes.forEachChange((dbi, key, value) -> {
             int code = tables.indexOf(dbi);
             JournaledSide side = code < 0 ? journaledSides.get(dbi) : null;
@@ -1031,8 +1035,10 @@ public final class HandleTable implements AutoCloseable {
                 if (side == null) {
                     out.writeByte(code);
                 } else {
+                    byte[] name = side.table().name().getBytes(StandardCharsets.UTF_8);
                     out.writeByte(SIDE_TABLE_CODE);
-                    out.writeUTF(side.table().name());
+                    out.writeShort(name.length);
+                    out.write(name);
                     sideRows.merge(side, 1, Integer::sum);
                 }
                 out.writeInt(key.length);
@@ -1060,7 +1066,6 @@ public final class HandleTable implements AutoCloseable {
      */
     private void decodeRows(byte[] payload, List<JournaledRow> into) {
         List<Dbi<byte[]>> tables = journaledTables();
-        List<String> tableNames = List.of("nodes", "names", "inodes", "exports");
         ByteBuffer in = ByteBuffer.wrap(payload);
         try {
             while (in.hasRemaining()) {
@@ -1072,7 +1077,7 @@ public final class HandleTable implements AutoCloseable {
                     dbi = sideTable(table).dbi();
                 } else if (code >= 0 && code < tables.size()) {
                     dbi = tables.get(code);
-                    table = tableNames.get(code);
+                    table = HANDLE_TABLE_NAMES.get(code);
                 } else {
                     throw new HandleTableException("row journal record names table " + code);
                 }
