@@ -11,7 +11,8 @@
 #   e.g. scripts/k1-timeline.sh target/k1-tl /work/wt/base13/server/target/tcnfs-server.jar \
 #        server/target/tcnfs-server.jar -- --workloads degree --degrees 1 --degree-sizes 128K --degree-files 300
 # Results: OUT_DIR/<target>-<round>.strace, .txt (the driver's), timeline-<target>-<round>.txt, and a summary on
-# standard output. NO_GANESHA=1 leaves NFS-Ganesha out. BENCH_JAR overrides the driver jar.
+# standard output. NO_GANESHA=1 leaves NFS-Ganesha out. DRIVER_JAR overrides the driver jar (default: jmh's, under
+# target$TCNFS_BUILD_SUFFIX).
 set -euo pipefail
 OUT=$1; shift
 JARS=()
@@ -22,6 +23,7 @@ ROW=("$@")
 DIR=${DIR:-/mnt/tcnfs-xfs/bench}
 ROUNDS=${ROUNDS:-2}
 . "$(dirname "$0")/bench-lib.sh"
+BENCH_JAR=${DRIVER_JAR:-$BENCH_JAR}
 mkdir -p "$OUT"; OUT=$(cd "$OUT" && pwd)
 bench_workdir k1tl
 NAMES=(); PIDS_OF=(); URLS=()

@@ -12,8 +12,9 @@ the next one:
   tail     -> the reply's write (the wake-ups after the flushes, closing, encoding)
   reply    the reply's write itself (on loopback it runs the client's receive path)
   client   the reply written -> the next request read (the client's turn, the network thread's wake-up)
-Prints medians and quartiles in microseconds (strace slows every system call: compare runs traced alike), and the
-request's system calls up to its reply (not counting futex, epoll and the socket reads).
+Prints medians and quartiles in microseconds (strace slows every system call: compare runs traced alike), the
+request's system calls up to its reply (not counting futex, epoll and the socket reads), and the times the replying
+thread parked (futex waits) between its wake-up and the reply: waits for another thread on the compound's path.
 
 Usage: scripts/strace-timeline.py STRACE_FILE
 """
@@ -53,6 +54,8 @@ def main():
     ev = sorted(events(sys.argv[1]), key=lambda e: e['start'])
     reads = [e for e in ev if e['name'] in ('read', 'recvfrom') and READ.match(e['body'])]
     fds = collections.Counter(READ.match(e['body']).group(1) for e in reads)
+    if not fds:
+        sys.exit("no request read in " + sys.argv[1])
     fd = fds.most_common(1)[0][0]
     # a request is the first read of the socket after a reply was written on it
     writes = [e for e in ev if e['name'] in ('write', 'sendmsg', 'writev') and e['body'].startswith(
@@ -83,15 +86,20 @@ def main():
         f0 = min((e['start'] for e in flushes), default=reply['start'])
         f1 = max((e['end'] for e in flushes), default=f0)
         calls = sum(1 for e in ev if t0 < e['start'] < reply['start'] and e['name'] not in IDLE)
+        parks = sum(1 for e in mine if e['name'] == 'futex' and 'FUTEX_WAIT' in e['body'] and e['start'] > wake)
         rows.append(dict(handoff=wake - t0, cpu=first - wake, calls=f0 - first, flush=f1 - f0,
                          tail=reply['start'] - f1, reply=reply['end'] - reply['start'], client=t1 - reply['end'],
-                         total=t1 - t0, syscalls=calls))
+                         total=t1 - t0, syscalls=calls, parks=parks))
+    if not rows:
+        sys.exit("no request answered in " + sys.argv[1])
     print(f"{len(rows)} requests on fd {fd}; median (quartiles), microseconds")
     for k in rows[0]:
         v = sorted(r[k] for r in rows)
         n = len(v)
-        scale = 1 if k == 'syscalls' else 1e6
-        print(f"  {k:8s} {scale * v[n // 2]:8.0f}  ({scale * v[n // 4]:.0f}-{scale * v[3 * n // 4]:.0f})")
+        if k in ('syscalls', 'parks'):
+            print(f"  {k:8s} {v[n // 2]:8d}  (mean {sum(v) / n:.2f})")
+        else:
+            print(f"  {k:8s} {1e6 * v[n // 2]:8.0f}  ({1e6 * v[n // 4]:.0f}-{1e6 * v[3 * n // 4]:.0f})")
 
 
 if __name__ == '__main__':
