@@ -371,7 +371,7 @@ public final class TxnBuffer {
      * thrown, as an IOException, after the syncs ended).
      *
      * <p>What runs where (issue 16, the latency of one client's short compounds): the calling thread runs the first
-     * of the syncs' {@linkplain #wave chains} itself, a file's fsync and its directory's after it, the longest wait
+     * of the syncs' chains ({@code wave}) itself, a file's fsync and its directory's after it, the longest wait
      * of a compound that wrote one file (about 0.5 ms on the XFS test mount, against about 0.25 ms for the
      * journal's {@code fdatasync}), and the rows' flush goes to a pool thread ({@link FsyncPool}) with the other
      * chains. The other way round, as before, the file's fsync began only once a pool thread had woken up, and the
