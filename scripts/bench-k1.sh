@@ -4,7 +4,7 @@
 # rw,no_root_squash,async), warms it with one driver run, then runs the driver again with `strace -f -c` of the
 # server attached (every system call, counted) and the metrics endpoint read before and after. Prints the system
 # calls per compound, the server's time per operation (tcnfs_op_seconds) and per compound, the flush counters, the
-# driver's rate, and the load average.
+# driver's rate, the server's CPU and context switches per compound by thread kind, and the load average.
 #
 # Usage: scripts/bench-k1.sh SERVER_JAR OUT_DIR [FILES [SIZE]]   (default 1000 files of 1K)
 #   BENCH_DATA_OPTIONS=rw,no_root_squash,async scripts/bench-k1.sh server/target/tcnfs-server.jar target/k1-new
@@ -28,7 +28,12 @@ metrics() { curl -s "http://127.0.0.1:$TCNFS_MPORT/metrics"; }
 drive "$OUT/warm"
 metrics >"$OUT/metrics-before.txt"
 cpu() { awk '{print $14 + $15}' "/proc/$TCNFS_PID/stat"; }
-threads() { for t in /proc/$TCNFS_PID/task/*; do echo "$(cat $t/comm 2>/dev/null | tr ' ' _) $(awk '{print $14 + $15}' $t/stat 2>/dev/null)"; done; }
+threads() { # per thread: name, CPU ticks, voluntary and involuntary context switches
+  for t in /proc/$TCNFS_PID/task/*; do
+    echo "$(cat $t/comm 2>/dev/null | tr ' ' _) $(awk '{print $14 + $15}' $t/stat 2>/dev/null)" \
+      "$(awk '/^voluntary_ctxt/ {v=$2} /^nonvoluntary_ctxt/ {n=$2} END {print v + 0, n + 0}' $t/status 2>/dev/null)"
+  done
+}
 threads >"$OUT/threads-before.txt"
 CPU0=$(cpu)
 [ "${JFR:-0}" = 1 ] && jcmd "$TCNFS_PID" JFR.start name=k1 settings=profile >/dev/null
@@ -70,7 +75,7 @@ s = sum(v for (n, l), v in d.items() if n == "tcnfs_compound_seconds_sum")
 c = sum(v for (n, l), v in d.items() if n == "tcnfs_compound_seconds_count")
 if c: print(f"  compound       {c:8.0f} x {1e6 * s / c:9.1f} us")
 for (n, l), v in sorted(d.items()):
-    if v and re.match(r"tcnfs_(fsync|lmdb|shared_fsync|handle|resolution|pending|directory_syncs|symlink)", n) and not n.endswith("_bucket"):
+    if v and re.match(r"tcnfs_(fsync|lmdb|shared_fsync|handle|resolution|pending|directory_syncs|symlink|row_flushes|rpc_inline)", n) and not n.endswith("_bucket"):
         print(f"  {n}{l} {v:.0f}")
 try:
     import csv
@@ -82,19 +87,24 @@ try:
     c0, c1, hz = map(int, open(f"{out}/cpu.txt").read().split())
     print(f"server CPU: {(c1 - c0) / hz:.2f} s, {1e6 * (c1 - c0) / hz / comp:.0f} us per compound")
     import collections
-    def kinds(name):
+    def kinds(name, column):
         t = collections.Counter()
         for line in open(f"{out}/{name}"):
             f = line.split()
-            if len(f) == 2:
+            if len(f) >= 2:
                 k = f[0]
                 k = "compiler" if k.startswith(("C1_", "C2_")) else "gc" if k.startswith(("GC_", "G1_")) else k.rstrip("0123456789-")
-                t[k] += int(f[1])
+                t[k] += int(f[column]) if len(f) > column else 0
         return t
-    t0, t1 = kinds("threads-before.txt"), kinds("threads-after.txt")
+    t0, t1 = kinds("threads-before.txt", 1), kinds("threads-after.txt", 1)
     for k, v in sorted(((k, t1[k] - t0.get(k, 0)) for k in t1), key=lambda x: -x[1])[:8]:
         if v > 0:
             print(f"  threads {k:24s} {v / hz:6.2f} s, {1e6 * v / hz / comp:5.0f} us per compound")
+    for column, what in ((2, "voluntary"), (3, "involuntary")):
+        s0, s1 = kinds("threads-before.txt", column), kinds("threads-after.txt", column)
+        per = {k: (s1[k] - s0.get(k, 0)) / comp for k in s1 if s1[k] - s0.get(k, 0) > 0}
+        print(f"{what} context switches per compound: {sum(per.values()):.2f} ("
+              + ", ".join(f"{k} {v:.2f}" for k, v in sorted(per.items(), key=lambda x: -x[1])[:5]) + ")")
 except Exception as e:
     print("cpu:", e)
 if comp:

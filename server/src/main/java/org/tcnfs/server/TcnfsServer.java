@@ -313,6 +313,9 @@ public final class TcnfsServer implements AutoCloseable {
         FunctionCounter.builder("tcnfs.fsync.pool.handoffs", FsyncPool.class, c -> FsyncPool.handOffs())
                 .description("Syncs a compound handed to the fsync pool's threads instead of running them itself "
                         + "(each a thread hand-off and back)").register(metrics.registry());
+        FunctionCounter.builder("tcnfs.row.flushes.handed.off", table, t -> t.rowFlushesHandedOff())
+                .description("Flushes of plain compounds' handle rows run on an fsync pool thread while the "
+                        + "compound's own thread synced its files and directories").register(metrics.registry());
         FunctionCounter.builder("tcnfs.directory.syncs.joined", table, t -> t.queuedDirectorySyncsJoined())
                 .description("Directory syncs of plain compounds on async exports that a sync of the same directory "
                         + "already waiting in the background queue stood for (no descriptor opened)")

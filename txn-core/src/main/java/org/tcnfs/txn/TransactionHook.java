@@ -710,10 +710,10 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
     }
 
     /**
-     * {@link #commitPlain} with early lock release: commits the compound's handle rows visibly (not yet durably)
-     * while the files it wrote start syncing, releases its locks as soon as the rows are visible, then waits for
-     * its syncs and a shared sync of the handle table, then until the compounds it depends on are durable, and
-     * only then completes its own {@link PendingDurability} and replies. Compounds that take its keys meanwhile
+     * {@link #commitPlain} with early lock release: makes the compound's handle rows visible (not yet durable) and
+     * releases its locks, then syncs the files and directories it changed on this thread while a pool thread makes
+     * the rows durable ({@link TxnBuffer#commitVisiblyAlongsideSyncs}), then waits until the compounds it depends on
+     * are durable, and only then completes its own {@link PendingDurability} and replies. Compounds that take its keys meanwhile
      * run at once and may share its fsyncs, but do not reply before it is durable
      * ({@link LockSet#awaitDependencies()}).
      */

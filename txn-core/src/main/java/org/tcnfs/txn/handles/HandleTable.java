@@ -178,6 +178,8 @@ public final class HandleTable implements AutoCloseable {
     private final LongAdder snapshots = new LongAdder();
     private final LongAdder flushes = new LongAdder();
     private final LongAdder queuedDirectorySyncsJoined = new LongAdder();
+    /** Rows' flushes of plain compounds run on a pool thread while the compound's thread synced its files. */
+    private final LongAdder rowFlushesHandedOff = new LongAdder();
     private final LateDurability late;
     /** Rows of plain compounds on {@code async} exports that wait for the next LMDB commit ({@link PendingRows}). */
     private final PendingRows pending;
@@ -952,6 +954,18 @@ public final class HandleTable implements AutoCloseable {
     public long journalFlushes() {
         RowJournal j = journal;
         return j == null ? 0 : j.flushCount();
+    }
+
+    /**
+     * Flushes of a plain compound's rows (the journal's, or a shared table sync) that ran on a pool thread while the
+     * compound's own thread synced the files and directories it changed ({@link TxnBuffer#commitVisiblyAlongsideSyncs}).
+     */
+    public long rowFlushesHandedOff() {
+        return rowFlushesHandedOff.sum();
+    }
+
+    void countRowFlushHandedOff() {
+        rowFlushesHandedOff.increment();
     }
 
     /** The row journal, or null when it is off (tests). */

@@ -711,6 +711,29 @@ class TxnBufferTest extends HandleTableTestBase {
     }
 
     @Test
+    void releasingEarlyACreateWithAStableWriteSyncsItsFileAndDirectoryItselfAndHandsTheRowsFlushToThePool()
+            throws Exception {
+        List<String> log = Collections.synchronizedList(new ArrayList<>());
+        TxnBuffer plain = table.plainBuffer();
+        Nfh file = addBound(plain, root, "created");
+        try (HandleTable.Binding bound = table.bind(plain)) {
+            table.syncAtCompoundEnd("dir", () -> onThread(log, "dir", true));
+            table.syncAtCompoundEnd("file", () -> onThread(log, "file", false));
+        }
+        long handOffs = FsyncPool.handOffs();
+        long rowFlushes = table.rowFlushesHandedOff();
+        String here = Thread.currentThread().getName();
+        plain.commitVisiblyAlongsideSyncs(() -> {
+            log.add("visible on " + Thread.currentThread().getName());
+            assertThat(uncheckedOnOtherThread(() -> table.node(file))).as("rows visible to others").isPresent();
+        });
+        assertThat(log).containsExactly("visible on " + here, "sync file on " + here, "sync dir on " + here);
+        assertThat(FsyncPool.handOffs() - handOffs).as("syncs handed to the pool").isEqualTo(1);
+        assertThat(table.rowFlushesHandedOff() - rowFlushes).as("rows' flushes handed to the pool").isEqualTo(1);
+        assertThat(plain.isEmpty()).isTrue();
+    }
+
+    @Test
     void directorySyncsWithoutFileSyncsRunOneAfterAnotherOnOneThreadAndFilesShareOutTheDirectories()
             throws Exception {
         List<String> log = Collections.synchronizedList(new ArrayList<>());
