@@ -305,6 +305,10 @@ public final class TcnfsServer implements AutoCloseable {
         FunctionCounter.builder("tcnfs.fsync.pool.handoffs", FsyncPool.class, c -> FsyncPool.handOffs())
                 .description("Syncs a compound handed to the fsync pool's threads instead of running them itself "
                         + "(each a thread hand-off and back)").register(metrics.registry());
+        FunctionCounter.builder("tcnfs.directory.syncs.covered", table, t -> t.directorySyncsCovered())
+                .description("Directory syncs of plain compounds left out on file systems that log in order (XFS): "
+                        + "the fsync of the object of the compound's last change of entries covered them")
+                .register(metrics.registry());
         FunctionCounter.builder("tcnfs.directory.syncs.joined", table, t -> t.queuedDirectorySyncsJoined())
                 .description("Directory syncs of plain compounds on async exports that a sync of the same directory "
                         + "already waiting in the background queue stood for (no descriptor opened)")

@@ -174,6 +174,8 @@ public final class HandleTable implements AutoCloseable {
     private final LongAdder snapshots = new LongAdder();
     private final LongAdder flushes = new LongAdder();
     private final LongAdder queuedDirectorySyncsJoined = new LongAdder();
+    /** Directory syncs of plain compounds left out because one sync on an {@link OrderedLog} covered them. */
+    private final LongAdder directorySyncsCovered = new LongAdder();
     private final LateDurability late;
     /** Rows of plain compounds on {@code async} exports that wait for the next LMDB commit ({@link PendingRows}). */
     private final PendingRows pending;
@@ -631,6 +633,33 @@ public final class HandleTable implements AutoCloseable {
             return true;
         }
         return syncAtCompoundEnd(key, opener);
+    }
+
+    /**
+     * Tells the buffer of the plain compound this thread runs that the change of entries of {@code directory} just
+     * made (and kept for a sync at the compound's end by {@link #syncDirectoryAtCompoundEnd}) logged {@code object}
+     * in the same file-system transaction, such as the object it created: on a file system that logs in order an
+     * fsync of that object covers the directory's ({@link OrderedLog}). Nothing on an unbound thread.
+     */
+    public void loggedWithLastDirectoryChange(Object directory, Object object) {
+        TxnBuffer buffer = bound.get().buffer;
+        if (buffer != null && !buffer.ownerSyncsData()) {
+            buffer.loggedWithLastDirectoryChange(directory, object);
+        }
+    }
+
+    void directorySyncsCovered(int syncs) {
+        if (syncs > 0) {
+            directorySyncsCovered.add(syncs);
+        }
+    }
+
+    /**
+     * Directory syncs of plain compounds left out because, on a file system that logs in order, the fsync of the
+     * object of the compound's last change of entries covered them ({@link OrderedLog}).
+     */
+    public long directorySyncsCovered() {
+        return directorySyncsCovered.sum();
     }
 
     /**
