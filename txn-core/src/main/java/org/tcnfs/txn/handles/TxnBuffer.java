@@ -363,8 +363,8 @@ public final class TxnBuffer {
      * those it cannot take stay pending.
      */
     public void deferDirectorySyncs() {
-        // the last change's sync may go to the queue: those the queue refuses run in full
-        forgetLastChanges();
+        // the sync of the last change covers the others on its log also when the queue runs it, after this call
+        dropCoveredDirectories();
         LateDurability late = table.late();
         pendingSyncs.entrySet().removeIf(e -> e.getValue().isDirectory() && late.syncLater(e.getKey(), e.getValue()));
     }
@@ -620,6 +620,25 @@ public final class TxnBuffer {
             return true;
         }
         return last.alsoLogged() != null && syncedFiles.get(last.alsoLogged()) == log;
+    }
+
+    /**
+     * Releases and forgets the pending directory syncs that the sync of the last change covers
+     * ({@link #withoutCoveredDirectories}), before the others are handed to the {@link LateDurability} queue: a sync
+     * the queue runs later than this call covers as much as one run now.
+     */
+    private void dropCoveredDirectories() {
+        List<Map.Entry<Object, PendingSync>> all = new ArrayList<>(pendingSyncs.entrySet());
+        java.util.Set<Object> kept = new java.util.HashSet<>();
+        withoutCoveredDirectories(all).forEach(e -> kept.add(e.getKey()));
+        pendingSyncs.entrySet().removeIf(e -> {
+            if (kept.contains(e.getKey())) {
+                return false;
+            }
+            e.getValue().close();
+            return true;
+        });
+        forgetLastChanges();
     }
 
     private void forgetLastChanges() {

@@ -838,6 +838,25 @@ class TxnBufferTest extends HandleTableTestBase {
     }
 
     @Test
+    void aDeferringCompoundOnAnOrderedLogQueuesOnlyTheDirectoryOfItsLastChange() throws Exception {
+        List<String> log = Collections.synchronizedList(new ArrayList<>());
+        OrderedLog xfs = new OrderedLog("test");
+        TxnBuffer async = table.plainBuffer();
+        async.deferringDirectorySyncs();
+        try (HandleTable.Binding bound = table.bind(async)) {
+            for (String name : List.of("q1", "q2", "q3")) {
+                table.syncDirectoryAtCompoundEnd(name, () -> onOrderedLog(log, name, true, xfs));
+            }
+        }
+        async.syncPending(true);
+        assertThat(log).containsExactlyInAnyOrder("close q1", "close q2");
+        assertThat(table.late().holdsDirectorySync("q3")).isTrue();
+        assertThat(table.late().holdsDirectorySync("q1")).isFalse();
+        table.late().flush();
+        assertThat(log).contains("sync q3").doesNotContain("sync q1", "sync q2");
+    }
+
+    @Test
     void directoriesOnTwoLogsOrOnNoneKeepTheirOwnSyncs() throws Exception {
         List<String> log = Collections.synchronizedList(new ArrayList<>());
         OrderedLog one = new OrderedLog("one");
