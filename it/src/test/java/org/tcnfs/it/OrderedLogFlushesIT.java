@@ -24,7 +24,9 @@ import org.tcnfs.nfs4.xdr.OPEN4args;
  *   <li>the workload driver's one-file compound (OPEN-create, FILE_SYNC WRITE, CLOSE): on XFS the file's fsync alone,
  *       which forces the log up to its creation, logged in one transaction with its directory entry; the directory
  *       and the file on tmpfs (and on XFS before);</li>
- *   <li>a RENAME between directories: one directory fsync on XFS, two on tmpfs (and on XFS before).</li>
+ *   <li>a RENAME between directories: one directory fsync on XFS, two on tmpfs (and on XFS before);</li>
+ *   <li>REMOVEs in eight directories on an {@code async} XFS export: one directory sync queued and run in the
+ *       background (eight before).</li>
  * </ul>
  */
 class OrderedLogFlushesIT {
@@ -33,17 +35,20 @@ class OrderedLogFlushesIT {
     private static final int DIRECTORIES = 8;
 
     private static ServerProcess xfs;
+    private static ServerProcess xfsAsync;
     private static ServerProcess tmpfs;
 
     @BeforeAll
     static void startServers() throws IOException {
         xfs = ServerProcess.startIn(TestMounts.directoryOn("TCNFS_XFS_DIR", "xfs"), List.of());
         tmpfs = ServerProcess.startIn(TestMounts.directoryOn("TCNFS_TMPFS_DIR", "tmpfs"), List.of());
+        xfsAsync = ServerProcess.startIn(TestMounts.directoryOn("TCNFS_XFS_DIR", "xfs"), List.of(), "--data-options",
+                "rw,no_root_squash,async");
     }
 
     @AfterAll
     static void stopServers() throws IOException {
-        for (ServerProcess s : new ServerProcess[] {xfs, tmpfs}) {
+        for (ServerProcess s : new ServerProcess[] {xfs, xfsAsync, tmpfs}) {
             if (s != null) {
                 s.close();
             }
@@ -132,6 +137,36 @@ class OrderedLogFlushesIT {
         double coveredBefore = ServerProcess.metric(xfs.scrapeMetrics(), covered).orElse(0);
         assertThat(removesInEightDirectories(xfs)).isEqualTo(new Fsyncs(1, 0));
         assertThat(xfs.metric(covered) - coveredBefore).isEqualTo(DIRECTORIES - 1);
+    }
+
+    /**
+     * On an {@code async} export the directory syncs wait in the background queue; on XFS only the directory of the
+     * compound's last change is queued (the background flush syncs it within a second).
+     */
+    @Test
+    void onXfsAnAsyncCompoundOfRemovesInEightDirectoriesQueuesOnlyTheDirectoryOfTheLast() throws Exception {
+        String directory = DIRECTORY;
+        NfsOps nfs = client(xfsAsync, "ordered-async-removes");
+        byte[][] dirs = directoriesWithAFile(nfs, nfs.mkdir(nfs.rootFh(), "async-removes"));
+        awaitNoLateWork(xfsAsync);
+        double before = xfsAsync.metric(directory);
+        CompoundBuilder removes = new CompoundBuilder();
+        for (byte[] dir : dirs) {
+            removes.putfh(dir).remove("f");
+        }
+        nfs.runOk(removes);
+        awaitNoLateWork(xfsAsync);
+        assertThat(xfsAsync.metric(directory) - before).as("directory fsyncs, in the background").isEqualTo(1);
+        nfs.session().close();
+    }
+
+    /** Waits until the server's background queue is empty and its flush had time to run (at most 20 s). */
+    private static void awaitNoLateWork(ServerProcess server) throws Exception {
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        while (System.nanoTime() < deadline && server.metric("tcnfs_late_pending") > 0) {
+            Thread.sleep(50);
+        }
+        Thread.sleep(1500);
     }
 
     @Test
