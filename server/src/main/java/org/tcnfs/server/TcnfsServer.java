@@ -316,6 +316,10 @@ public final class TcnfsServer implements AutoCloseable {
         FunctionCounter.builder("tcnfs.row.flushes.handed.off", table, t -> t.rowFlushesHandedOff())
                 .description("Flushes of plain compounds' handle rows run on an fsync pool thread while the "
                         + "compound's own thread synced its files and directories").register(metrics.registry());
+        FunctionCounter.builder("tcnfs.directory.syncs.covered", table, t -> t.directorySyncsCovered())
+                .description("Directory syncs of plain compounds left out on file systems that log in order (XFS): "
+                        + "the fsync of the object of the compound's last change of entries covered them")
+                .register(metrics.registry());
         FunctionCounter.builder("tcnfs.directory.syncs.joined", table, t -> t.queuedDirectorySyncsJoined())
                 .description("Directory syncs of plain compounds on async exports that a sync of the same directory "
                         + "already waiting in the background queue stood for (no descriptor opened)")

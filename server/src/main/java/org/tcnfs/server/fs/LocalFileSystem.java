@@ -72,6 +72,7 @@ import org.tcnfs.txn.handles.HandleTable;
 import org.tcnfs.txn.handles.HandleTableException;
 import org.tcnfs.txn.handles.Link;
 import org.tcnfs.txn.handles.Nfh;
+import org.tcnfs.txn.handles.OrderedLog;
 import org.tcnfs.txn.handles.TxnBuffer;
 import org.tcnfs.txn.handles.Node;
 
@@ -126,7 +127,10 @@ import org.tcnfs.txn.handles.Node;
  * once per directory, with the files its stable WRITEs wrote and before its handle changes commit
  * ({@code HandleTable.syncAtCompoundEnd}); a transaction syncs the directories it changed itself (DESIGN.md
  * step 7). Without it an acknowledged name could vanish in a power cut while the handle table or a later
- * committed transaction relied on it (docs/durability.md).
+ * committed transaction relied on it (docs/durability.md). On XFS, which makes metadata changes durable in the
+ * order they were made ({@link OrderedLog}), a plain compound syncs only the directory of its last change of
+ * entries, or none when that change created a file the compound fsyncs anyway: that fsync forces the log up to it,
+ * and so every earlier change ({@code -Dtcnfs.ordered-log-syncs=false} turns this off).
  *
  * <p><b>Symbolic links.</b> A handle resolves only to an object whose directory is reached from the root
  * without a symbolic link. With openat2 (Linux 5.6) no absolute path is used: a compound opens such a directory with
@@ -207,6 +211,8 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
     private volatile int rootFd = -1;
     /** The export's file system as a whole ({@code syncfs} of the root's), for compounds that wrote many files. */
     private final TxnBuffer.FileSystemSync fileSystemSync = this::syncFileSystem;
+    /** The export's file system's log when it makes changes durable in order ({@link #orderedLogOf}); else null. */
+    private final OrderedLog orderedLog;
 
     private LocalFileSystem(Builder builder, Path root, Posix posix, PosixStat rootStat, Nfh rootHandle)
             throws IOException {
@@ -223,6 +229,32 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         this.channels = new ChannelCache(builder.maxOpenFiles);
         this.keptOpen = new KeptOpenFiles(posix, MAX_KEPT_OPEN_FILES);
         this.rootFd = posix.openDirectory(root);
+        this.orderedLog = ORDERED_LOG_SYNCS && ORDERED_LOG_FILE_SYSTEMS.contains(store.type())
+                ? new OrderedLog(exportId + " (" + store.type() + ")") : null;
+    }
+
+    /**
+     * Whether plain compounds may sync one object per file system that logs in order instead of every directory they
+     * changed ({@link OrderedLog}); {@code -Dtcnfs.ordered-log-syncs=false} turns it off (every directory synced).
+     */
+    private static final boolean ORDERED_LOG_SYNCS =
+            !"false".equalsIgnoreCase(System.getProperty("tcnfs.ordered-log-syncs", "true"));
+
+    /**
+     * File system types (as the mount table names them, the type {@code statfs} reports) that make metadata changes
+     * durable in the order they were made through one log ({@link OrderedLog}): XFS only. ext4 does without
+     * {@code fast_commit}, but whether that feature is on is in the superblock, which the server cannot read here.
+     */
+    private static final java.util.Set<String> ORDERED_LOG_FILE_SYSTEMS = java.util.Set.of("xfs");
+
+    /** The export's ordered log for an object on device {@code dev}: null off the export's file system. */
+    private OrderedLog orderedLogOf(long dev) {
+        return dev == rootDev ? orderedLog : null;
+    }
+
+    /** Whether the export's file system makes metadata changes durable in order and the server relies on it. */
+    public boolean logsInOrder() {
+        return orderedLog != null;
     }
 
     /** {@code syncfs(2)} of the export's file system (every change to it made before the call becomes durable). */
@@ -699,8 +731,8 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
      * directory in the same compound does not matter), or now on a thread outside such a compound.
      */
     private void syncDirectory(Resolved dir) throws IOException {
-        if (!handles.syncDirectoryAtCompoundEnd(dir.handle(),
-                () -> directorySyncLater(dir.path(), fileSystemOf(dir.stat().dev())))) {
+        if (!handles.syncDirectoryAtCompoundEnd(dir.handle(), () -> directorySyncLater(dir.path(),
+                fileSystemOf(dir.stat().dev()), orderedLogOf(dir.stat().dev())))) {
             int fd = posix.openDirectory(dir.path());
             try {
                 directorySyncs.increment();
@@ -717,7 +749,7 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
      * one per directory (about 50 per compound of the workload driver's rm -rf), a {@link FileChannel} for each cost
      * a Java channel and a cleaner besides.
      */
-    private TxnBuffer.PendingSync directorySyncLater(Path dir, TxnBuffer.FileSystemSync fileSystem)
+    private TxnBuffer.PendingSync directorySyncLater(Path dir, TxnBuffer.FileSystemSync fileSystem, OrderedLog log)
             throws IOException {
         int fd = posix.openDirectory(dir);
         // a descriptor number is reused once closed: never sync or close it after the first close
@@ -743,6 +775,11 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
             }
 
             @Override
+            public OrderedLog orderedLog() {
+                return log;
+            }
+
+            @Override
             public void close() {
                 if (closed.compareAndSet(false, true)) {
                     posix.close(fd);
@@ -754,6 +791,7 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
     /** A sync of {@code file} at the end of its compound, holding the file open until then. */
     private TxnBuffer.PendingSync syncLater(Resolved file) throws IOException {
         TxnBuffer.FileSystemSync fileSystem = fileSystemOf(file.stat().dev());
+        OrderedLog log = orderedLogOf(file.stat().dev());
         if (file.kept() != null) {
             FileChannel channel = file.kept().channel();
             return new TxnBuffer.PendingSync() {
@@ -770,6 +808,11 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
                 @Override
                 public TxnBuffer.FileSystemSync fileSystem() {
                     return fileSystem;
+                }
+
+                @Override
+                public OrderedLog orderedLog() {
+                    return log;
                 }
             };
         }
@@ -793,6 +836,11 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
             @Override
             public TxnBuffer.FileSystemSync fileSystem() {
                 return fileSystem;
+            }
+
+            @Override
+            public OrderedLog orderedLog() {
+                return log;
             }
         };
     }
@@ -1522,6 +1570,8 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         }
         syncDirectory(dir);
         Nfh handle = registerCreated(dir.handle(), checked, path, stat);
+        // xfs_create, xfs_symlink and xfs_link (O_TMPFILE) log the new object with its entry: its fsync covers both
+        handles.loggedWithLastDirectoryChange(dir.handle(), handle);
         changes.modified(dir.stat().ino(), dir.stat().ctimeNanos());
         return inodeOf(handle);
     }
@@ -1768,9 +1818,11 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
             }
             checkEncoding();
             LocalFileSystem fs = new LocalFileSystem(this, real, posix, stat, rootHandle);
-            LOG.info("exporting {} as {} (root handle {}, {})", real, exportId, rootHandle,
+            LOG.info("exporting {} as {} (root handle {}, {}; {})", real, exportId, rootHandle,
                     fs.runsAsRoot ? "running as root: new objects get the caller's owner"
-                            : "not running as root: new objects stay owned by the server's user");
+                            : "not running as root: new objects stay owned by the server's user",
+                    fs.logsInOrder() ? "its file system logs in order: one directory fsync per plain compound"
+                            : "every directory a plain compound changed is fsynced");
             return fs;
         }
 

@@ -180,6 +180,8 @@ public final class HandleTable implements AutoCloseable {
     private final LongAdder queuedDirectorySyncsJoined = new LongAdder();
     /** Rows' flushes of plain compounds run on a pool thread while the compound's thread synced its files. */
     private final LongAdder rowFlushesHandedOff = new LongAdder();
+    /** Directory syncs of plain compounds left out because one sync on an {@link OrderedLog} covered them. */
+    private final LongAdder directorySyncsCovered = new LongAdder();
     private final LateDurability late;
     /** Rows of plain compounds on {@code async} exports that wait for the next LMDB commit ({@link PendingRows}). */
     private final PendingRows pending;
@@ -654,6 +656,33 @@ public final class HandleTable implements AutoCloseable {
             return true;
         }
         return syncAtCompoundEnd(key, opener);
+    }
+
+    /**
+     * Tells the buffer of the plain compound this thread runs that the change of entries of {@code directory} just
+     * made (and kept for a sync at the compound's end by {@link #syncDirectoryAtCompoundEnd}) logged {@code object}
+     * in the same file-system transaction, such as the object it created: on a file system that logs in order an
+     * fsync of that object covers the directory's ({@link OrderedLog}). Nothing on an unbound thread.
+     */
+    public void loggedWithLastDirectoryChange(Object directory, Object object) {
+        TxnBuffer buffer = bound.get().buffer;
+        if (buffer != null && !buffer.ownerSyncsData()) {
+            buffer.loggedWithLastDirectoryChange(directory, object);
+        }
+    }
+
+    void directorySyncsCovered(int syncs) {
+        if (syncs > 0) {
+            directorySyncsCovered.add(syncs);
+        }
+    }
+
+    /**
+     * Directory syncs of plain compounds left out because, on a file system that logs in order, the fsync of the
+     * object of the compound's last change of entries covered them ({@link OrderedLog}).
+     */
+    public long directorySyncsCovered() {
+        return directorySyncsCovered.sum();
     }
 
     /**

@@ -50,6 +50,21 @@ public final class TxnBuffer {
     private boolean commitAfterSyncs;
     /** Whether its directory syncs go to the {@link LateDurability} queue ({@link #deferringDirectorySyncs}). */
     private boolean defersDirectorySyncs;
+    /**
+     * Per {@link OrderedLog}: the compound's last change of directory entries on it, whose sync covers its earlier
+     * ones there ({@link #withoutCoveredDirectories}); at most one entry per export the compound changed.
+     */
+    private final Map<OrderedLog, LastChange> lastChanges = new java.util.HashMap<>();
+    /** The log of the last {@link #lastChanges} entry made, for {@link #loggedWithLastDirectoryChange}. */
+    private OrderedLog latestLog;
+
+    /**
+     * The last change of directory entries of a compound on one {@link OrderedLog}: the key of the directory's sync
+     * and, if known, the key of another object that change logged in the same file-system transaction (a file it
+     * created), whose fsync forces the log as far.
+     */
+    private record LastChange(Object directory, Object alsoLogged) {
+    }
 
     /** A sync a stable WRITE left to the end of its compound, holding what it needs (an open file). */
     public interface PendingSync extends AutoCloseable {
@@ -73,6 +88,14 @@ public final class TxnBuffer {
          * FileSystemSync}); null when not.
          */
         default FileSystemSync fileSystem() {
+            return null;
+        }
+
+        /**
+         * The file system's log when it makes metadata changes durable in order ({@link OrderedLog}): an fsync of
+         * this object then also makes durable every change logged before this object's last one. Null when not.
+         */
+        default OrderedLog orderedLog() {
             return null;
         }
     }
@@ -313,8 +336,29 @@ public final class TxnBuffer {
      * twice is synced once).
      */
     void syncBeforeCommit(Object key, SyncOpener opener) throws IOException {
-        if (!pendingSyncs.containsKey(key)) {
-            pendingSyncs.put(key, opener.open());
+        PendingSync sync = pendingSyncs.get(key);
+        if (sync == null) {
+            sync = opener.open();
+            pendingSyncs.put(key, sync);
+        }
+        OrderedLog log = sync.orderedLog();
+        if (sync.isDirectory() && log != null) {
+            // called right after each change of the directory's entries: the latest call is the last change
+            lastChanges.put(log, new LastChange(key, null));
+            latestLog = log;
+        }
+    }
+
+    /**
+     * Notes that the change of directory entries whose sync was kept last, under {@code directory}, logged the object
+     * {@code object} too, in the same file-system transaction (the object it created): if the compound syncs that
+     * object as a file anyway, its fsync forces the log as far, and the directory needs no sync of its own. Nothing
+     * when the last kept sync is not {@code directory}'s.
+     */
+    void loggedWithLastDirectoryChange(Object directory, Object object) {
+        LastChange last = latestLog == null ? null : lastChanges.get(latestLog);
+        if (last != null && last.directory().equals(directory)) {
+            lastChanges.put(latestLog, new LastChange(directory, Objects.requireNonNull(object, "object")));
         }
     }
 
@@ -337,6 +381,8 @@ public final class TxnBuffer {
      * those it cannot take stay pending.
      */
     public void deferDirectorySyncs() {
+        // the sync of the last change covers the others on its log also when the queue runs it, after this call
+        dropCoveredDirectories();
         LateDurability late = table.late();
         pendingSyncs.entrySet().removeIf(e -> e.getValue().isDirectory() && late.syncLater(e.getKey(), e.getValue()));
     }
@@ -371,7 +417,8 @@ public final class TxnBuffer {
         pendingSyncs.clear();
         List<FsyncPool.Sync> all = new ArrayList<>(syncs.size() + 1);
         all.add(Objects.requireNonNull(commit, "commit"));
-        all.addAll(syncsOf(syncs));
+        all.addAll(syncsOf(withoutCoveredDirectories(syncs)));
+        forgetLastChanges();
         try {
             FsyncPool.runAll(all);
         } finally {
@@ -495,7 +542,7 @@ public final class TxnBuffer {
             deferDirectorySyncs();
         }
         try {
-            FsyncPool.runAll(syncsOf(new ArrayList<>(pendingSyncs.entrySet())));
+            FsyncPool.runAll(syncsOf(withoutCoveredDirectories(new ArrayList<>(pendingSyncs.entrySet()))));
         } finally {
             releasePending();
         }
@@ -592,9 +639,82 @@ public final class TxnBuffer {
         return wave(syncs, shared);
     }
 
+    /**
+     * {@code syncs} without the directory syncs that another sync of the same wave covers on a file system that logs
+     * in order ({@link OrderedLog}; docs/durability.md, "One log force per compound"): of a compound's directories
+     * there, only the one its last change of entries touched is synced, since that fsync forces the log up to that
+     * change, which holds every earlier one; and not even that one when the change also logged a file the wave syncs
+     * anyway (the file an OPEN created and a stable WRITE then wrote). Files are always synced (their data is not in
+     * the log). The syncs left out are released with the others by the caller; counted by the table.
+     */
+    private List<Map.Entry<Object, PendingSync>> withoutCoveredDirectories(List<Map.Entry<Object, PendingSync>> syncs) {
+        if (lastChanges.isEmpty()) {
+            return syncs;
+        }
+        Map<Object, OrderedLog> syncedFiles = new java.util.HashMap<>();
+        for (Map.Entry<Object, PendingSync> e : syncs) {
+            if (!e.getValue().isDirectory() && e.getValue().orderedLog() != null) {
+                syncedFiles.put(e.getKey(), e.getValue().orderedLog());
+            }
+        }
+        List<Map.Entry<Object, PendingSync>> kept = new ArrayList<>(syncs.size());
+        int covered = 0;
+        for (Map.Entry<Object, PendingSync> e : syncs) {
+            if (isCovered(e.getKey(), e.getValue(), syncedFiles)) {
+                covered++;
+            } else {
+                kept.add(e);
+            }
+        }
+        table.directorySyncsCovered(covered);
+        return kept;
+    }
+
+    /**
+     * Whether {@code sync}, kept under {@code key}, is a directory's that another sync of the wave covers: the sync of
+     * the compound's last change of entries on its log, or of the file that change logged too ({@code syncedFiles}:
+     * the wave's files on ordered logs, by key).
+     */
+    private boolean isCovered(Object key, PendingSync sync, Map<Object, OrderedLog> syncedFiles) {
+        OrderedLog log = sync.orderedLog();
+        LastChange last = log == null || !sync.isDirectory() ? null : lastChanges.get(log);
+        if (last == null) {
+            return false;
+        }
+        if (!last.directory().equals(key)) {
+            return true;
+        }
+        return last.alsoLogged() != null && syncedFiles.get(last.alsoLogged()) == log;
+    }
+
+    /**
+     * Releases and forgets the pending directory syncs that the sync of the last change covers
+     * ({@link #withoutCoveredDirectories}), before the others are handed to the {@link LateDurability} queue: a sync
+     * the queue runs later than this call covers as much as one run now.
+     */
+    private void dropCoveredDirectories() {
+        List<Map.Entry<Object, PendingSync>> all = new ArrayList<>(pendingSyncs.entrySet());
+        java.util.Set<Object> kept = new java.util.HashSet<>();
+        withoutCoveredDirectories(all).forEach(e -> kept.add(e.getKey()));
+        pendingSyncs.entrySet().removeIf(e -> {
+            if (kept.contains(e.getKey())) {
+                return false;
+            }
+            e.getValue().close();
+            return true;
+        });
+        forgetLastChanges();
+    }
+
+    private void forgetLastChanges() {
+        lastChanges.clear();
+        latestLog = null;
+    }
+
     private void releasePending() {
         pendingSyncs.values().forEach(PendingSync::close);
         pendingSyncs.clear();
+        forgetLastChanges();
     }
 
     HandleBatch batch() {

@@ -787,6 +787,117 @@ class TxnBufferTest extends HandleTableTestBase {
                 .isGreaterThan(log.indexOf(log.stream().filter(l -> l.startsWith("sync f2")).findFirst().orElseThrow()));
     }
 
+    private static TxnBuffer.PendingSync onOrderedLog(List<String> log, String name, boolean directory,
+            OrderedLog orderedLog) {
+        return new TxnBuffer.PendingSync() {
+            @Override
+            public void sync() {
+                log.add("sync " + name);
+            }
+
+            @Override
+            public boolean isDirectory() {
+                return directory;
+            }
+
+            @Override
+            public OrderedLog orderedLog() {
+                return orderedLog;
+            }
+
+            @Override
+            public void close() {
+                log.add("close " + name);
+            }
+        };
+    }
+
+    @Test
+    void onAnOrderedLogOnlyTheDirectoryOfTheLastChangeIsSyncedAndEveryOneIsReleased() throws Exception {
+        List<String> log = Collections.synchronizedList(new ArrayList<>());
+        OrderedLog xfs = new OrderedLog("test");
+        TxnBuffer plain = table.plainBuffer();
+        long covered = table.directorySyncsCovered();
+        try (HandleTable.Binding bound = table.bind(plain)) {
+            // removes in d1, d2, d3, then d1 again: d1 holds the last change
+            for (String name : List.of("d1", "d2", "d3", "d1")) {
+                table.syncDirectoryAtCompoundEnd(name, () -> onOrderedLog(log, name, true, xfs));
+            }
+            table.syncAtCompoundEnd("f", () -> onOrderedLog(log, "f", false, xfs));
+        }
+        plain.syncPending();
+        assertThat(log.stream().filter(l -> l.startsWith("sync"))).containsExactlyInAnyOrder("sync f", "sync d1");
+        assertThat(log.stream().filter(l -> l.startsWith("close")))
+                .containsExactlyInAnyOrder("close d1", "close d2", "close d3", "close f");
+        assertThat(table.directorySyncsCovered() - covered).isEqualTo(2);
+    }
+
+    @Test
+    void aFileTheLastChangeCreatedAndTheCompoundSyncsStandsForItsDirectory() throws Exception {
+        List<String> log = Collections.synchronizedList(new ArrayList<>());
+        OrderedLog xfs = new OrderedLog("test");
+        TxnBuffer plain = table.plainBuffer();
+        try (HandleTable.Binding bound = table.bind(plain)) {
+            // an OPEN-create of f in d, then a stable WRITE of f
+            table.syncDirectoryAtCompoundEnd("d", () -> onOrderedLog(log, "d", true, xfs));
+            table.loggedWithLastDirectoryChange("d", "f");
+            table.syncAtCompoundEnd("f", () -> onOrderedLog(log, "f", false, xfs));
+        }
+        plain.syncPendingAlongside(() -> log.add("commit"));
+        assertThat(log.stream().filter(l -> l.startsWith("sync"))).containsExactly("sync f");
+
+        log.clear();
+        TxnBuffer later = table.plainBuffer();
+        try (HandleTable.Binding bound = table.bind(later)) {
+            // the create of f in d, then a remove in e: e's change is the last one, f's fsync does not reach it
+            table.syncDirectoryAtCompoundEnd("d", () -> onOrderedLog(log, "d", true, xfs));
+            table.loggedWithLastDirectoryChange("d", "f");
+            table.syncAtCompoundEnd("f", () -> onOrderedLog(log, "f", false, xfs));
+            table.syncDirectoryAtCompoundEnd("e", () -> onOrderedLog(log, "e", true, xfs));
+            table.loggedWithLastDirectoryChange("d", "g");
+        }
+        later.syncPending();
+        assertThat(log.stream().filter(l -> l.startsWith("sync"))).containsExactlyInAnyOrder("sync f", "sync e");
+    }
+
+    @Test
+    void aDeferringCompoundOnAnOrderedLogQueuesOnlyTheDirectoryOfItsLastChange() throws Exception {
+        List<String> log = Collections.synchronizedList(new ArrayList<>());
+        OrderedLog xfs = new OrderedLog("test");
+        TxnBuffer async = table.plainBuffer();
+        async.deferringDirectorySyncs();
+        try (HandleTable.Binding bound = table.bind(async)) {
+            for (String name : List.of("q1", "q2", "q3")) {
+                table.syncDirectoryAtCompoundEnd(name, () -> onOrderedLog(log, name, true, xfs));
+            }
+        }
+        async.syncPending(true);
+        assertThat(log).containsExactlyInAnyOrder("close q1", "close q2");
+        assertThat(table.late().holdsDirectorySync("q3")).isTrue();
+        assertThat(table.late().holdsDirectorySync("q1")).isFalse();
+        table.late().flush();
+        assertThat(log).contains("sync q3").doesNotContain("sync q1", "sync q2");
+    }
+
+    @Test
+    void directoriesOnTwoLogsOrOnNoneKeepTheirOwnSyncs() throws Exception {
+        List<String> log = Collections.synchronizedList(new ArrayList<>());
+        OrderedLog one = new OrderedLog("one");
+        OrderedLog two = new OrderedLog("two");
+        TxnBuffer plain = table.plainBuffer();
+        try (HandleTable.Binding bound = table.bind(plain)) {
+            table.syncDirectoryAtCompoundEnd("a1", () -> onOrderedLog(log, "a1", true, one));
+            table.syncDirectoryAtCompoundEnd("b1", () -> onOrderedLog(log, "b1", true, two));
+            table.syncDirectoryAtCompoundEnd("a2", () -> onOrderedLog(log, "a2", true, one));
+            table.syncDirectoryAtCompoundEnd("b2", () -> onOrderedLog(log, "b2", true, two));
+            table.syncDirectoryAtCompoundEnd("t1", () -> onOrderedLog(log, "t1", true, null));
+            table.syncDirectoryAtCompoundEnd("t2", () -> onOrderedLog(log, "t2", true, null));
+        }
+        plain.syncPending();
+        assertThat(log.stream().filter(l -> l.startsWith("sync")))
+                .containsExactlyInAnyOrder("sync a2", "sync b2", "sync t1", "sync t2");
+    }
+
     /** The syncfs threshold the two tests below run with (off by default). */
     private static final int SYNCFS = 4;
 

@@ -1,0 +1,196 @@
+package org.tcnfs.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.tcnfs.client.Attrs;
+import org.tcnfs.client.CompoundBuilder;
+import org.tcnfs.client.Nfs41Session;
+import org.tcnfs.nfs4.xdr.OPEN4args;
+
+/**
+ * How many directories a plain compound fsyncs before its reply on a file system that makes metadata changes durable
+ * in the order they were made (XFS: docs/durability.md, "One log force per compound"; issue 16), against one that does
+ * not (tmpfs, where every changed directory is still fsynced), counted through the metrics endpoint
+ * ({@code tcnfs_fsyncs_total}, {@code tcnfs_directory_syncs_covered_total}) around single compounds sent through the
+ * wire to real servers whose export and state lie on the test mounts.
+ * <ul>
+ *   <li>REMOVEs in eight directories: one directory fsync on XFS, the directory of the last REMOVE (its log force
+ *       holds the seven earlier removals), eight on tmpfs (and on XFS before this change);</li>
+ *   <li>the workload driver's one-file compound (OPEN-create, FILE_SYNC WRITE, CLOSE): on XFS the file's fsync alone,
+ *       which forces the log up to its creation, logged in one transaction with its directory entry; the directory
+ *       and the file on tmpfs (and on XFS before);</li>
+ *   <li>a RENAME between directories: one directory fsync on XFS, two on tmpfs (and on XFS before);</li>
+ *   <li>REMOVEs in eight directories on an {@code async} XFS export: one directory sync queued and run in the
+ *       background (eight before).</li>
+ * </ul>
+ */
+class OrderedLogFlushesIT {
+    private static final String DIRECTORY = "tcnfs_fsyncs_total{of=\"directory\"}";
+    private static final String FILE = "tcnfs_fsyncs_total{of=\"file\"}";
+    private static final int DIRECTORIES = 8;
+
+    private static ServerProcess xfs;
+    private static ServerProcess xfsAsync;
+    private static ServerProcess tmpfs;
+
+    @BeforeAll
+    static void startServers() throws IOException {
+        xfs = ServerProcess.startIn(TestMounts.directoryOn("TCNFS_XFS_DIR", "xfs"), List.of());
+        tmpfs = ServerProcess.startIn(TestMounts.directoryOn("TCNFS_TMPFS_DIR", "tmpfs"), List.of());
+        xfsAsync = ServerProcess.startIn(TestMounts.directoryOn("TCNFS_XFS_DIR", "xfs"), List.of(), "--data-options",
+                "rw,no_root_squash,async");
+    }
+
+    @AfterAll
+    static void stopServers() throws IOException {
+        for (ServerProcess s : new ServerProcess[] {xfs, xfsAsync, tmpfs}) {
+            if (s != null) {
+                s.close();
+            }
+        }
+    }
+
+    /** Directory and file fsyncs one compound made. */
+    private record Fsyncs(long directories, long files) {
+    }
+
+    @FunctionalInterface
+    private interface Step {
+        void run() throws IOException;
+    }
+
+    private static Fsyncs around(ServerProcess server, Step step) throws IOException {
+        String before = server.scrapeMetrics();
+        step.run();
+        String after = server.scrapeMetrics();
+        return new Fsyncs(delta(before, after, DIRECTORY), delta(before, after, FILE));
+    }
+
+    private static long delta(String before, String after, String series) {
+        return (long) (ServerProcess.metric(after, series).orElseThrow()
+                - ServerProcess.metric(before, series).orElse(0));
+    }
+
+    private static NfsOps client(ServerProcess server, String name) throws IOException {
+        return new NfsOps(Nfs41Session.create(server.connect(), name));
+    }
+
+    /** Eight directories under {@code top}, each with a file {@code f}. */
+    private static byte[][] directoriesWithAFile(NfsOps nfs, byte[] top) throws IOException {
+        byte[][] dirs = new byte[DIRECTORIES][];
+        for (int i = 0; i < dirs.length; i++) {
+            dirs[i] = nfs.mkdir(top, "d" + i);
+            nfs.createFile(dirs[i], "f", new byte[16]);
+        }
+        return dirs;
+    }
+
+    private static Fsyncs removesInEightDirectories(ServerProcess server) throws IOException {
+        NfsOps nfs = client(server, "ordered-removes");
+        byte[][] dirs = directoriesWithAFile(nfs, nfs.mkdir(nfs.rootFh(), "removes"));
+        CompoundBuilder removes = new CompoundBuilder();
+        for (byte[] dir : dirs) {
+            removes.putfh(dir).remove("f");
+        }
+        Fsyncs cost = around(server, () -> nfs.runOk(removes));
+        for (byte[] dir : dirs) {
+            assertThat(nfs.readdirNames(dir)).isEmpty();
+        }
+        nfs.session().close();
+        return cost;
+    }
+
+    private static Fsyncs oneFileCompound(ServerProcess server) throws IOException {
+        NfsOps nfs = client(server, "ordered-one-file");
+        byte[] dir = nfs.mkdir(nfs.rootFh(), "one-file");
+        Fsyncs cost = around(server, () -> nfs.runOk(new CompoundBuilder().putfh(dir)
+                .openCreate(nfs.session().clientId(), nfs.openOwner(), "k1", OPEN4args.OPEN4_SHARE_ACCESS_BOTH,
+                        Attrs.builder().mode(0644).build())
+                .write(CompoundBuilder.currentStateid(), 0, new byte[1024])
+                .close(CompoundBuilder.currentStateid())));
+        assertThat(nfs.read(nfs.lookup(dir, "k1"))).hasSize(1024);
+        nfs.session().close();
+        return cost;
+    }
+
+    private static Fsyncs renameBetweenDirectories(ServerProcess server) throws IOException {
+        NfsOps nfs = client(server, "ordered-rename");
+        byte[] top = nfs.mkdir(nfs.rootFh(), "renames");
+        byte[] from = nfs.mkdir(top, "from");
+        byte[] to = nfs.mkdir(top, "to");
+        nfs.createFile(from, "f", new byte[16]);
+        Fsyncs cost = around(server, () -> nfs.runOk(new CompoundBuilder().putfh(from).savefh().putfh(to)
+                .rename("f", "g")));
+        assertThat(nfs.readdirNames(to)).containsExactly("g");
+        nfs.session().close();
+        return cost;
+    }
+
+    @Test
+    void onXfsACompoundOfRemovesInEightDirectoriesFsyncsOnlyTheDirectoryOfTheLast() throws Exception {
+        String covered = "tcnfs_directory_syncs_covered_total";
+        double coveredBefore = ServerProcess.metric(xfs.scrapeMetrics(), covered).orElse(0);
+        assertThat(removesInEightDirectories(xfs)).isEqualTo(new Fsyncs(1, 0));
+        assertThat(xfs.metric(covered) - coveredBefore).isEqualTo(DIRECTORIES - 1);
+    }
+
+    /**
+     * On an {@code async} export the directory syncs wait in the background queue; on XFS only the directory of the
+     * compound's last change is queued (the background flush syncs it within a second).
+     */
+    @Test
+    void onXfsAnAsyncCompoundOfRemovesInEightDirectoriesQueuesOnlyTheDirectoryOfTheLast() throws Exception {
+        String directory = DIRECTORY;
+        NfsOps nfs = client(xfsAsync, "ordered-async-removes");
+        byte[][] dirs = directoriesWithAFile(nfs, nfs.mkdir(nfs.rootFh(), "async-removes"));
+        awaitNoLateWork(xfsAsync);
+        double before = xfsAsync.metric(directory);
+        CompoundBuilder removes = new CompoundBuilder();
+        for (byte[] dir : dirs) {
+            removes.putfh(dir).remove("f");
+        }
+        nfs.runOk(removes);
+        awaitNoLateWork(xfsAsync);
+        assertThat(xfsAsync.metric(directory) - before).as("directory fsyncs, in the background").isEqualTo(1);
+        nfs.session().close();
+    }
+
+    /** Waits until the server's background queue is empty and its flush had time to run (at most 20 s). */
+    private static void awaitNoLateWork(ServerProcess server) throws Exception {
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        while (System.nanoTime() < deadline && server.metric("tcnfs_late_pending") > 0) {
+            Thread.sleep(50);
+        }
+        Thread.sleep(1500);
+    }
+
+    @Test
+    void onTmpfsACompoundOfRemovesInEightDirectoriesStillFsyncsEveryDirectory() throws Exception {
+        assertThat(removesInEightDirectories(tmpfs)).isEqualTo(new Fsyncs(DIRECTORIES, 0));
+    }
+
+    @Test
+    void onXfsAnOpenCreateWriteCloseCompoundFsyncsOnlyItsFile() throws Exception {
+        assertThat(oneFileCompound(xfs)).isEqualTo(new Fsyncs(0, 1));
+    }
+
+    @Test
+    void onTmpfsAnOpenCreateWriteCloseCompoundStillFsyncsItsDirectoryAndItsFile() throws Exception {
+        assertThat(oneFileCompound(tmpfs)).isEqualTo(new Fsyncs(1, 1));
+    }
+
+    @Test
+    void onXfsARenameBetweenDirectoriesFsyncsOneOfThem() throws Exception {
+        assertThat(renameBetweenDirectories(xfs)).isEqualTo(new Fsyncs(1, 0));
+    }
+
+    @Test
+    void onTmpfsARenameBetweenDirectoriesStillFsyncsBoth() throws Exception {
+        assertThat(renameBetweenDirectories(tmpfs)).isEqualTo(new Fsyncs(2, 0));
+    }
+}
