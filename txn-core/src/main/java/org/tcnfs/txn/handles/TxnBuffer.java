@@ -463,7 +463,8 @@ public final class TxnBuffer {
             } finally {
                 whenVisible.run();
             }
-            List<FsyncPool.Sync> all = new ArrayList<>(syncsOf(syncs));
+            List<FsyncPool.Sync> all = new ArrayList<>(syncsOf(withoutCoveredDirectories(syncs)));
+            forgetLastChanges();
             if (rowsDurable != null) {
                 if (!all.isEmpty()) {
                     table.countRowFlushHandedOff();
