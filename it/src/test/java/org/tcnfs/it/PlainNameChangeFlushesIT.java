@@ -187,40 +187,13 @@ class PlainNameChangeFlushesIT {
         c.nfs().session().close();
     }
     /**
-     * The one-file compound of the workload driver's {@code degree k=1} row (OPEN-create, a stable WRITE, CLOSE): its
-     * directory's fsync runs right after its file's, on one pool thread, while the compound's own thread commits the
-     * handle row (docs/benchmarks.md, "One file per compound"); it used to hand each of the two fsyncs to a thread of
-     * its own.
-     */
-    @Test
-    void syncExportCreateWriteCloseCompoundHandsOneSyncToThePoolAndFlushesDirectoryFileAndJournal() throws Exception {
-        NfsConnection connection = sync.connect();
-        Nfs41Session session = Nfs41Session.create(connection, "flushes-one-file");
-        NfsOps nfs = new NfsOps(session);
-        byte[] dir = nfs.mkdir(nfs.rootFh(), "one-file");
-        settle(sync);
-        for (int i = 0; i < 3; i++) {
-            String name = "f" + i;
-            settle(sync); // the last file's rows go to LMDB within a second: not counted here
-            Map<String, Double> before = scrape(sync);
-            nfs.runOk(new CompoundBuilder().putfh(dir)
-                    .openCreate(session.clientId(), nfs.openOwner(), name, OPEN4args.OPEN4_SHARE_ACCESS_BOTH,
-                            Attrs.builder().mode(0644).build())
-                    .write(CompoundBuilder.currentStateid(), 0, new byte[1024])
-                    .close(CompoundBuilder.currentStateid()));
-            Map<String, Double> after = scrape(sync);
-            assertThat(new Flushes(delta(before, after, DIRECTORY), delta(before, after, FILE),
-                    delta(before, after, TABLE), delta(before, after, JOURNAL), 0)).as("flushes of " + name)
-                    .isEqualTo(new Flushes(1, 1, 0, 1, 0));
-            assertThat(delta(before, after, HAND_OFFS)).as("syncs of " + name + " handed to the pool").isEqualTo(1);
-        }
-        session.close();
-    }
-    /**
-     * The one sync of such a compound handed to the pool is the row journal's flush: its own thread syncs its file and
-     * then its directory, the longest wait, and no thread wake-up stands before the file's fsync or after the
-     * directory's (before, the file and directory went to a pool thread while the compound's thread flushed the
-     * journal, and the reply waited for the pool thread to start and then to wake it again; issue 16, h-k1).
+     * The one-file compound of the workload driver's {@code degree k=1} row (OPEN-create, a stable WRITE, CLOSE) fsyncs
+     * its file and its directory and flushes the row journal once; the one sync it hands to the pool is the journal's
+     * flush: its own thread syncs its file and then its directory, the longest wait, and no thread wake-up stands
+     * before the file's fsync or after the directory's (before, the file and directory went to a pool thread while the
+     * compound's thread flushed the journal, and the reply waited for the pool thread to start and then to wake it
+     * again; issue 16, h-k1). The test servers' data is not on XFS, so no directory fsync is left out (see
+     * {@code OrderedLogFlushesIT}).
      */
     @Test
     void syncExportCreateWriteCloseCompoundSyncsItsFileItselfAndHandsTheJournalFlushToThePool() throws Exception {
@@ -239,6 +212,9 @@ class PlainNameChangeFlushesIT {
                     .write(CompoundBuilder.currentStateid(), 0, new byte[1024])
                     .close(CompoundBuilder.currentStateid()));
             Map<String, Double> after = scrape(sync);
+            assertThat(new Flushes(delta(before, after, DIRECTORY), delta(before, after, FILE),
+                    delta(before, after, TABLE), delta(before, after, JOURNAL), 0)).as("flushes of " + name)
+                    .isEqualTo(new Flushes(1, 1, 0, 1, 0));
             assertThat(delta(before, after, HAND_OFFS)).as("syncs of " + name + " handed to the pool").isEqualTo(1);
             assertThat(delta(before, after, ROW_FLUSHES_HANDED_OFF)).as("journal flushes of " + name + " on the pool")
                     .isEqualTo(1);
