@@ -390,6 +390,7 @@ class PlainNameChangeFlushesIT {
             nfs.runOk(new CompoundBuilder().putfh(opened.fileHandle())
                     .close(opened.body(OP_OPEN, OPEN4resok.class).stateid));
 
+            settle(async); // the create's rows go to LMDB within a second: under load that lands in the next window
             before = scrape(async);
             CompoundResult created = nfs.runOk(new CompoundBuilder().putfh(dir)
                     .openCreate(session.clientId(), nfs.openOwner(), "k1-" + i, OPEN4args.OPEN4_SHARE_ACCESS_BOTH,
