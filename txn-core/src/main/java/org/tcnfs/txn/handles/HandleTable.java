@@ -1510,7 +1510,7 @@ public final class HandleTable implements AutoCloseable {
         private long mapSize = DEFAULT_MAP_SIZE;
         private int maxReaders = DEFAULT_MAX_READERS;
         private Durability durability = Durability.FULL;
-        private Duration lateDelay = LateDurability.DEFAULT_DELAY;
+        private Duration lateDelay = LateDurability.configuredDelay();
         private int maxPendingRows = DEFAULT_MAX_PENDING_ROWS;
         private long rowJournalBytes = Long.getLong(ROW_JOURNAL_BYTES_PROPERTY, DEFAULT_ROW_JOURNAL_BYTES);
         private Consumer<String> crashPoints = point -> { };

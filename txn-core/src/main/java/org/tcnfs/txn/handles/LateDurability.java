@@ -44,6 +44,18 @@ public final class LateDurability implements AutoCloseable {
 
     /** How long queued work waits at most before the background thread does it. */
     public static final Duration DEFAULT_DELAY = Duration.ofSeconds(1);
+    /**
+     * Test injection: {@code -Dtcnfs.test.late-delay-ms=N} makes queued work wait N ms instead of
+     * {@link #DEFAULT_DELAY}, so that a test counting one compound's flushes on a loaded machine never counts the
+     * background flush of the compound's own rows with them ({@code PlainNameChangeFlushesIT}).
+     */
+    public static final String DELAY_PROPERTY = "tcnfs.test.late-delay-ms";
+
+    /** {@link #DEFAULT_DELAY}, or the test's {@link #DELAY_PROPERTY}. */
+    static Duration configuredDelay() {
+        long ms = Long.getLong(DELAY_PROPERTY, -1);
+        return ms > 0 ? Duration.ofMillis(ms) : DEFAULT_DELAY;
+    }
     /** Most directory syncs waiting at once. */
     public static final int MAX_DIRECTORY_SYNCS = 1024;
     /** Most row removals waiting at once. */
