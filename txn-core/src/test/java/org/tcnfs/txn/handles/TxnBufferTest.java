@@ -655,27 +655,7 @@ class TxnBufferTest extends HandleTableTestBase {
     /** A pending sync on {@code fs} that logs what happens to it. */
     private static TxnBuffer.SyncOpener onFileSystem(List<String> log, String name, TxnBuffer.FileSystemSync fs,
             boolean directory) {
-        return () -> new TxnBuffer.PendingSync() {
-            @Override
-            public void sync() {
-                log.add("sync " + name);
-            }
-
-            @Override
-            public boolean isDirectory() {
-                return directory;
-            }
-
-            @Override
-            public void close() {
-                log.add("close " + name);
-            }
-
-            @Override
-            public TxnBuffer.FileSystemSync fileSystem() {
-                return fs;
-            }
-        };
+        return () -> new LoggingSync(log, name, directory, fs, null);
     }
 
     @Test
@@ -789,27 +769,36 @@ class TxnBufferTest extends HandleTableTestBase {
 
     private static TxnBuffer.PendingSync onOrderedLog(List<String> log, String name, boolean directory,
             OrderedLog orderedLog) {
-        return new TxnBuffer.PendingSync() {
-            @Override
-            public void sync() {
-                log.add("sync " + name);
-            }
+        return new LoggingSync(log, name, directory, null, orderedLog);
+    }
 
-            @Override
-            public boolean isDirectory() {
-                return directory;
-            }
+    /** A pending sync that logs its sync and its close, on the file system and log given (either may be null). */
+    private record LoggingSync(List<String> log, String name, boolean directory, TxnBuffer.FileSystemSync fs,
+            OrderedLog ordered) implements TxnBuffer.PendingSync {
+        @Override
+        public void sync() {
+            log.add("sync " + name);
+        }
 
-            @Override
-            public OrderedLog orderedLog() {
-                return orderedLog;
-            }
+        @Override
+        public boolean isDirectory() {
+            return directory;
+        }
 
-            @Override
-            public void close() {
-                log.add("close " + name);
-            }
-        };
+        @Override
+        public TxnBuffer.FileSystemSync fileSystem() {
+            return fs;
+        }
+
+        @Override
+        public OrderedLog orderedLog() {
+            return ordered;
+        }
+
+        @Override
+        public void close() {
+            log.add("close " + name);
+        }
     }
 
     @Test
