@@ -175,6 +175,21 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
     private static final int RESOLVED_IN_STRETCH = 1024;
     private static final int FIRST_COOKIE = 256;
     private static final long VERIFIER_SALT = 0x7463_6e66_7348_0001L;
+
+    /**
+     * Whether plain compounds may sync one object per file system that logs in order instead of every directory they
+     * changed ({@link OrderedLog}); {@code -Dtcnfs.ordered-log-syncs=false} turns it off (every directory synced).
+     */
+    private static final boolean ORDERED_LOG_SYNCS =
+            !"false".equalsIgnoreCase(System.getProperty("tcnfs.ordered-log-syncs", "true"));
+
+    /**
+     * File system types (as the mount table names them, the type {@code statfs} reports) that make metadata changes
+     * durable in the order they were made through one log ({@link OrderedLog}): XFS only. ext4 does without
+     * {@code fast_commit}, but whether that feature is on is in the superblock, which the server cannot read here.
+     */
+    private static final Set<String> ORDERED_LOG_FILE_SYSTEMS = Set.of("xfs");
+
     private static final FileAttribute<Set<PosixFilePermission>> OWNER_ONLY =
             PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"));
 
@@ -232,20 +247,6 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         this.orderedLog = ORDERED_LOG_SYNCS && ORDERED_LOG_FILE_SYSTEMS.contains(store.type())
                 ? new OrderedLog(exportId + " (" + store.type() + ")") : null;
     }
-
-    /**
-     * Whether plain compounds may sync one object per file system that logs in order instead of every directory they
-     * changed ({@link OrderedLog}); {@code -Dtcnfs.ordered-log-syncs=false} turns it off (every directory synced).
-     */
-    private static final boolean ORDERED_LOG_SYNCS =
-            !"false".equalsIgnoreCase(System.getProperty("tcnfs.ordered-log-syncs", "true"));
-
-    /**
-     * File system types (as the mount table names them, the type {@code statfs} reports) that make metadata changes
-     * durable in the order they were made through one log ({@link OrderedLog}): XFS only. ext4 does without
-     * {@code fast_commit}, but whether that feature is on is in the superblock, which the server cannot read here.
-     */
-    private static final java.util.Set<String> ORDERED_LOG_FILE_SYSTEMS = java.util.Set.of("xfs");
 
     /** The export's ordered log for an object on device {@code dev}: null off the export's file system. */
     private OrderedLog orderedLogOf(long dev) {

@@ -50,16 +50,16 @@ public final class LateDurability implements AutoCloseable {
      * background flush of the compound's own rows with them ({@code PlainNameChangeFlushesIT}).
      */
     public static final String DELAY_PROPERTY = "tcnfs.test.late-delay-ms";
+    /** Most directory syncs waiting at once. */
+    public static final int MAX_DIRECTORY_SYNCS = 1024;
+    /** Most row removals waiting at once. */
+    public static final int MAX_UNLINKS = 8192;
 
     /** {@link #DEFAULT_DELAY}, or the test's {@link #DELAY_PROPERTY}. */
     static Duration configuredDelay() {
         long ms = Long.getLong(DELAY_PROPERTY, -1);
         return ms > 0 ? Duration.ofMillis(ms) : DEFAULT_DELAY;
     }
-    /** Most directory syncs waiting at once. */
-    public static final int MAX_DIRECTORY_SYNCS = 1024;
-    /** Most row removals waiting at once. */
-    public static final int MAX_UNLINKS = 8192;
 
     /** A removal of the row {@code (parent, name)}, if it still names {@code handle}. */
     record Unlink(Nfh parent, String name, Nfh handle) {

@@ -2,10 +2,13 @@ package org.tcnfs.txn.handles;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -54,7 +57,7 @@ public final class TxnBuffer {
      * Per {@link OrderedLog}: the compound's last change of directory entries on it, whose sync covers its earlier
      * ones there ({@link #withoutCoveredDirectories}); at most one entry per export the compound changed.
      */
-    private final Map<OrderedLog, LastChange> lastChanges = new java.util.HashMap<>();
+    private final Map<OrderedLog, LastChange> lastChanges = new HashMap<>();
     /** The log of the last {@link #lastChanges} entry made, for {@link #loggedWithLastDirectoryChange}. */
     private OrderedLog latestLog;
 
@@ -413,16 +416,14 @@ public final class TxnBuffer {
      */
     public void syncPendingAlongside(FsyncPool.Sync commit) throws IOException {
         // taken out first: a failed commit discards the buffer while the syncs may still run
-        List<Map.Entry<Object, PendingSync>> syncs = new ArrayList<>(pendingSyncs.entrySet());
-        pendingSyncs.clear();
-        List<FsyncPool.Sync> all = new ArrayList<>(syncs.size() + 1);
+        TakenSyncs syncs = takePendingSyncs();
+        List<FsyncPool.Sync> all = new ArrayList<>(syncs.toRun().size() + 1);
         all.add(Objects.requireNonNull(commit, "commit"));
-        all.addAll(syncsOf(withoutCoveredDirectories(syncs)));
-        forgetLastChanges();
+        all.addAll(syncsOf(syncs.toRun()));
         try {
             FsyncPool.runAll(all);
         } finally {
-            syncs.forEach(e -> e.getValue().close());
+            syncs.release();
         }
     }
 
@@ -451,8 +452,7 @@ public final class TxnBuffer {
             throw new IllegalStateException("a buffer whose commit must follow its syncs cannot commit before them");
         }
         // taken out first: a failed commit discards the buffer while the syncs still run
-        List<Map.Entry<Object, PendingSync>> syncs = new ArrayList<>(pendingSyncs.entrySet());
-        pendingSyncs.clear();
+        TakenSyncs syncs = takePendingSyncs();
         try {
             IOException failure = null;
             FsyncPool.Sync rowsDurable = null;
@@ -463,8 +463,7 @@ public final class TxnBuffer {
             } finally {
                 whenVisible.run();
             }
-            List<FsyncPool.Sync> all = new ArrayList<>(syncsOf(withoutCoveredDirectories(syncs)));
-            forgetLastChanges();
+            List<FsyncPool.Sync> all = new ArrayList<>(syncsOf(syncs.toRun()));
             if (rowsDurable != null) {
                 if (!all.isEmpty()) {
                     table.countRowFlushHandedOff();
@@ -484,7 +483,7 @@ public final class TxnBuffer {
                 throw failure;
             }
         } finally {
-            syncs.forEach(e -> e.getValue().close());
+            syncs.release();
         }
     }
 
@@ -542,10 +541,11 @@ public final class TxnBuffer {
         if (deferDirectories) {
             deferDirectorySyncs();
         }
+        TakenSyncs syncs = takePendingSyncs();
         try {
-            FsyncPool.runAll(syncsOf(withoutCoveredDirectories(new ArrayList<>(pendingSyncs.entrySet()))));
+            FsyncPool.runAll(syncsOf(syncs.toRun()));
         } finally {
-            releasePending();
+            syncs.release();
         }
     }
 
@@ -640,6 +640,27 @@ public final class TxnBuffer {
         return wave(syncs, shared);
     }
 
+    /** The pending syncs a compound's end took out of the buffer: all of them, and those to run. */
+    private record TakenSyncs(List<Map.Entry<Object, PendingSync>> all, List<Map.Entry<Object, PendingSync>> toRun) {
+        /** Releases every sync taken, the ones left out as covered too. */
+        void release() {
+            all.forEach(e -> e.getValue().close());
+        }
+    }
+
+    /**
+     * Takes every pending sync out of the buffer, with those to run: all but the directory syncs another one covers
+     * ({@link #withoutCoveredDirectories}). The one place a compound's end applies that rule, for each way of running
+     * the syncs ({@link #syncPending}, {@link #syncPendingAlongside}, {@link #commitVisiblyAlongsideSyncs}).
+     */
+    private TakenSyncs takePendingSyncs() {
+        List<Map.Entry<Object, PendingSync>> all = new ArrayList<>(pendingSyncs.entrySet());
+        pendingSyncs.clear();
+        List<Map.Entry<Object, PendingSync>> toRun = withoutCoveredDirectories(all);
+        forgetLastChanges();
+        return new TakenSyncs(all, toRun);
+    }
+
     /**
      * {@code syncs} without the directory syncs that another sync of the same wave covers on a file system that logs
      * in order ({@link OrderedLog}; docs/durability.md, "One log force per compound"): of a compound's directories
@@ -652,7 +673,7 @@ public final class TxnBuffer {
         if (lastChanges.isEmpty()) {
             return syncs;
         }
-        Map<Object, OrderedLog> syncedFiles = new java.util.HashMap<>();
+        Map<Object, OrderedLog> syncedFiles = new HashMap<>();
         for (Map.Entry<Object, PendingSync> e : syncs) {
             if (!e.getValue().isDirectory() && e.getValue().orderedLog() != null) {
                 syncedFiles.put(e.getKey(), e.getValue().orderedLog());
@@ -695,7 +716,7 @@ public final class TxnBuffer {
      */
     private void dropCoveredDirectories() {
         List<Map.Entry<Object, PendingSync>> all = new ArrayList<>(pendingSyncs.entrySet());
-        java.util.Set<Object> kept = new java.util.HashSet<>();
+        Set<Object> kept = new HashSet<>();
         withoutCoveredDirectories(all).forEach(e -> kept.add(e.getKey()));
         pendingSyncs.entrySet().removeIf(e -> {
             if (kept.contains(e.getKey())) {
