@@ -10,7 +10,8 @@
 #   TARGET: a tcnfs server jar, or "ganesha" (the Debian package, VFS FSAL, as in bench-ab.sh)
 #   e.g. scripts/bench-cpu-per-file.sh server/target/tcnfs-server.jar target/cpu-new --workloads writefiles \
 #        --sizes 4K --clients 8 --files 2000
-# TCNFS_ASYNC=1 serves the tcnfs export async (rw,no_root_squash,async). SERVER_JAVA_OPTS adds JVM options (e.g.
+# TCNFS_ASYNC=1 serves the tcnfs export async (rw,no_root_squash,async); TCNFS_TXN=1 runs the driver's compounds as
+# transactions (the target URL's ?txn). SERVER_JAVA_OPTS adds JVM options (e.g.
 # -XX:StartFlightRecording=filename=x.jfr,settings=profile). STRACE=1 counts system calls (STRACE_CALLS, default
 # fsync,fdatasync,pwrite64,write,openat,statx,futex,...: see below). Prints one line per measured run:
 #   target=... files=N seconds=S cpu_s=C cpu_ms_per_file=... load="..."
@@ -34,6 +35,7 @@ else
   bench_start_tcnfs "$WORK" "$OUT/server.log" ${SERVER_JAVA_OPTS:-} -Xmx512m -- --max-ops 8192 --max-request 17MiB
   PID=$TCNFS_PID
   URL="nfs://127.0.0.1:$TCNFS_PORT/"
+  [ "${TCNFS_TXN:-0}" = 1 ] && URL="$URL?txn"
   NAME=tcnfs
 fi
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$PID/stat"; }

@@ -8,7 +8,8 @@
 # Usage: scripts/count-flushes.sh SERVER_JAR OUT_DIR [--txn] [Workloads options...]
 #   e.g. scripts/count-flushes.sh server/target/tcnfs-server.jar target/flushes-wf8 --workloads writefiles \
 #        --sizes 4K --clients 8 --warmup-files 0
-# SERVER_JAVA_OPTS adds JVM options to the server (e.g. -Dtcnfs.early-lock-release=false).
+# SERVER_JAVA_OPTS adds JVM options to the server (e.g. -Dtcnfs.early-lock-release=false); STRACE_CALLS replaces the
+# traced calls (default fsync,fdatasync; "all" counts every system call).
 set -euo pipefail
 JAR=$1; OUT=$2; shift 2
 QUERY=""
@@ -20,7 +21,7 @@ mkdir -p "$OUT"
 bench_workdir flushes
 # shellcheck disable=SC2086 # SERVER_JAVA_OPTS holds several options
 bench_start_tcnfs "$WORK" "$OUT/server.log" ${SERVER_JAVA_OPTS:-} -Xmx512m -- --max-ops 8192 --max-request 17MiB
-strace -q -f -c -e trace=fsync,fdatasync -o "$OUT/strace.txt" -p "$TCNFS_PID" &
+strace -q -f -c -e trace="${STRACE_CALLS:-fsync,fdatasync}" -o "$OUT/strace.txt" -p "$TCNFS_PID" &
 ST=$!
 sleep 1
 "$JAVA" -cp "$BENCH_JAR" org.tcnfs.jmh.workload.Workloads --no-progress --target "tcnfs=nfs://127.0.0.1:$TCNFS_PORT/$QUERY" \
