@@ -11,9 +11,12 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
@@ -564,23 +567,34 @@ final class TransactionSteps implements Transaction.Steps {
         }
         SharedFsync shared = services.handles.sharedFsync();
         List<FsyncPool.Sync> syncs = new ArrayList<>();
+        Set<ObjectPath> syncedFiles = new HashSet<>();
+        Map<ObjectPath, BasicFileAttributes> changedDirectories = new LinkedHashMap<>();
         for (ObjectPath p : preparer.touchedFiles()) {
             Path file = preparer.local(p);
             BasicFileAttributes a = attributesOrNull(file);
             if (a != null && a.isRegularFile()) {
                 syncs.add(sharedForce(shared, a, file));
-            } else if (a != null && a.isDirectory() && !preparer.touchedDirs().contains(p)) {
-                // a SETATTR of a directory (chmod -R sends one per directory): its mode, owner and times are durable
-                // with its own fsync, as a file's are (a symbolic link's cannot be opened to sync; not done)
-                syncs.add(sharedForce(shared, a, file));
+                syncedFiles.add(p);
+            } else if (a != null && a.isDirectory()) {
+                changedDirectories.put(p, a);
             }
         }
-        // Directories that gained a renamed entry first, in the same wave as the files: on a file system that
-        // does not journal a rename as one transaction, a cut may then keep a moved object under both names
-        // (undo drops the second link), never under neither (docs/durability.md, "Strict renames").
+        Set<ObjectPath> dirs = directoriesToSync(syncedFiles);
+        changedDirectories.forEach((p, a) -> {
+            if (!dirs.contains(p)) {
+                // a SETATTR of a directory (chmod -R sends one per directory): its mode, owner and times are durable
+                // with its own fsync, as a file's are (a symbolic link's cannot be opened to sync; not done); also when
+                // the rule of one log force left the directory's entries out: the SETATTR may follow the last change
+                syncs.add(sharedForce(shared, a, preparer.local(p)));
+            }
+        });
+        // Directories that gained a renamed entry first, in the same wave as the files: on a file system that does
+        // not journal a rename as one transaction, a cut may then keep a moved object under both names (undo drops
+        // the second link), never under neither (docs/durability.md, "Strict renames"). On a file system that logs in
+        // order, the one directory left to sync forces every rename with the rest of the log.
         Set<ObjectPath> targets = preparer.renameTargetDirs();
         List<FsyncPool.Sync> after = new ArrayList<>();
-        for (ObjectPath p : preparer.touchedDirs()) {
+        for (ObjectPath p : dirs) {
             Path dir = preparer.local(p);
             BasicFileAttributes a = attributesOrNull(dir);
             if (a != null && a.isDirectory()) {
@@ -592,6 +606,45 @@ final class TransactionSteps implements Transaction.Steps {
         }
         FsyncPool.runAll(syncs);
         FsyncPool.runAll(after);
+    }
+
+    /**
+     * The directories whose entries the commit makes durable: every one the compound changed; but where the export's
+     * file system logs in order ({@link org.tcnfs.nfs4.vfs.VirtualFileSystem#orderedLogDevice()}) and all of them are
+     * on its device, only the directory of the compound's last change of entries ({@link
+     * UndoPreparer#lastEntryChange()}), whose fsync forces the log up to that change and so every earlier one, and
+     * none when that change created a regular file the commit fsyncs anyway ({@code syncedFiles}: the file's fsync
+     * forces the log up to its creation, the same file-system transaction as its entry). The rule of plain compounds
+     * (docs/durability.md, "One log force per compound"); the left-out syncs are counted with theirs.
+     */
+    private Set<ObjectPath> directoriesToSync(Set<ObjectPath> syncedFiles) {
+        Set<ObjectPath> dirs = preparer.touchedDirs();
+        Optional<UndoPreparer.EntryChange> last = preparer.lastEntryChange();
+        if (last.isEmpty() || !dirs.contains(last.get().directory())) {
+            return dirs;
+        }
+        OptionalLong device = export.fs().orderedLogDevice();
+        if (device.isEmpty()) {
+            return dirs;
+        }
+        for (ObjectPath p : dirs) {
+            if (!onDevice(preparer.local(p), device.getAsLong())) {
+                return dirs;
+            }
+        }
+        Set<ObjectPath> kept = last.get().createdFile().filter(syncedFiles::contains).isPresent() ? Set.of()
+                : Set.of(last.get().directory());
+        services.handles.directorySyncsCovered(dirs.size() - kept.size());
+        return kept;
+    }
+
+    /** Whether {@code dir} is on device {@code dev} (not following a symbolic link); false if it cannot be read. */
+    private static boolean onDevice(Path dir, long dev) {
+        try {
+            return ((Number) Files.getAttribute(dir, "unix:dev", LinkOption.NOFOLLOW_LINKS)).longValue() == dev;
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
     }
 
     /** The object's attributes without following a symbolic link, or null if it cannot be read (gone). */

@@ -79,6 +79,8 @@ final class UndoPreparer {
     private final java.util.Map<ObjectPath, KeptVictim> keptVictims = new java.util.HashMap<>();
     /** Whether {@link #keep} made sure the backup directory exists (once per transaction, not per victim). */
     private boolean backupDirectoryExists;
+    /** The compound's last change of directory entries prepared so far ({@link #lastEntryChange}), or null. */
+    private EntryChange lastEntryChange;
     private int inlineBytes;
 
     UndoPreparer(Path root, BackupManager backups) {
@@ -105,6 +107,36 @@ final class UndoPreparer {
      */
     Set<ObjectPath> renameTargetDirs() {
         return renameTargetDirs;
+    }
+
+    /**
+     * The compound's last change of directory entries, of the mutations prepared so far, in the order of its
+     * operations: the directory it changed (for a RENAME the target's, which the same file-system transaction logs
+     * with the source's) and the regular file it created, if it created one. Empty when nothing prepared changes an
+     * entry. A mutation counts unless it certainly changes no entry: an OPEN of a name that exists (or that an
+     * earlier operation of the compound made) and a RENAME of a name onto itself or onto another link to the same
+     * file; every other one that the compound commits after has changed its entry (a REMOVE or LINK that finds
+     * nothing to do fails, and so does its transaction). The commit syncs only this directory, or only that file,
+     * where the file system logs in order ({@link TransactionSteps}, docs/durability.md "One log force per
+     * compound").
+     */
+    Optional<EntryChange> lastEntryChange() {
+        return Optional.ofNullable(lastEntryChange);
+    }
+
+    /**
+     * A change of the entries of {@code directory} by operation {@code op}, which also created the regular file
+     * {@code createdFile} (empty when it created none).
+     */
+    record EntryChange(int op, ObjectPath directory, Optional<ObjectPath> createdFile) {
+    }
+
+    /** Notes a change of entries of {@code object}'s parent directory by operation {@code op}. */
+    private void entryChanged(int op, ObjectPath object, Optional<ObjectPath> createdFile) {
+        Optional<ObjectPath> parent = object.parent();
+        if (parent.isPresent() && (lastEntryChange == null || op >= lastEntryChange.op())) {
+            lastEntryChange = new EntryChange(op, parent.get(), createdFile);
+        }
     }
 
     /**
@@ -204,6 +236,7 @@ final class UndoPreparer {
                 created.add(p);
                 named.add(p);
                 steps.add(new UndoStep.RemoveCreated(op, refAt(p), kind(c.type())));
+                entryChanged(op, p, c.type() == FileType.REGULAR ? Optional.of(p) : Optional.empty());
             }
             touchedFiles.add(p);
             p.parent().ifPresent(touchedDirs::add);
@@ -222,6 +255,7 @@ final class UndoPreparer {
                 steps.add(new UndoStep.UnlinkLink(op, new org.tcnfs.proto.ObjectRef(relative(p),
                         Optional.empty(), id)));
             }
+            entryChanged(op, p, Optional.empty());
             p.parent().ifPresent(touchedDirs::add);
             return null;
         }
@@ -251,6 +285,7 @@ final class UndoPreparer {
             }
             created.remove(p);
             named.remove(p);
+            entryChanged(op, p, Optional.empty());
             p.parent().ifPresent(touchedDirs::add);
             return null;
         }
@@ -282,6 +317,7 @@ final class UndoPreparer {
             // two links to one file: the RENAME changes nothing (RFC 8881 18.26.4, rename(2)), nor does its undo
             return;
         }
+        entryChanged(r.opIndex(), to, Optional.empty());
         Optional<RelativePath> kept = Optional.empty();
         saveDirectoryTimes(steps, r.opIndex(), from.parent());
         saveDirectoryTimes(steps, r.opIndex(), to.parent());

@@ -137,6 +137,16 @@ public interface VirtualFileSystem {
     }
 
     /**
+     * The device ({@code st_dev}) of the export's file system when that file system makes metadata changes durable in
+     * the order they were made, through one log, and the server relies on it: an fsync of the object of the last
+     * change of directory entries then makes every earlier one on that device durable too (docs/durability.md, "One
+     * log force per compound"). Empty unless a file system says so.
+     */
+    default java.util.OptionalLong orderedLogDevice() {
+        return java.util.OptionalLong.empty();
+    }
+
+    /**
      * Creates an empty regular file with its access and modification times set (an exclusive OPEN's verifier), in
      * one step where {@link #createsAtomically()}. The default creates it, then sets the times, and removes it
      * again if that fails.

@@ -26,6 +26,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
@@ -256,6 +257,11 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
     /** Whether the export's file system makes metadata changes durable in order and the server relies on it. */
     public boolean logsInOrder() {
         return orderedLog != null;
+    }
+
+    @Override
+    public OptionalLong orderedLogDevice() {
+        return orderedLog != null ? OptionalLong.of(rootDev) : OptionalLong.empty();
     }
 
     /** {@code syncfs(2)} of the export's file system (every change to it made before the call becomes durable). */

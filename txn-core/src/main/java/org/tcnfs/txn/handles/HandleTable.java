@@ -180,7 +180,7 @@ public final class HandleTable implements AutoCloseable {
     private final LongAdder queuedDirectorySyncsJoined = new LongAdder();
     /** Rows' flushes of plain compounds run on a pool thread while the compound's thread synced its files. */
     private final LongAdder rowFlushesHandedOff = new LongAdder();
-    /** Directory syncs of plain compounds left out because one sync on an {@link OrderedLog} covered them. */
+    /** Directory syncs of compounds (transactions too) left out because one sync on an {@link OrderedLog} covered them. */
     private final LongAdder directorySyncsCovered = new LongAdder();
     private final LateDurability late;
     /** Rows of plain compounds on {@code async} exports that wait for the next LMDB commit ({@link PendingRows}). */
@@ -671,15 +671,19 @@ public final class HandleTable implements AutoCloseable {
         }
     }
 
-    void directorySyncsCovered(int syncs) {
+    /**
+     * Counts {@code syncs} directory syncs left out because the sync of a compound's last change of entries covered
+     * them on an {@link OrderedLog} (a plain compound's by its buffer, a transaction's by its commit).
+     */
+    public void directorySyncsCovered(int syncs) {
         if (syncs > 0) {
             directorySyncsCovered.add(syncs);
         }
     }
 
     /**
-     * Directory syncs of plain compounds left out because, on a file system that logs in order, the fsync of the
-     * object of the compound's last change of entries covered them ({@link OrderedLog}).
+     * Directory syncs of compounds (plain ones and transactions' commits) left out because, on a file system that logs
+     * in order, the fsync of the object of the compound's last change of entries covered them ({@link OrderedLog}).
      */
     public long directorySyncsCovered() {
         return directorySyncsCovered.sum();
