@@ -43,7 +43,9 @@ import org.tcnfs.nfs4.xdr.nfs4_attr;
  * handle the client got resolves to its object (or answers NFS4ERR_STALE for a removed one).
  *
  * <p>Each round ends with the compound under test, so that no later fsync covers it: REMOVEs in eight directories, a
- * compound that creates in eight directories and then renames between two others, and the driver's one-file compound
+ * compound that creates in eight directories and then renames between two others, the same as one transaction (whose
+ * commit follows the rule too: it syncs the directory of the rename alone, besides no file since it wrote none),
+ * and the driver's one-file compound
  * (OPEN-create, FILE_SYNC WRITE, CLOSE, whose file's fsync alone stands for its directory). A file written without any
  * fsync right before the cut must be gone (the cut really drops what was not forced). With the rule wrong (the fsync
  * of the compound's first directory instead of its last), the first two rounds lose acknowledged removals, creates
@@ -251,17 +253,18 @@ class OrderedLogPowerCutXfsIT {
     }
 
     /**
-     * Three rounds, each cut right after the reply of its last compound: (1) one compound removing 256 files in each
+     * Four rounds, each cut right after the reply of its last compound: (1) one compound removing 256 files in each
      * of eight directories, one directory after the other; (2) one compound creating 250 files in each of eight
-     * directories, then renaming a file between two others; (3) eight one-file compounds (OPEN-create, FILE_SYNC WRITE,
-     * CLOSE). The first two log more than one checkpoint's worth (the image's log is small), so that the changes in
+     * directories, then renaming a file between two others; (2b) the same as one transaction (other names, the
+     * rename back); (3) eight one-file compounds (OPEN-create, FILE_SYNC WRITE, CLOSE). The first two log more than one checkpoint's worth (the image's log is small), so that the changes in
      * their first directories are in an earlier checkpoint than those in their last ones: with the fsync of the first
      * directory instead of the last (the rule gotten wrong, tried on 2026-11-27) the first round finds 616 acknowledged
      * removals undone (in d4 to d7), the second 701 acknowledged creates and the rename lost and 4 handles stale; the
      * third holds (its file's fsync is the rule's whole work).
      */
     @Test
-    void everyAcknowledgedRemoveCreateRenameAndOneFileCompoundSurvivesACutRightAfterItsReply() throws Exception {
+    void everyAcknowledgedRemoveCreateRenameTransactionAndOneFileCompoundSurvivesACutRightAfterItsReply()
+            throws Exception {
         NfsOps nfs = client("ordered-log-cut");
         byte[] top = nfs.mkdir(nfs.rootFh(), "t");
         byte[][] dirs = new byte[DIRECTORIES][];
@@ -311,6 +314,31 @@ class OrderedLogPowerCutXfsIT {
             creates.absent.add("t/from/moved");
             creates.present.add("t/to/renamed");
             creates.contents.put("t/to/renamed", DATA);
+        });
+
+        NfsOps txn = client("ordered-log-cut-txn");
+        Expected transaction = new Expected();
+        transaction.live.put(java.util.HexFormat.of().formatHex(moved), creates.live.get(
+                java.util.HexFormat.of().formatHex(moved)));
+        cutAfter("transaction", transaction, () -> {
+            CompoundBuilder c = new CompoundBuilder();
+            for (int i = 0; i < DIRECTORIES; i++) {
+                for (int j = 0; j < CREATED_PER_DIRECTORY; j++) {
+                    c.putfh(dirs[i]).openCreate(txn.session().clientId(), txn.openOwner(), "x" + j,
+                            OPEN4args.OPEN4_SHARE_ACCESS_BOTH, Attrs.builder().mode(0644).build());
+                    if (j == CREATED_PER_DIRECTORY - 1) {
+                        c.getfh().getattr(nfs4_attr.FATTR4_FILEID);
+                    }
+                    transaction.present.add("t/d" + i + "/x" + j);
+                }
+            }
+            c.putfh(to).savefh().putfh(from).rename("renamed", "back");
+            CompoundResult r = txn.session().executeTransaction(c);
+            assertThat(r.status()).as("the transaction's status").isEqualTo(NfsStatus.OK);
+            noteHandles(r, transaction);
+            transaction.absent.add("t/to/renamed");
+            transaction.present.add("t/from/back");
+            transaction.contents.put("t/from/back", DATA);
         });
 
         NfsOps third = client("ordered-log-cut-3");
