@@ -99,12 +99,21 @@ final class OverlayStore implements Store {
 
     /** Whether no change is kept. */
     boolean isEmpty() {
-        return changes.values().stream().allMatch(Map::isEmpty);
+        for (TreeMap<byte[], byte[]> rows : changes.values()) {
+            if (!rows.isEmpty()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Number of rows changed. */
     int size() {
-        return changes.values().stream().mapToInt(Map::size).sum();
+        int size = 0;
+        for (TreeMap<byte[], byte[]> rows : changes.values()) {
+            size += rows.size();
+        }
+        return size;
     }
 
     /** Writes every kept change into {@code target} (puts and deletes), leaving this overlay as it is. */
