@@ -97,14 +97,13 @@ final class OverlayStore implements Store {
         };
     }
 
-    /** Whether no change is kept. */
+    /**
+     * Whether no change is kept: whether no table has rows here, as a table comes in with its first row and no row
+     * leaves one (a deletion is a tombstone; only {@link #clear} and {@link #mergeInto} empty the overlay, all
+     * tables at once). Asked by every cached read of the handle table on a bound thread: no iterator.
+     */
     boolean isEmpty() {
-        for (TreeMap<byte[], byte[]> rows : changes.values()) {
-            if (!rows.isEmpty()) {
-                return false;
-            }
-        }
-        return true;
+        return changes.isEmpty();
     }
 
     /** Number of rows changed. */
