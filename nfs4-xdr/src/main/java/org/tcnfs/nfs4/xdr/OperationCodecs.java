@@ -21,7 +21,14 @@ public final class OperationCodecs {
     private record Codec(Supplier<XdrAble> args, IntFunction<XdrAble> resultBody) {
     }
 
-    private static final Map<Integer, Codec> CODECS = new HashMap<>();
+    /**
+     * The codecs of operation numbers below {@value #DIRECT}, by number (every operation but ILLEGAL): found without
+     * boxing or hashing, as every decoded operation and every encoded result asks.
+     */
+    private static final int DIRECT = 128;
+    private static final Codec[] BY_NUMBER = new Codec[DIRECT];
+    /** The codecs of larger operation numbers (ILLEGAL). */
+    private static final Map<Integer, Codec> BEYOND = new HashMap<>();
 
     static {
         registerFilehandleOps();
@@ -37,26 +44,37 @@ public final class OperationCodecs {
 
     /** Whether the server can decode this operation number. */
     public static boolean knows(int op) {
-        return CODECS.containsKey(op);
+        return codec(op) != null;
     }
 
     /** A new, empty args object for {@code op}, or {@code null} if the operation takes no arguments. */
     public static XdrAble newArgs(int op) {
-        Codec c = CODECS.get(op);
+        Codec c = codec(op);
         return c == null || c.args() == null ? null : c.args().get();
     }
 
     /** A new, empty result body for {@code op} ending with {@code status}, or {@code null} if none. */
     public static XdrAble newResultBody(int op, int status) {
-        Codec c = CODECS.get(op);
+        Codec c = codec(op);
         return c == null ? null : c.resultBody().apply(status);
     }
 
     /** Registers an operation. {@code args} may be {@code null} for operations without arguments. */
     static void register(int op, Supplier<XdrAble> args, IntFunction<XdrAble> resultBody) {
-        if (CODECS.putIfAbsent(op, new Codec(args, resultBody)) != null) {
+        if (codec(op) != null) {
             throw new IllegalStateException("operation registered twice: " + nfs_opnum4.name(op));
         }
+        Codec codec = new Codec(args, resultBody);
+        if (op >= 0 && op < DIRECT) {
+            BY_NUMBER[op] = codec;
+        } else {
+            BEYOND.put(op, codec);
+        }
+    }
+
+    /** The codec of operation number {@code op}, or {@code null}. */
+    private static Codec codec(int op) {
+        return op >= 0 && op < DIRECT ? BY_NUMBER[op] : BEYOND.get(op);
     }
 
     /** A result whose body follows only NFS4_OK. */

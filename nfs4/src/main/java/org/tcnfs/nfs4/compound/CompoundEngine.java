@@ -37,11 +37,11 @@ import org.tcnfs.nfs4.xdr.nfs_resop4;
 public final class CompoundEngine {
     private static final Logger LOG = LoggerFactory.getLogger(CompoundEngine.class);
 
-    private static final Set<Integer> SESSIONLESS_OPS =
-            Set.of(OP_EXCHANGE_ID, OP_CREATE_SESSION, OP_DESTROY_SESSION, OP_DESTROY_CLIENTID, OP_BIND_CONN_TO_SESSION);
+    private static final OperationSet SESSIONLESS_OPS = OperationSet.of(OP_EXCHANGE_ID, OP_CREATE_SESSION,
+            OP_DESTROY_SESSION, OP_DESTROY_CLIENTID, OP_BIND_CONN_TO_SESSION);
     /** NFSv4.0 operations that NFSv4.1 servers must not implement (RFC 8881 section 17, "MNI"). */
-    private static final Set<Integer> NFS40_ONLY_OPS =
-            Set.of(OP_OPEN_CONFIRM, OP_RENEW, OP_SETCLIENTID, OP_SETCLIENTID_CONFIRM, OP_RELEASE_LOCKOWNER);
+    private static final OperationSet NFS40_ONLY_OPS =
+            OperationSet.of(OP_OPEN_CONFIRM, OP_RENEW, OP_SETCLIENTID, OP_SETCLIENTID_CONFIRM, OP_RELEASE_LOCKOWNER);
 
     private final OperationExecutor executor;
     private final List<CompoundHook> hooks;
@@ -183,9 +183,9 @@ public final class CompoundEngine {
      * it read before (READ is not one: it may set the access time); a run of them is one
      * {@link CompoundScope#stretch()}.
      */
-    private static final Set<Integer> KEEPS_ATTRIBUTES = Set.of(OP_SEQUENCE, OP_PUTFH, OP_PUTROOTFH, OP_PUTPUBFH,
-            OP_GETFH, OP_LOOKUP, OP_LOOKUPP, OP_SAVEFH, OP_RESTOREFH, OP_GETATTR, OP_ACCESS, OP_VERIFY, OP_NVERIFY,
-            OP_READDIR, OP_READLINK, OP_SECINFO, OP_SECINFO_NO_NAME);
+    private static final OperationSet KEEPS_ATTRIBUTES = OperationSet.of(OP_SEQUENCE, OP_PUTFH, OP_PUTROOTFH,
+            OP_PUTPUBFH, OP_GETFH, OP_LOOKUP, OP_LOOKUPP, OP_SAVEFH, OP_RESTOREFH, OP_GETATTR, OP_ACCESS, OP_VERIFY,
+            OP_NVERIFY, OP_READDIR, OP_READLINK, OP_SECINFO, OP_SECINFO_NO_NAME);
 
     /** Whether {@code opnum} is an operation of NFSv4.0 (ILLEGAL itself runs, and fails, as usual). */
     private static boolean inMinorVersionZero(int opnum) {

@@ -57,7 +57,11 @@ public final class Names {
         if (name.isEmpty()) {
             throw new InvalException("empty name");
         }
-        if (utf8Length(name) > MAX_NAME_BYTES) {
+        int bytes = utf8Length(name);
+        if (bytes < 0) {
+            throw new InvalException("name is not valid Unicode");
+        }
+        if (bytes > MAX_NAME_BYTES) {
             throw new NameTooLongException("name longer than " + MAX_NAME_BYTES + " bytes");
         }
         if (name.equals(".") || name.equals("..")) {
@@ -101,8 +105,11 @@ public final class Names {
         return decoded;
     }
 
-    /** Number of bytes {@code s} takes in UTF-8 (unpaired surrogates cannot occur in decoded input). */
-    private static int utf8Length(String s) {
+    /**
+     * Number of bytes {@code s} takes in UTF-8, or -1 if it holds an unpaired surrogate, which UTF-8 cannot encode
+     * (never in input decoded from the wire): one pass, no copy, as every name of every operation is checked.
+     */
+    public static int utf8Length(String s) {
         int bytes = 0;
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
@@ -110,11 +117,14 @@ public final class Names {
                 bytes += 1;
             } else if (c < 0x800) {
                 bytes += 2;
-            } else if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+            } else if (!Character.isSurrogate(c)) {
+                bytes += 3;
+            } else if (Character.isHighSurrogate(c) && i + 1 < s.length()
+                    && Character.isLowSurrogate(s.charAt(i + 1))) {
                 bytes += 4;
                 i++;
             } else {
-                bytes += 3;
+                return -1;
             }
         }
         return bytes;

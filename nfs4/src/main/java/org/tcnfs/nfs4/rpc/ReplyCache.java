@@ -7,9 +7,9 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
+import org.tcnfs.nfs4.compound.OperationSet;
 import org.tcnfs.nfs4.xdr.COMPOUND4args;
 import org.tcnfs.nfs4.xdr.COMPOUND4res;
 import org.tcnfs.nfs4.xdr.nfs_argop4;
@@ -50,11 +50,11 @@ final class ReplyCache {
     static final long TTL_NANOS = 120_000_000_000L;
 
     /** Operations whose second run would not answer as the first, or would change something again. */
-    static final Set<Integer> NON_IDEMPOTENT = Set.of(OP_OPEN, OP_OPEN_CONFIRM, OP_OPEN_DOWNGRADE, OP_CLOSE,
+    static final OperationSet NON_IDEMPOTENT = OperationSet.of(OP_OPEN, OP_OPEN_CONFIRM, OP_OPEN_DOWNGRADE, OP_CLOSE,
             OP_CREATE, OP_REMOVE, OP_RENAME, OP_LINK, OP_SETATTR, OP_WRITE, OP_LOCK, OP_LOCKU, OP_SETCLIENTID,
             OP_SETCLIENTID_CONFIRM, OP_RELEASE_LOCKOWNER, OP_DELEGRETURN, OP_DELEGPURGE);
     /** Operations whose replies are too large to keep. */
-    private static final Set<Integer> LARGE_REPLY = Set.of(OP_READ, OP_READDIR, OP_READLINK);
+    private static final OperationSet LARGE_REPLY = OperationSet.of(OP_READ, OP_READDIR, OP_READLINK);
 
     /** What to do with a call. */
     enum Verdict {

@@ -102,4 +102,17 @@ class NamesTest {
         assertThat(Names.checkLinkTarget("y".repeat(4095).getBytes(StandardCharsets.UTF_8))).hasSize(4095);
         assertTargetRejected("y".repeat(4096).getBytes(StandardCharsets.UTF_8), NfsStatus.NAMETOOLONG);
     }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "a", "Grüße", "日本語", "🙂", "a🙂b", "\u07ff\u0800\uffff", "\uD800\uDC00"})
+    void theUtf8LengthOfAValidStringIsItsEncodedLength(String s) {
+        assertThat(Names.utf8Length(s)).isEqualTo(s.getBytes(StandardCharsets.UTF_8).length);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"\uD800", "a\uDC00b", "\uDC00\uD800", "x\uD83D"})
+    void aStringWithAnUnpairedSurrogateHasNoUtf8LengthAndIsNoName(String s) {
+        assertThat(Names.utf8Length(s)).isEqualTo(-1);
+        assertComponentRejected(s, NfsStatus.INVAL);
+    }
 }

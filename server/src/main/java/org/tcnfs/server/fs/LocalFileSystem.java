@@ -34,6 +34,7 @@ import jnr.constants.platform.Errno;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tcnfs.nfs4.log.RateLimitedLog;
+import org.tcnfs.nfs4.ops.Names;
 import org.tcnfs.nfs4.status.AccessException;
 import org.tcnfs.nfs4.status.BadCharException;
 import org.tcnfs.nfs4.status.BadCookieException;
@@ -1744,10 +1745,11 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         if (name == null || name.isEmpty()) {
             throw new InvalException("empty name");
         }
-        if (!StandardCharsets.UTF_8.newEncoder().canEncode(name)) {
+        int bytes = Names.utf8Length(name);
+        if (bytes < 0) {
             throw new InvalException("name is not valid Unicode");
         }
-        if (name.getBytes(StandardCharsets.UTF_8).length > MAX_NAME_BYTES) {
+        if (bytes > MAX_NAME_BYTES) {
             throw new NameTooLongException("name longer than " + MAX_NAME_BYTES + " bytes");
         }
         if (name.equals(".") || name.equals("..")) {

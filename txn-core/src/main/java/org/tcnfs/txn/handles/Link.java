@@ -31,7 +31,8 @@ public record Link(Nfh parent, String name) {
                 || name.indexOf('/') >= 0 || name.indexOf('\0') >= 0) {
             throw new IllegalArgumentException("not a plain name: \"" + name + "\"");
         }
-        if (name.getBytes(StandardCharsets.UTF_8).length > MAX_NAME_BYTES) {
+        // a char takes at most 3 bytes (a pair of surrogates 4 for two): only a longer name needs counting
+        if (name.length() > MAX_NAME_BYTES / 3 && name.getBytes(StandardCharsets.UTF_8).length > MAX_NAME_BYTES) {
             throw new IllegalArgumentException("name longer than " + MAX_NAME_BYTES + " bytes");
         }
     }

@@ -97,14 +97,22 @@ final class OverlayStore implements Store {
         };
     }
 
-    /** Whether no change is kept. */
+    /**
+     * Whether no change is kept: whether no table has rows here, as a table comes in with its first row and no row
+     * leaves one (a deletion is a tombstone; only {@link #clear} and {@link #mergeInto} empty the overlay, all
+     * tables at once). Asked by every cached read of the handle table on a bound thread: no iterator.
+     */
     boolean isEmpty() {
-        return changes.values().stream().allMatch(Map::isEmpty);
+        return changes.isEmpty();
     }
 
     /** Number of rows changed. */
     int size() {
-        return changes.values().stream().mapToInt(Map::size).sum();
+        int size = 0;
+        for (TreeMap<byte[], byte[]> rows : changes.values()) {
+            size += rows.size();
+        }
+        return size;
     }
 
     /** Writes every kept change into {@code target} (puts and deletes), leaving this overlay as it is. */
