@@ -18,9 +18,9 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>A sync handed to the pool that no pool thread has begun by the time the caller's own sync ended is run by
  * the caller ({@link #takenBack()}): on a loaded machine a woken pool thread may wait hundreds of microseconds for a
- * core (issue 16, branch h-handoff: 2-3 % of one client's k=1 compounds found the row journal's flush not yet
- * begun when their file's fsync ended, and waited 2.8-3.6 ms on average for it), and the caller would otherwise
- * sleep until it had run, then wait to be woken in turn.
+ * core (issue 16, branch h-handoff: at load 13-30, 1.6-7.8 % of one client's k=1 compounds found the row journal's
+ * flush not yet begun when their file's fsync ended, and it began 0.8-2.2 ms later in the median), and the caller
+ * would otherwise sleep until it had run, then wait to be woken in turn.
  *
  * <p>Thread-safe; the pool's threads are daemons, shared by all compounds.
  */
