@@ -313,6 +313,10 @@ public final class TcnfsServer implements AutoCloseable {
         FunctionCounter.builder("tcnfs.fsync.pool.handoffs", FsyncPool.class, c -> FsyncPool.handOffs())
                 .description("Syncs a compound handed to the fsync pool's threads instead of running them itself "
                         + "(each a thread hand-off and back)").register(metrics.registry());
+        FunctionCounter.builder("tcnfs.fsync.pool.taken.back", FsyncPool.class, c -> FsyncPool.takenBack())
+                .description("Of tcnfs_fsync_pool_handoffs_total, syncs the compound ran itself after its own because "
+                        + "no pool thread had begun them (the pool's threads were waiting for a core)")
+                .register(metrics.registry());
         FunctionCounter.builder("tcnfs.row.flushes.handed.off", table, t -> t.rowFlushesHandedOff())
                 .description("Flushes of plain compounds' handle rows run on an fsync pool thread while the "
                         + "compound's own thread synced its files and directories").register(metrics.registry());

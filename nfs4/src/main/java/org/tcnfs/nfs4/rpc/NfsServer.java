@@ -63,6 +63,20 @@ import org.tcnfs.nfs4.xdr.COMPOUND4args;
  *       close connections whose replies do not move meanwhile ({@link ReplyBudget}).</li>
  * </ul>
  *
+ * <p><b>What runs where, and why</b> (issue 16). The two network (selector) threads read every connection and run
+ * the record, credential and call filters; they answer NULL calls and run short compounds while no request is with
+ * the workers ({@link InlineCompounds}): ones that only read, and changes that flush nothing. Every other request
+ * goes to a worker: long compounds, transactions, and short ones that flush before their reply (a change on a
+ * {@code sync} export, COMMIT, a stable WRITE), as a flush of 0.3-1 ms on a network thread would stall the other
+ * connections that thread reads. That hand-off costs one thread wake-up: measured without strace on one client's
+ * one-file compounds on XFS (perf's scheduler and system-call events, docs/benchmarks.md, branch h-handoff), 10-13 us
+ * (median) from the network thread's wake-up call to the worker on a core, about 1 % of such a compound (1.2-3.5 ms),
+ * besides the 48-56 us of decoding and checks the network thread spends on it either way; only a loaded machine makes
+ * the worker wait longer for a core (0.13-0.52 ms on average at load 13-20). So the selector is not handed to a spare
+ * thread to run such compounds where they were read (a leader/follower scheme). Once on its worker, a compound syncs
+ * its first file itself while the fsync pool of txn-core runs its other flushes, and takes back those no pool thread
+ * has begun when its own has ended.
+ *
  * <pre>{@code
  * NfsServer server = NfsServer.builder()
  *         .fileSystems(exports)

@@ -6,7 +6,8 @@ import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -14,6 +15,12 @@ import java.util.concurrent.atomic.LongAdder;
  * then writes their data together and shares journal flushes among them, where one after another each
  * waits for its own. Used for what a compound makes durable before its reply (its written files and
  * touched directories).
+ *
+ * <p>A sync handed to the pool that no pool thread has begun by the time the caller's own sync ended is run by
+ * the caller ({@link #takenBack()}): on a loaded machine a woken pool thread may wait hundreds of microseconds for a
+ * core (issue 16, branch h-handoff: at load 13-30, 1.6-7.8 % of one client's k=1 compounds found the row journal's
+ * flush not yet begun when their file's fsync ended, and it began 0.8-2.2 ms later in the median), and the caller
+ * would otherwise sleep until it had run, then wait to be woken in turn.
  *
  * <p>Thread-safe; the pool's threads are daemons, shared by all compounds.
  */
@@ -34,6 +41,8 @@ public final class FsyncPool {
 
     /** Syncs handed to the pool's threads since the start: each a thread hand-off (and back) for its caller. */
     private static final LongAdder HAND_OFFS = new LongAdder();
+    /** Of {@link #HAND_OFFS}, syncs their caller ran after all because no pool thread had begun them. */
+    private static final LongAdder TAKEN_BACK = new LongAdder();
 
     private FsyncPool() {
     }
@@ -46,6 +55,14 @@ public final class FsyncPool {
         return HAND_OFFS.sum();
     }
 
+    /**
+     * Of {@link #handOffs()}, the syncs {@link #runAll}'s caller ran itself once its own had ended, because no pool
+     * thread had begun them yet (the pool's threads were waiting for a core).
+     */
+    public static long takenBack() {
+        return TAKEN_BACK.sum();
+    }
+
     /** One fsync (or anything else that waits for the disk). */
     @FunctionalInterface
     public interface Sync {
@@ -53,7 +70,8 @@ public final class FsyncPool {
     }
 
     /**
-     * Runs every sync, all at once (the first on the calling thread), and returns when all have ended.
+     * Runs every sync, all at once (the first on the calling thread), and returns when all have ended. The others go
+     * to the pool; those no pool thread has begun when the first has ended, the calling thread runs after it.
      *
      * @throws IOException the first failure, after every sync has ended
      */
@@ -64,13 +82,12 @@ public final class FsyncPool {
             }
             return;
         }
-        List<Future<?>> others = new ArrayList<>(syncs.size() - 1);
+        List<Handed> others = new ArrayList<>(syncs.size() - 1);
         for (Sync sync : syncs.subList(1, syncs.size())) {
             HAND_OFFS.increment();
-            others.add(POOL.submit(() -> {
-                sync.run();
-                return null;
-            }));
+            Handed handed = new Handed(sync);
+            others.add(handed);
+            POOL.execute(handed);
         }
         IOException failure = null;
         try {
@@ -78,8 +95,13 @@ public final class FsyncPool {
         } catch (IOException e) {
             failure = e;
         }
+        for (Handed other : others) {
+            if (other.runIfNotBegun()) {
+                TAKEN_BACK.increment();
+            }
+        }
         boolean interrupted = false;
-        for (Future<?> other : others) {
+        for (Handed other : others) {
             while (true) {
                 try {
                     other.get();
@@ -100,6 +122,33 @@ public final class FsyncPool {
         }
         if (failure != null) {
             throw failure;
+        }
+    }
+
+    /** A sync handed to the pool, run once by whichever comes first: a pool thread, or the caller. */
+    private static final class Handed extends FutureTask<Void> {
+        private final AtomicBoolean begun = new AtomicBoolean();
+
+        Handed(Sync sync) {
+            super(() -> {
+                sync.run();
+                return null;
+            });
+        }
+
+        /** Run by a pool thread: nothing if the caller has taken the sync back. */
+        @Override
+        public void run() {
+            runIfNotBegun();
+        }
+
+        /** Runs the sync here unless a thread has begun it; true if it ran here. */
+        boolean runIfNotBegun() {
+            if (!begun.compareAndSet(false, true)) {
+                return false;
+            }
+            super.run();
+            return true;
         }
     }
 }

@@ -7,8 +7,10 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 class FsyncPoolTest {
@@ -56,6 +58,58 @@ class FsyncPoolTest {
                 });
         assertThatThrownBy(() -> FsyncPool.runAll(syncs)).isInstanceOf(IOException.class).hasMessage("disk gone");
         assertThat(ended).containsExactlyInAnyOrder("first", "slow");
+    }
+
+    @Test
+    void aSyncNoPoolThreadHasBegunIsRunByTheCallerOnceItsOwnHasEnded() throws Exception {
+        CountDownLatch poolBusy = new CountDownLatch(FsyncPool.THREADS);
+        CountDownLatch release = new CountDownLatch(1);
+        List<FsyncPool.Sync> blocking = new ArrayList<>();
+        blocking.add(() -> await(release));
+        for (int i = 0; i < FsyncPool.THREADS; i++) {
+            blocking.add(() -> {
+                poolBusy.countDown();
+                await(release);
+            });
+        }
+        CompletableFuture<Void> holder = CompletableFuture.runAsync(() -> {
+            try {
+                FsyncPool.runAll(blocking);
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        try {
+            assertThat(poolBusy.await(10, TimeUnit.SECONDS)).as("every pool thread busy").isTrue();
+            long takenBack = FsyncPool.takenBack();
+            AtomicReference<Thread> caller = new AtomicReference<>();
+            AtomicReference<Thread> second = new AtomicReference<>();
+            // every pool thread waits for the latch: the second sync ends only if the caller runs it
+            CompletableFuture<Void> both = CompletableFuture.runAsync(() -> {
+                try {
+                    FsyncPool.runAll(List.of(() -> caller.set(Thread.currentThread()),
+                            () -> second.set(Thread.currentThread())));
+                } catch (IOException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            both.get(10, TimeUnit.SECONDS);
+            assertThat(second.get()).isSameAs(caller.get());
+            assertThat(FsyncPool.takenBack()).isEqualTo(takenBack + 1);
+        } finally {
+            release.countDown();
+            holder.get(10, TimeUnit.SECONDS);
+        }
+    }
+
+    private static void await(CountDownLatch latch) throws IOException {
+        try {
+            if (!latch.await(30, TimeUnit.SECONDS)) {
+                throw new IOException("never released");
+            }
+        } catch (InterruptedException e) {
+            throw new IOException(e);
+        }
     }
 
     @Test
