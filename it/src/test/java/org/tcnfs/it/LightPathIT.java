@@ -184,7 +184,7 @@ class LightPathIT {
                 .isEqualTo(2);
 
         // (the first transaction after the start also made the transaction id floor durable)
-        double lmdb = durableCommitRequests();
+        double lmdb = settledDurableCommitRequests(); // after the background flush of the first one's journal records
         journaled = journalRecords();
         txn(new CompoundBuilder().putfh(f).write(CompoundBuilder.anonymousStateid(), 4096, bytes(4096, 'b'))
                 .getattr(FATTR4_SIZE)).orThrow();
@@ -305,7 +305,7 @@ class LightPathIT {
         txn(new CompoundBuilder().putfh(dir).remove("warm-up")).orThrow();
         sleep(LATE_ROWS_DELAY);
         double light = light();
-        double lmdb = durableCommitRequests();
+        double lmdb = settledDurableCommitRequests();
 
         txn(new CompoundBuilder().putfh(dir).remove("sub").getattr(FATTR4_SIZE)).orThrow();
 
