@@ -34,7 +34,8 @@ import org.tcnfs.nfs4.xdr.OPEN4args;
  * The same rule at a transaction's commit ({@code TransactionSteps.syncTouched}), counted by the syncs it leaves out
  * ({@code tcnfs_directory_syncs_covered_total}, 0 for every transaction before): the workload driver's transaction of
  * 16 new files in one directory (OPEN-create, FILE_SYNC WRITE of 4 KiB, CLOSE each) leaves out its directory, whose
- * last entry the last file's fsync forces; one of REMOVEs in eight directories seven of them on XFS, none on tmpfs.
+ * last entry the last file's fsync forces; one of REMOVEs in eight directories seven of them on XFS, none on tmpfs;
+ * one that empties eight directories and then removes them (rm -rf) the eight, syncing only their parent.
  */
 class OrderedLogFlushesIT {
     private static final String DIRECTORY = "tcnfs_fsyncs_total{of=\"directory\"}";
@@ -189,6 +190,25 @@ class OrderedLogFlushesIT {
     @Test
     void onXfsATransactionOfRemovesInEightDirectoriesSyncsOnlyTheDirectoryOfTheLast() throws Exception {
         assertThat(transactionOfRemovesInEightDirectories(xfs)).isEqualTo(DIRECTORIES - 1);
+    }
+
+    @Test
+    void onXfsATransactionThatEmptiesAndRemovesEightDirectoriesSyncsOnlyTheirParent() throws Exception {
+        NfsOps nfs = client(xfs, "ordered-txn-rm-r");
+        byte[] top = nfs.mkdir(nfs.rootFh(), "txn-rm-r");
+        byte[][] dirs = directoriesWithAFile(nfs, top);
+        CompoundBuilder rmR = new CompoundBuilder();
+        for (byte[] dir : dirs) {
+            rmR.putfh(dir).remove("f");
+        }
+        rmR.putfh(top);
+        for (int i = 0; i < DIRECTORIES; i++) {
+            rmR.remove("d" + i);
+        }
+        assertThat(coveredAround(xfs, () -> runTransaction(nfs, rmR))).as("the removed directories' syncs left out")
+                .isEqualTo(DIRECTORIES);
+        assertThat(nfs.readdirNames(top)).isEmpty();
+        nfs.session().close();
     }
 
     @Test

@@ -256,8 +256,9 @@ class OrderedLogPowerCutXfsIT {
      * Four rounds, each cut right after the reply of its last compound: (1) one compound removing 256 files in each
      * of eight directories, one directory after the other; (2) one compound creating 250 files in each of eight
      * directories, then renaming a file between two others; (2b) the same as one transaction (other names, the
-     * rename back); (3) eight one-file compounds (OPEN-create, FILE_SYNC WRITE, CLOSE). The first two log more than one checkpoint's worth (the image's log is small), so that the changes in
-     * their first directories are in an earlier checkpoint than those in their last ones: with the fsync of the first
+     * rename back); (3) eight one-file compounds (OPEN-create, FILE_SYNC WRITE, CLOSE). The first two log more than
+     * one checkpoint's worth (the image's log is small), so that the changes in their first directories are in an
+     * earlier checkpoint than those in their last ones: with the fsync of the first
      * directory instead of the last (the rule gotten wrong, tried on 2026-11-27) the first round finds 616 acknowledged
      * removals undone (in d4 to d7), the second 701 acknowledged creates and the rename lost and 4 handles stale; the
      * third holds (its file's fsync is the rule's whole work).

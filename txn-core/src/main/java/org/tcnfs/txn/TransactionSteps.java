@@ -638,10 +638,16 @@ final class TransactionSteps implements Transaction.Steps {
         return kept;
     }
 
-    /** Whether {@code dir} is on device {@code dev} (not following a symbolic link); false if it cannot be read. */
+    /**
+     * Whether {@code dir} is on device {@code dev} (not following a symbolic link), or gone: a directory the compound
+     * removed after changing its entries (rm -rf) has nothing left to sync, and its removal is a change of its parent's
+     * entries, which is among the directories checked. False if it cannot be read otherwise.
+     */
     private static boolean onDevice(Path dir, long dev) {
         try {
             return ((Number) Files.getAttribute(dir, "unix:dev", LinkOption.NOFOLLOW_LINKS)).longValue() == dev;
+        } catch (NoSuchFileException gone) {
+            return true;
         } catch (IOException | RuntimeException e) {
             return false;
         }

@@ -2,6 +2,7 @@ package org.tcnfs.nfs4.vfs;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.OptionalLong;
 import java.util.Set;
 
 /**
@@ -142,8 +143,8 @@ public interface VirtualFileSystem {
      * change of directory entries then makes every earlier one on that device durable too (docs/durability.md, "One
      * log force per compound"). Empty unless a file system says so.
      */
-    default java.util.OptionalLong orderedLogDevice() {
-        return java.util.OptionalLong.empty();
+    default OptionalLong orderedLogDevice() {
+        return OptionalLong.empty();
     }
 
     /**

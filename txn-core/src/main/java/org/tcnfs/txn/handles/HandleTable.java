@@ -180,7 +180,7 @@ public final class HandleTable implements AutoCloseable {
     private final LongAdder queuedDirectorySyncsJoined = new LongAdder();
     /** Rows' flushes of plain compounds run on a pool thread while the compound's thread synced its files. */
     private final LongAdder rowFlushesHandedOff = new LongAdder();
-    /** Directory syncs of compounds (transactions too) left out because one sync on an {@link OrderedLog} covered them. */
+    /** Directory syncs of compounds (and transactions) that one sync on an {@link OrderedLog} covered. */
     private final LongAdder directorySyncsCovered = new LongAdder();
     private final LateDurability late;
     /** Rows of plain compounds on {@code async} exports that wait for the next LMDB commit ({@link PendingRows}). */
