@@ -77,6 +77,13 @@ final class UndoPreparer {
      * REMOVE's own undo moves them back only after the later steps are undone).
      */
     private final java.util.Map<ObjectPath, KeptVictim> keptVictims = new java.util.HashMap<>();
+    /**
+     * The directory whose entries the compound's last mutation of entries changed, when that mutation is a REMOVE
+     * (which changes its directory whenever it succeeds); null when it is one that may leave the entries as they
+     * were (an OPEN that found its file, a RENAME between two links of one file, and so every creation, LINK and
+     * RENAME) or there is none. See {@link #lastRemovalDirectory()}.
+     */
+    private ObjectPath lastRemovalDirectory;
     /** Whether {@link #keep} made sure the backup directory exists (once per transaction, not per victim). */
     private boolean backupDirectoryExists;
     private int inlineBytes;
@@ -105,6 +112,17 @@ final class UndoPreparer {
      */
     Set<ObjectPath> renameTargetDirs() {
         return renameTargetDirs;
+    }
+
+    /**
+     * The directory of the compound's last change of entries, when that change is a REMOVE's: once the compound has
+     * run every operation, on a file system that logs in order its fsync makes every change of entries the compound
+     * made durable (docs/durability.md, "One log force per compound"). Empty when the last mutation of entries is
+     * another kind (it may have changed nothing) or there is none. Valid for a compound whose mutations were all
+     * prepared, in operation order.
+     */
+    Optional<ObjectPath> lastRemovalDirectory() {
+        return Optional.ofNullable(lastRemovalDirectory);
     }
 
     /**
@@ -207,6 +225,7 @@ final class UndoPreparer {
             }
             touchedFiles.add(p);
             p.parent().ifPresent(touchedDirs::add);
+            lastRemovalDirectory = null;
             return null;
         }
 
@@ -223,6 +242,7 @@ final class UndoPreparer {
                         Optional.empty(), id)));
             }
             p.parent().ifPresent(touchedDirs::add);
+            lastRemovalDirectory = null;
             return null;
         }
 
@@ -252,6 +272,7 @@ final class UndoPreparer {
             created.remove(p);
             named.remove(p);
             p.parent().ifPresent(touchedDirs::add);
+            lastRemovalDirectory = p.parent().orElse(null);
             return null;
         }
 
@@ -266,6 +287,7 @@ final class UndoPreparer {
             Function<ObjectRef, Optional<ObjectPath>> locate) throws IOException {
         ObjectPath from = r.source().path();
         ObjectPath to = r.target().path();
+        lastRemovalDirectory = null;
         from.parent().ifPresent(touchedDirs::add);
         to.parent().ifPresent(touchedDirs::add);
         if (!from.parent().equals(to.parent())) {
@@ -341,8 +363,9 @@ final class UndoPreparer {
     /**
      * What a REMOVE or a replacing RENAME destroys, kept in the backup directory so undo can put the same
      * object back: a non-directory by a hard link made now; an (empty) directory by a rename into the backup
-     * directory right before the operation runs ({@link #swapBefore}), leaving an empty stand-in with the
-     * same owner and mode for the operation to remove or replace.
+     * directory: the REMOVE's own, where the file system can ({@link #takeSwaps}), else one right before the
+     * operation runs ({@link #swapBefore}), leaving an empty stand-in with the same owner and mode for the
+     * operation to remove or replace.
      */
     private UndoStep.MoveBack keep(int op, ObjectPath p, Path victim, Lstat found, String backupName)
             throws IOException {
@@ -399,9 +422,9 @@ final class UndoPreparer {
     }
 
     /**
-     * Instead of {@link #swapBefore}, for a light-path compound: the empty directories operation {@code op} will
-     * remove, each with the place in the backup directory where its REMOVE is to move it (no stand-in: the move is
-     * the removal). Empty for an operation that removes none.
+     * Instead of {@link #swapBefore}, for a REMOVE where the file system removes a directory into a place: the empty
+     * directories operation {@code op} will remove, each with the place in the backup directory where the REMOVE is
+     * to move it (no stand-in: the move is the removal). Empty for an operation that removes none.
      */
     List<Swap> takeSwaps(int op) {
         List<Swap> due = swaps.remove(op);
@@ -415,14 +438,10 @@ final class UndoPreparer {
      */
     void dropKeptObjects() throws IOException {
         for (Path kept : keptBackups) {
-            if (Files.isDirectory(kept, LinkOption.NOFOLLOW_LINKS)) {
-                try {
-                    Files.deleteIfExists(kept);
-                } catch (java.nio.file.DirectoryNotEmptyException e) {
-                    // left for the background cleaner
-                }
-            } else {
-                Files.deleteIfExists(kept);
+            try {
+                Files.deleteIfExists(kept); // a file's link or an empty directory: one lstat and one unlink or rmdir
+            } catch (java.nio.file.DirectoryNotEmptyException e) {
+                // left for the background cleaner
             }
         }
         keptBackups.clear();

@@ -188,4 +188,26 @@ class UndoPreparerTest {
 
         assertThat(Files.readString(f)).isEqualTo("0123456789");
     }
+
+    @Test
+    void theDirectoryOfTheLastChangeOfEntriesIsNamedOnlyWhenThatChangeIsARemove() throws IOException {
+        Files.createDirectories(root.resolve("d"));
+        Files.createDirectories(root.resolve("e"));
+        Files.write(root.resolve("d").resolve("x"), new byte[1]);
+        Files.write(root.resolve("e").resolve("y"), new byte[1]);
+        assertThat(preparer.lastRemovalDirectory()).isEmpty();
+
+        prepare(new Mutation.Removal(0, ObjectRef.unchanged(path("d", "x"))));
+        prepare(new Mutation.Removal(1, ObjectRef.unchanged(path("e", "y"))));
+        assertThat(preparer.lastRemovalDirectory()).contains(path("e"));
+
+        // an OPEN may find its file and change nothing: no directory stands for the compound's changes then
+        prepare(new Mutation.Creation(2, ObjectRef.created(path("d", "z")), FileType.REGULAR,
+                Mutation.Creation.How.OPEN_UNCHECKED));
+        assertThat(preparer.lastRemovalDirectory()).isEmpty();
+        // a later WRITE changes no entries
+        prepare(new Mutation.Removal(3, ObjectRef.unchanged(path("d", "x"))));
+        prepare(new Mutation.Write(4, ObjectRef.unchanged(path("e", "w")), 0, 1));
+        assertThat(preparer.lastRemovalDirectory()).contains(path("d"));
+    }
 }

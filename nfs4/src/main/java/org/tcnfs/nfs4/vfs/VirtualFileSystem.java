@@ -128,11 +128,21 @@ public interface VirtualFileSystem {
     }
 
     /**
-     * Whether {@link #remove} of an empty directory honours a place the transaction layer gave for it (the light
-     * path's REMOVE of a directory): it then renames the directory there, one step, instead of removing it, so that
+     * Whether {@link #remove} of an empty directory honours a place the transaction layer gave for it (a
+     * transaction's REMOVE of a directory): it then renames the directory there, one step, instead of removing it, so that
      * the same directory can be put back if the transaction rolls back. False unless a file system says so.
      */
     default boolean removesDirectoriesIntoPlace() {
+        return false;
+    }
+
+    /**
+     * Whether the file system makes metadata changes durable in the order they were made, through one log, so that
+     * the fsync of the directory a compound changed last makes every earlier change of entries durable too (on every
+     * directory of the export: mount points inside it are not exported). The transaction layer then syncs that one
+     * directory at a commit (docs/durability.md, "One log force per compound"). False unless a file system says so.
+     */
+    default boolean logsInOrder() {
         return false;
     }
 

@@ -671,15 +671,19 @@ public final class HandleTable implements AutoCloseable {
         }
     }
 
-    void directorySyncsCovered(int syncs) {
+    /**
+     * Counts {@code syncs} directory syncs left out because one sync on an {@link OrderedLog} covered them: a plain
+     * compound's ({@link TxnBuffer}) or a transaction's commit (its own syncs, {@code TransactionSteps}).
+     */
+    public void directorySyncsCovered(int syncs) {
         if (syncs > 0) {
             directorySyncsCovered.add(syncs);
         }
     }
 
     /**
-     * Directory syncs of plain compounds left out because, on a file system that logs in order, the fsync of the
-     * object of the compound's last change of entries covered them ({@link OrderedLog}).
+     * Directory syncs of plain compounds and transactions left out because, on a file system that logs in order, the
+     * fsync of the object of the compound's last change of entries covered them ({@link OrderedLog}).
      */
     public long directorySyncsCovered() {
         return directorySyncsCovered.sum();
@@ -720,7 +724,7 @@ public final class HandleTable implements AutoCloseable {
 
     /**
      * Where the REMOVE of the empty directory with inode number {@code ino}, on this thread, is to rename it instead
-     * of removing it: the place a light-path transaction's buffer keeps it at for its undo ({@link
+     * of removing it: the place a transaction's buffer keeps it at for its undo ({@link
      * TxnBuffer#keepRemovedDirectory}), taken once; empty elsewhere (remove it).
      */
     public Optional<java.nio.file.Path> placeForRemovedDirectory(long ino) {
