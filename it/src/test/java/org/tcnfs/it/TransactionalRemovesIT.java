@@ -99,7 +99,8 @@ class TransactionalRemovesIT {
     void onXfsATransactionOfRemovesInEightDirectoriesFsyncsOnlyTheDirectoryOfTheLastAtItsCommit() throws Exception {
         Syncs cost = transactionOfRemovesInEightDirectories(xfs, "txn-removes-xfs");
         assertThat(cost.covered()).as("directory syncs covered by the last one").isEqualTo(DIRECTORIES - 1);
-        assertThat(cost.handOffs()).as("syncs handed to the pool (the backups' beside the record)").isLessThanOrEqualTo(1);
+        assertThat(cost.handOffs()).as("syncs handed to the pool (the backups' beside the record)")
+                .isLessThanOrEqualTo(1);
     }
 
     @Test
@@ -107,7 +108,8 @@ class TransactionalRemovesIT {
             throws Exception {
         Syncs cost = transactionOfRemovesInEightDirectories(tmpfs, "txn-removes-tmpfs");
         assertThat(cost.covered()).as("directory syncs covered").isZero();
-        assertThat(cost.handOffs()).as("syncs handed to the pool (the backups' beside the record)").isLessThanOrEqualTo(1);
+        assertThat(cost.handOffs()).as("syncs handed to the pool (the backups' beside the record)")
+                .isLessThanOrEqualTo(1);
     }
 
     @Test

@@ -422,9 +422,9 @@ final class UndoPreparer {
     }
 
     /**
-     * Instead of {@link #swapBefore}, for a REMOVE where the file system removes a directory into a place: the empty
-     * directories operation {@code op} will remove, each with the place in the backup directory where the REMOVE is
-     * to move it (no stand-in: the move is the removal). Empty for an operation that removes none.
+     * Instead of {@link #swapBefore}, for a REMOVE where the file system removes a directory into a place: the
+     * empty directories operation {@code op} will remove, each with the place in the backup directory where the
+     * REMOVE is to move it (no stand-in: the move is the removal). Empty for an operation that removes none.
      */
     List<Swap> takeSwaps(int op) {
         List<Swap> due = swaps.remove(op);

@@ -129,8 +129,8 @@ public interface VirtualFileSystem {
 
     /**
      * Whether {@link #remove} of an empty directory honours a place the transaction layer gave for it (a
-     * transaction's REMOVE of a directory): it then renames the directory there, one step, instead of removing it, so that
-     * the same directory can be put back if the transaction rolls back. False unless a file system says so.
+     * transaction's REMOVE of a directory): it then renames the directory there, one step, instead of removing it, so
+     * that the same directory can be put back if the transaction rolls back. False unless a file system says so.
      */
     default boolean removesDirectoriesIntoPlace() {
         return false;
