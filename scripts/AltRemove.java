@@ -6,12 +6,14 @@ import java.util.*;
  * round"): each compound removes one file from each of DIRS directories (the driver's rm -rf spreads its 64 paths over
  * about 50), sent to the two servers in turn (who goes first alternates), so that the load of a shared machine falls
  * on both alike. Prints the median, quartiles and mean per server after 5 untimed rounds.
- * Run by scripts/bench-alt-remove.sh; args: portA portB rounds dirs.
+ * Run by scripts/bench-alt-remove.sh; args: portA portB rounds dirs [plain|txn] (the REMOVE compounds' mode; the
+ * tree is made by plain compounds either way).
  */
 public class AltRemove {
     public static void main(String[] a) throws Exception {
         int[] ports = {Integer.parseInt(a[0]), Integer.parseInt(a[1])};
         int rounds = Integer.parseInt(a[2]); int dirs = Integer.parseInt(a[3]);
+        Mode mode = a.length > 4 && a[4].equals("txn") ? Mode.TRANSACTION : Mode.PLAIN;
         VnfsClient[] c = new VnfsClient[2];
         for (int s = 0; s < 2; s++) c[s] = VnfsClient.builder().host("127.0.0.1").port(ports[s]).export("/").connect();
         String root = "alt" + System.nanoTime();
@@ -33,7 +35,7 @@ public class AltRemove {
                 List<String> paths = new ArrayList<>();
                 for (int i = 0; i < dirs; i++) paths.add(root + "/a" + (i % 7) + "/b" + (i % 5) + "/d" + i + "/f" + r);
                 long t0 = System.nanoTime();
-                VResult<Void> res = c[s].vremove(paths, Mode.PLAIN);
+                VResult<Void> res = c[s].vremove(paths, mode);
                 long t = System.nanoTime() - t0;
                 if (!res.isOk()) throw new IllegalStateException("remove failed on " + s + ": " + res);
                 if (r >= 5) lat.get(s)[r - 5] = t;

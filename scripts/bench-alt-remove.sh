@@ -2,7 +2,8 @@
 # Paired rm -rf compound latency of two tcnfs builds (issue 16): starts JAR_A and JAR_B with the same export options on
 # fresh directories under BENCH_DIR (default /mnt/tcnfs-xfs/bench) and runs scripts/AltRemove.java, which sends each
 # compound (one REMOVE in each of DIRS directories) to both servers in turn. Robust to load changes, unlike two runs
-# one after the other. usage: scripts/bench-alt-remove.sh JAR_A JAR_B DATA_OPTIONS ROUNDS DIRS
+# one after the other. ALT_MODE=txn sends the REMOVE compounds as transactions (default plain).
+# usage: scripts/bench-alt-remove.sh JAR_A JAR_B DATA_OPTIONS ROUNDS DIRS
 #   e.g. scripts/bench-alt-remove.sh /work/wt/base8/server/target/tcnfs-server.jar server/target/tcnfs-server.jar \
 #        rw,no_root_squash 150 50
 set -euo pipefail
@@ -21,4 +22,4 @@ for n in a b; do
   PIDS+=($!)
 done
 for _ in $(seq 1 300); do [ -s "$W/a.port" ] && [ -s "$W/b.port" ] && break; sleep 0.2; done
-java -cp "$BENCH_JAR" "$ROOT/scripts/AltRemove.java" "$(cat "$W/a.port")" "$(cat "$W/b.port")" "$R" "$D"
+java -cp "$BENCH_JAR" "$ROOT/scripts/AltRemove.java" "$(cat "$W/a.port")" "$(cat "$W/b.port")" "$R" "$D" "${ALT_MODE:-plain}"

@@ -321,8 +321,8 @@ public final class TcnfsServer implements AutoCloseable {
                 .description("Flushes of plain compounds' handle rows run on an fsync pool thread while the "
                         + "compound's own thread synced its files and directories").register(metrics.registry());
         FunctionCounter.builder("tcnfs.directory.syncs.covered", table, t -> t.directorySyncsCovered())
-                .description("Directory syncs of plain compounds left out on file systems that log in order (XFS): "
-                        + "the fsync of the object of the compound's last change of entries covered them")
+                .description("Directory syncs of plain compounds and transactions left out on file systems that log in "
+                        + "order (XFS): the fsync of the object of the compound's last change of entries covered them")
                 .register(metrics.registry());
         FunctionCounter.builder("tcnfs.directory.syncs.joined", table, t -> t.queuedDirectorySyncsJoined())
                 .description("Directory syncs of plain compounds on async exports that a sync of the same directory "

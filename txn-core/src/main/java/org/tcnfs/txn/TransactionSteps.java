@@ -25,6 +25,8 @@ import org.slf4j.LoggerFactory;
 import org.tcnfs.nfs4.state.OpenStateTable;
 import org.tcnfs.nfs4.state.StateJournal;
 import org.tcnfs.nfs4.xdr.COMPOUND4args;
+import org.tcnfs.nfs4.xdr.nfs_argop4;
+import org.tcnfs.nfs4.xdr.nfs_opnum4;
 import org.tcnfs.proto.RecoveryRecord;
 import org.tcnfs.proto.RecoveryRecords;
 import org.tcnfs.proto.UndoStep;
@@ -323,9 +325,10 @@ final class TransactionSteps implements Transaction.Steps {
             if (!upFront) {
                 prepareOp(index);
             }
-            if (light) {
-                // a light REMOVE of an empty directory moves it into the backup directory in one rename that is the
-                // removal (LocalFileSystem.remove); the full path moves it aside first and leaves a stand-in
+            if (light || removesIntoPlace(index)) {
+                // a REMOVE of an empty directory moves it into the backup directory in one rename that is the removal
+                // (LocalFileSystem.remove), on the full path after the record naming that place is durable; a RENAME
+                // over one, or a REMOVE where the file system cannot, moves it aside first and leaves a stand-in
                 for (UndoPreparer.Swap swap : preparer.takeSwaps(index)) {
                     if (swap.fileId().isPresent()) {
                         buffer.keepRemovedDirectory(swap.fileId().getAsLong(), swap.kept().toAbsolutePath());
@@ -341,6 +344,13 @@ final class TransactionSteps implements Transaction.Steps {
             buffer.removeRowsLate();
         }
         services.crashPoints.reach("before-op-", index);
+    }
+
+    /** Whether operation {@code index} is a REMOVE and the file system removes a directory into a given place. */
+    private boolean removesIntoPlace(int index) {
+        nfs_argop4[] ops = args.argarray;
+        return index < ops.length && ops[index].argop == nfs_opnum4.OP_REMOVE
+                && export.fs().removesDirectoriesIntoPlace();
     }
 
     /** Records the open and lock state the operation changes, to put back if the compound rolls back. */
@@ -591,21 +601,26 @@ final class TransactionSteps implements Transaction.Steps {
         // Directories that gained a renamed entry first, in the same wave as the files: on a file system that does
         // not journal a rename as one transaction, a cut may then keep a moved object under both names (undo drops
         // the second link), never under neither (docs/durability.md, "Strict renames"). On a file system that logs in
-        // order, the one directory left to sync forces every rename with the rest of the log.
+        // order, the one directory left to sync forces every rename with the rest of the log. The directories of each
+        // wave run one after another on one thread: the first fsync commits the journal for the others.
         Set<ObjectPath> targets = preparer.renameTargetDirs();
+        List<FsyncPool.Sync> first = new ArrayList<>();
         List<FsyncPool.Sync> after = new ArrayList<>();
         for (ObjectPath p : dirs) {
             Path dir = preparer.local(p);
             BasicFileAttributes a = attributesOrNull(dir);
             if (a != null && a.isDirectory()) {
-                (targets.contains(p) || targets.isEmpty() ? syncs : after).add(sharedForce(shared, a, dir));
+                (targets.contains(p) || targets.isEmpty() ? first : after).add(sharedForce(shared, a, dir));
             }
+        }
+        if (!first.isEmpty()) {
+            syncs.add(FsyncPool.oneAfterAnother(first));
         }
         if (alongside != null) {
             syncs.add(0, alongside); // on the calling thread
         }
         FsyncPool.runAll(syncs);
-        FsyncPool.runAll(after);
+        FsyncPool.oneAfterAnother(after).run();
     }
 
     /**

@@ -377,8 +377,9 @@ final class UndoPreparer {
     /**
      * What a REMOVE or a replacing RENAME destroys, kept in the backup directory so undo can put the same
      * object back: a non-directory by a hard link made now; an (empty) directory by a rename into the backup
-     * directory right before the operation runs ({@link #swapBefore}), leaving an empty stand-in with the
-     * same owner and mode for the operation to remove or replace.
+     * directory: the REMOVE's own, where the file system can ({@link #takeSwaps}), else one right before the
+     * operation runs ({@link #swapBefore}), leaving an empty stand-in with the same owner and mode for the
+     * operation to remove or replace.
      */
     private UndoStep.MoveBack keep(int op, ObjectPath p, Path victim, Lstat found, String backupName)
             throws IOException {
@@ -435,9 +436,9 @@ final class UndoPreparer {
     }
 
     /**
-     * Instead of {@link #swapBefore}, for a light-path compound: the empty directories operation {@code op} will
-     * remove, each with the place in the backup directory where its REMOVE is to move it (no stand-in: the move is
-     * the removal). Empty for an operation that removes none.
+     * Instead of {@link #swapBefore}, for a REMOVE where the file system removes a directory into a place: the
+     * empty directories operation {@code op} will remove, each with the place in the backup directory where the
+     * REMOVE is to move it (no stand-in: the move is the removal). Empty for an operation that removes none.
      */
     List<Swap> takeSwaps(int op) {
         List<Swap> due = swaps.remove(op);
@@ -451,14 +452,10 @@ final class UndoPreparer {
      */
     void dropKeptObjects() throws IOException {
         for (Path kept : keptBackups) {
-            if (Files.isDirectory(kept, LinkOption.NOFOLLOW_LINKS)) {
-                try {
-                    Files.deleteIfExists(kept);
-                } catch (java.nio.file.DirectoryNotEmptyException e) {
-                    // left for the background cleaner
-                }
-            } else {
-                Files.deleteIfExists(kept);
+            try {
+                Files.deleteIfExists(kept); // a file's link or an empty directory: one lstat and one unlink or rmdir
+            } catch (java.nio.file.DirectoryNotEmptyException e) {
+                // left for the background cleaner
             }
         }
         keptBackups.clear();

@@ -129,9 +129,9 @@ public interface VirtualFileSystem {
     }
 
     /**
-     * Whether {@link #remove} of an empty directory honours a place the transaction layer gave for it (the light
-     * path's REMOVE of a directory): it then renames the directory there, one step, instead of removing it, so that
-     * the same directory can be put back if the transaction rolls back. False unless a file system says so.
+     * Whether {@link #remove} of an empty directory honours a place the transaction layer gave for it (a
+     * transaction's REMOVE of a directory): it then renames the directory there, one step, instead of removing it, so
+     * that the same directory can be put back if the transaction rolls back. False unless a file system says so.
      */
     default boolean removesDirectoriesIntoPlace() {
         return false;

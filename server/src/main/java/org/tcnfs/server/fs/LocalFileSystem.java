@@ -600,7 +600,7 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
     }
 
     /**
-     * The REMOVE of the empty directory {@code path} as one rename into {@code place} (a light-path transaction's
+     * The REMOVE of the empty directory {@code path} as one rename into {@code place} (a transaction's
      * backup directory, {@link HandleTable#placeForRemovedDirectory}): the name goes in one step, and the same
      * directory is there to be put back if the transaction rolls back. NFS4ERR_NOTEMPTY, changing nothing, for a
      * directory with entries, also for one a process on the server gave an entry between the check and the rename.

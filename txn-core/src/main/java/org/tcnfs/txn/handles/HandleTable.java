@@ -724,7 +724,7 @@ public final class HandleTable implements AutoCloseable {
 
     /**
      * Where the REMOVE of the empty directory with inode number {@code ino}, on this thread, is to rename it instead
-     * of removing it: the place a light-path transaction's buffer keeps it at for its undo ({@link
+     * of removing it: the place a transaction's buffer keeps it at for its undo ({@link
      * TxnBuffer#keepRemovedDirectory}), taken once; empty elsewhere (remove it).
      */
     public Optional<java.nio.file.Path> placeForRemovedDirectory(long ino) {

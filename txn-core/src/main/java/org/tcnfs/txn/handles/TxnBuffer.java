@@ -43,7 +43,7 @@ public final class TxnBuffer {
      */
     private boolean removesRowsLate;
     /**
-     * Where a light-path transaction's REMOVE moves an empty directory instead of removing it, by its inode number
+     * Where a transaction's REMOVE moves an empty directory instead of removing it, by its inode number
      * ({@link #keepRemovedDirectory}); at most the compound's REMOVEs.
      */
     private final Map<Long, java.nio.file.Path> removedDirectoryPlaces = new java.util.HashMap<>();
@@ -154,8 +154,8 @@ public final class TxnBuffer {
     /**
      * Lets the REMOVE of the empty directory with inode number {@code ino} rename it to {@code place} (in the
      * transaction's backup directory) instead of removing it ({@link HandleTable#placeForRemovedDirectory}): one
-     * step, as a removal is, and the same directory is kept for the undo (a light-path transaction, which moves
-     * nothing aside before its one change).
+     * step, as a removal is, and the same directory is kept for the undo (a transaction, whose REMOVE then moves
+     * nothing aside before its own change).
      */
     public void keepRemovedDirectory(long ino, java.nio.file.Path place) {
         removedDirectoryPlaces.put(ino, Objects.requireNonNull(place, "place"));
@@ -584,25 +584,8 @@ public final class TxnBuffer {
                 chains.get(i % chains.size()).add(directories.get(i));
             }
         }
-        return chains.stream().map(chain -> (FsyncPool.Sync) () -> runChain(chain, shared)).toList();
-    }
-
-    private static void runChain(List<Map.Entry<Object, PendingSync>> chain, SharedFsync shared) throws IOException {
-        IOException failure = null;
-        for (Map.Entry<Object, PendingSync> e : chain) {
-            try {
-                shared.sync(e.getKey(), e.getValue()::sync);
-            } catch (IOException ex) {
-                if (failure == null) {
-                    failure = ex;
-                } else {
-                    failure.addSuppressed(ex);
-                }
-            }
-        }
-        if (failure != null) {
-            throw failure;
-        }
+        return chains.stream().map(chain -> FsyncPool.oneAfterAnother(chain.stream()
+                .map(e -> (FsyncPool.Sync) () -> shared.sync(e.getKey(), e.getValue()::sync)).toList())).toList();
     }
 
     /**

@@ -1,0 +1,138 @@
+package org.tcnfs.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.tcnfs.client.CompoundBuilder;
+import org.tcnfs.client.CompoundResult;
+import org.tcnfs.client.Nfs41Session;
+import org.tcnfs.nfs4.status.NfsStatus;
+import org.tcnfs.nfs4.xdr.nfs4_attr;
+
+/**
+ * What a transaction of many REMOVEs (the workload driver's rm -rf sends 64 a compound, in about 50 directories)
+ * syncs at its commit, and that its rollback puts back the very objects it removed (issue 16), through the wire to
+ * real servers whose export and state lie on the XFS and tmpfs test mounts, counted through the metrics endpoint:
+ * <ul>
+ *   <li>on XFS, which makes metadata changes durable in order, the commit fsyncs only the directory of the last REMOVE
+ *       (its log force holds every earlier removal: docs/durability.md, "One log force per compound"); the other
+ *       seven count as covered (before: every directory, each handed to an fsync pool thread);</li>
+ *   <li>on tmpfs every directory is still synced, one after another on the compound's own thread (before: seven
+ *       hand-offs to the pool);</li>
+ *   <li>a transaction that removes a file and an empty directory and then fails puts both back: the same objects
+ *       (file id, link count, contents), answering to the handles of before.</li>
+ * </ul>
+ */
+class TransactionalRemovesIT {
+    private static final String COVERED = "tcnfs_directory_syncs_covered_total";
+    private static final String HAND_OFFS = "tcnfs_fsync_pool_handoffs_total";
+    private static final int DIRECTORIES = 8;
+    private static final byte[] DATA = "kept by the rollback".getBytes(StandardCharsets.UTF_8);
+
+    private static ServerProcess xfs;
+    private static ServerProcess tmpfs;
+
+    @BeforeAll
+    static void startServers() throws IOException {
+        xfs = ServerProcess.startIn(TestMounts.directoryOn("TCNFS_XFS_DIR", "xfs"), List.of());
+        tmpfs = ServerProcess.startIn(TestMounts.directoryOn("TCNFS_TMPFS_DIR", "tmpfs"), List.of());
+    }
+
+    @AfterAll
+    static void stopServers() throws IOException {
+        for (ServerProcess s : new ServerProcess[] {xfs, tmpfs}) {
+            if (s != null) {
+                s.close();
+            }
+        }
+    }
+
+    /** Directory syncs a commit left out as covered, and syncs handed to the fsync pool, around one transaction. */
+    private record Syncs(long covered, long handOffs) {
+    }
+
+    /**
+     * Makes eight directories with a file each (and waits until the background flush of their rows is done), then
+     * sends one transaction that removes the eight files and returns what it cost.
+     */
+    private static Syncs transactionOfRemovesInEightDirectories(ServerProcess server, String name) throws Exception {
+        NfsOps nfs = new NfsOps(Nfs41Session.create(server.connect(), name));
+        byte[] top = nfs.mkdir(nfs.rootFh(), name);
+        byte[][] dirs = new byte[DIRECTORIES][];
+        CompoundBuilder removes = new CompoundBuilder();
+        for (int i = 0; i < dirs.length; i++) {
+            dirs[i] = nfs.mkdir(top, "d" + i);
+            nfs.createFile(dirs[i], "f", new byte[16]);
+            removes.putfh(dirs[i]).remove("f");
+        }
+        awaitNoLateWork(server);
+        String before = server.scrapeMetrics();
+        CompoundResult txn = nfs.session().executeTransaction(removes);
+        String after = server.scrapeMetrics();
+        assertThat(txn.status()).as("%s", txn).isEqualTo(NfsStatus.OK);
+        for (byte[] dir : dirs) {
+            assertThat(nfs.readdirNames(dir)).isEmpty();
+        }
+        nfs.session().close();
+        return new Syncs(delta(before, after, COVERED), delta(before, after, HAND_OFFS));
+    }
+
+    private static long delta(String before, String after, String series) {
+        return (long) (ServerProcess.metric(after, series).orElse(0) - ServerProcess.metric(before, series).orElse(0));
+    }
+
+    /** Waits until the server's background queue is empty and its flush had time to run (at most 20 s). */
+    private static void awaitNoLateWork(ServerProcess server) throws Exception {
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        while (System.nanoTime() < deadline && server.metric("tcnfs_late_pending") > 0) {
+            Thread.sleep(50);
+        }
+        Thread.sleep(1500);
+    }
+
+    @Test
+    void onXfsATransactionOfRemovesInEightDirectoriesFsyncsOnlyTheDirectoryOfTheLastAtItsCommit() throws Exception {
+        Syncs cost = transactionOfRemovesInEightDirectories(xfs, "txn-removes-xfs");
+        assertThat(cost.covered()).as("directory syncs covered by the last one").isEqualTo(DIRECTORIES - 1);
+        assertThat(cost.handOffs()).as("syncs handed to the pool (the backups' beside the record)")
+                .isLessThanOrEqualTo(1);
+    }
+
+    @Test
+    void onTmpfsATransactionOfRemovesInEightDirectoriesSyncsThemOneAfterAnotherWithoutHandingThemToThePool()
+            throws Exception {
+        Syncs cost = transactionOfRemovesInEightDirectories(tmpfs, "txn-removes-tmpfs");
+        assertThat(cost.covered()).as("directory syncs covered").isZero();
+        assertThat(cost.handOffs()).as("syncs handed to the pool (the backups' beside the record)")
+                .isLessThanOrEqualTo(1);
+    }
+
+    @Test
+    void aTransactionThatRemovesAFileAndAnEmptyDirectoryThenFailsPutsBackTheSameObjectsUnderTheirHandles()
+            throws Exception {
+        NfsOps nfs = new NfsOps(Nfs41Session.create(xfs.connect(), "txn-removes-rollback"));
+        byte[] top = nfs.mkdir(nfs.rootFh(), "rollback");
+        byte[] file = nfs.createFile(top, "f", DATA);
+        byte[] dir = nfs.mkdir(top, "e");
+        long fileId = nfs.getattr(file, nfs4_attr.FATTR4_FILEID).fileid();
+        long dirId = nfs.getattr(dir, nfs4_attr.FATTR4_FILEID).fileid();
+
+        CompoundResult txn = nfs.session().executeTransaction(new CompoundBuilder().putfh(top).remove("f").remove("e")
+                .remove("missing"));
+
+        assertThat(txn.status()).as("%s", txn).isEqualTo(NfsStatus.NOENT);
+        assertThat(nfs.readdirNames(top)).containsExactlyInAnyOrder("f", "e");
+        assertThat(nfs.getattr(nfs.lookup(top, "f"), nfs4_attr.FATTR4_FILEID).fileid()).isEqualTo(fileId);
+        assertThat(nfs.getattr(file, nfs4_attr.FATTR4_NUMLINKS).numlinks()).as("no kept link left").isEqualTo(1);
+        assertThat(nfs.read(file)).as("the file, by its handle of before").isEqualTo(DATA);
+        assertThat(nfs.getattr(nfs.lookup(top, "e"), nfs4_attr.FATTR4_FILEID).fileid()).isEqualTo(dirId);
+        assertThat(nfs.getattr(dir, nfs4_attr.FATTR4_FILEID).fileid()).as("the directory, by its handle of before")
+                .isEqualTo(dirId);
+        nfs.session().close();
+    }
+}
