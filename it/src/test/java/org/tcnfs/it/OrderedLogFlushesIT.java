@@ -233,25 +233,16 @@ class OrderedLogFlushesIT {
         String directory = DIRECTORY;
         NfsOps nfs = client(xfsAsync, "ordered-async-removes");
         byte[][] dirs = directoriesWithAFile(nfs, nfs.mkdir(nfs.rootFh(), "async-removes"));
-        awaitNoLateWork(xfsAsync);
+        xfsAsync.awaitNoLateWork();
         double before = xfsAsync.metric(directory);
         CompoundBuilder removes = new CompoundBuilder();
         for (byte[] dir : dirs) {
             removes.putfh(dir).remove("f");
         }
         nfs.runOk(removes);
-        awaitNoLateWork(xfsAsync);
+        xfsAsync.awaitNoLateWork();
         assertThat(xfsAsync.metric(directory) - before).as("directory fsyncs, in the background").isEqualTo(1);
         nfs.session().close();
-    }
-
-    /** Waits until the server's background queue is empty and its flush had time to run (at most 20 s). */
-    private static void awaitNoLateWork(ServerProcess server) throws Exception {
-        long deadline = System.nanoTime() + 20_000_000_000L;
-        while (System.nanoTime() < deadline && server.metric("tcnfs_late_pending") > 0) {
-            Thread.sleep(50);
-        }
-        Thread.sleep(1500);
     }
 
     @Test

@@ -305,6 +305,18 @@ public final class ServerProcess implements AutoCloseable {
         return metric(scraped, name).orElseThrow(() -> new AssertionError("no metric " + name + " in\n" + scraped));
     }
 
+    /**
+     * Waits until the server's background queue ({@code tcnfs_late_pending}) is empty and its flush had time to run:
+     * 1.5 s more, at most 20 s in all.
+     */
+    public void awaitNoLateWork() throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        while (System.nanoTime() < deadline && metric("tcnfs_late_pending") > 0) {
+            Thread.sleep(50);
+        }
+        Thread.sleep(1500);
+    }
+
     public InetSocketAddress address() {
         return new InetSocketAddress(host(), port);
     }

@@ -70,7 +70,7 @@ class TransactionalRemovesIT {
             nfs.createFile(dirs[i], "f", new byte[16]);
             removes.putfh(dirs[i]).remove("f");
         }
-        awaitNoLateWork(server);
+        server.awaitNoLateWork();
         String before = server.scrapeMetrics();
         CompoundResult txn = nfs.session().executeTransaction(removes);
         String after = server.scrapeMetrics();
@@ -84,15 +84,6 @@ class TransactionalRemovesIT {
 
     private static long delta(String before, String after, String series) {
         return (long) (ServerProcess.metric(after, series).orElse(0) - ServerProcess.metric(before, series).orElse(0));
-    }
-
-    /** Waits until the server's background queue is empty and its flush had time to run (at most 20 s). */
-    private static void awaitNoLateWork(ServerProcess server) throws Exception {
-        long deadline = System.nanoTime() + 20_000_000_000L;
-        while (System.nanoTime() < deadline && server.metric("tcnfs_late_pending") > 0) {
-            Thread.sleep(50);
-        }
-        Thread.sleep(1500);
     }
 
     @Test
