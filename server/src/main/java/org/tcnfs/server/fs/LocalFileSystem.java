@@ -255,11 +255,6 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         return dev == rootDev ? orderedLog : null;
     }
 
-    /** Whether the export's file system makes metadata changes durable in order and the server relies on it. */
-    public boolean logsInOrder() {
-        return orderedLog != null;
-    }
-
     @Override
     public OptionalLong orderedLogDevice() {
         return orderedLog != null ? OptionalLong.of(rootDev) : OptionalLong.empty();
@@ -1830,7 +1825,7 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
             LOG.info("exporting {} as {} (root handle {}, {}; {})", real, exportId, rootHandle,
                     fs.runsAsRoot ? "running as root: new objects get the caller's owner"
                             : "not running as root: new objects stay owned by the server's user",
-                    fs.logsInOrder() ? "its file system logs in order: one directory fsync per plain compound"
+                    fs.orderedLogDevice().isPresent() ? "its file system logs in order: one directory fsync per plain compound"
                             : "every directory a plain compound changed is fsynced");
             return fs;
         }

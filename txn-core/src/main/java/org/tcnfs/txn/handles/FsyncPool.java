@@ -79,21 +79,11 @@ public final class FsyncPool {
     public static Sync oneAfterAnother(List<? extends Sync> syncs) {
         List<Sync> chain = List.copyOf(syncs);
         return () -> {
-            IOException failure = null;
+            SyncFailures failures = new SyncFailures();
             for (Sync sync : chain) {
-                try {
-                    sync.run();
-                } catch (IOException e) {
-                    if (failure == null) {
-                        failure = e;
-                    } else {
-                        failure.addSuppressed(e);
-                    }
-                }
+                failures.run(sync);
             }
-            if (failure != null) {
-                throw failure;
-            }
+            failures.throwIfAny();
         };
     }
 
@@ -117,12 +107,8 @@ public final class FsyncPool {
             others.add(handed);
             POOL.execute(handed);
         }
-        IOException failure = null;
-        try {
-            syncs.get(0).run();
-        } catch (IOException e) {
-            failure = e;
-        }
+        SyncFailures failures = new SyncFailures();
+        failures.run(syncs.get(0));
         for (Handed other : others) {
             if (other.runIfNotBegun()) {
                 TAKEN_BACK.increment();
@@ -137,10 +123,8 @@ public final class FsyncPool {
                 } catch (InterruptedException e) {
                     interrupted = true;
                 } catch (ExecutionException e) {
-                    if (failure == null) {
-                        failure = e.getCause() instanceof IOException io ? io
-                                : new IOException("sync failed: " + e.getCause(), e.getCause());
-                    }
+                    failures.add(e.getCause() instanceof IOException io ? io
+                            : new IOException("sync failed: " + e.getCause(), e.getCause()));
                     break;
                 }
             }
@@ -148,9 +132,7 @@ public final class FsyncPool {
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
-        if (failure != null) {
-            throw failure;
-        }
+        failures.throwIfAny();
     }
 
     /** A sync handed to the pool, run once by whichever comes first: a pool thread, or the caller. */

@@ -454,12 +454,12 @@ public final class TxnBuffer {
         // taken out first: a failed commit discards the buffer while the syncs still run
         TakenSyncs syncs = takePendingSyncs();
         try {
-            IOException failure = null;
+            SyncFailures failures = new SyncFailures();
             FsyncPool.Sync rowsDurable = null;
             try {
                 rowsDurable = commitVisibly();
             } catch (IOException e) {
-                failure = e;
+                failures.add(e);
             } finally {
                 whenVisible.run();
             }
@@ -470,18 +470,8 @@ public final class TxnBuffer {
                 }
                 all.add(rowsDurable);
             }
-            try {
-                FsyncPool.runAll(all);
-            } catch (IOException e) {
-                if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
-            }
-            if (failure != null) {
-                throw failure;
-            }
+            failures.run(() -> FsyncPool.runAll(all));
+            failures.throwIfAny();
         } finally {
             syncs.release();
         }

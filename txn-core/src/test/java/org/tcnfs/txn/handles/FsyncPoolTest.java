@@ -113,6 +113,25 @@ class FsyncPoolTest {
     }
 
     @Test
+    void syncsOneAfterAnotherAllRunAndTheFirstFailureCarriesTheLaterOnes() {
+        List<String> ran = new ArrayList<>();
+        FsyncPool.Sync chain = FsyncPool.oneAfterAnother(List.of(
+                () -> {
+                    ran.add("a");
+                    throw new IOException("a failed");
+                },
+                () -> ran.add("b"),
+                () -> {
+                    ran.add("c");
+                    throw new IOException("c failed");
+                }));
+        assertThatThrownBy(chain::run).isInstanceOf(IOException.class).hasMessage("a failed")
+                .satisfies(e -> assertThat(e.getSuppressed()).extracting(Throwable::getMessage)
+                        .containsExactly("c failed"));
+        assertThat(ran).containsExactly("a", "b", "c");
+    }
+
+    @Test
     void noSyncsIsNothingToDo() throws IOException {
         FsyncPool.runAll(List.of());
     }
