@@ -1615,6 +1615,7 @@ public final class HandleTable implements AutoCloseable {
                 case FULL, NO_META_SYNC -> flags.add(EnvFlags.MDB_NOMETASYNC);
                 case NONE -> flags.add(EnvFlags.MDB_NOSYNC);
             }
+            LmdbLibrary.extractInto(stateDirectory);
             Env<byte[]> env;
             try {
                 env = Env.create(ByteArrayProxy.PROXY_BA)

@@ -10,12 +10,17 @@ import java.util.List;
 import java.util.function.Function;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.tcnfs.nfs4.vfs.FileType;
 
 /** Rows of plain {@code sync} compounds made durable by the {@link RowJournal} ({@link TxnBuffer#commitJournaled}). */
 class JournaledRowsTest extends HandleTableTestBase {
     /** Long enough that the background thread never runs during a test unless the test flushes. */
     private static final Duration DELAY = Duration.ofHours(1);
+
+    /** Where the copies a power cut would leave go (deleted after each test, as the state directory is). */
+    @TempDir
+    Path cuts;
 
     private long journalBytes = HandleTable.DEFAULT_ROW_JOURNAL_BYTES;
 
@@ -46,7 +51,7 @@ class JournaledRowsTest extends HandleTableTestBase {
      * table is open (LMDB's file holds its last commit; the journal what was flushed and more).
      */
     private Path cutCopy() throws IOException {
-        Path copy = Files.createTempDirectory(state.getParent(), "cut");
+        Path copy = Files.createTempDirectory(cuts, "cut");
         Path handles = Files.createDirectories(copy.resolve("handles"));
         try (var files = Files.list(table.directory())) {
             for (Path f : files.toList()) {
