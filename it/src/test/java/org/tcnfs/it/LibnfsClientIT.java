@@ -20,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -44,6 +45,9 @@ class LibnfsClientIT {
     private static final long TOOL_TIMEOUT_SECONDS = 300;
 
     private static ServerProcess server;
+    /** The tools' outputs (deleted with the class's tests). */
+    @TempDir
+    static Path outputs;
 
     @BeforeAll
     static void startServer() throws Exception {
@@ -85,8 +89,8 @@ class LibnfsClientIT {
     }
 
     private static Run run(String... command) throws IOException, InterruptedException {
-        Path out = Files.createTempFile("libnfs-", ".out");
-        Path err = Files.createTempFile("libnfs-", ".err");
+        Path out = Files.createTempFile(outputs, "libnfs-", ".out");
+        Path err = Files.createTempFile(outputs, "libnfs-", ".err");
         Process p = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
         boolean finished = p.waitFor(TOOL_TIMEOUT_SECONDS, TimeUnit.SECONDS);
         if (!finished) {
