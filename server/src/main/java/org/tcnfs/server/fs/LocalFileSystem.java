@@ -211,6 +211,7 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
     private final KeptOpenFiles keptOpen;
     private final LinkedHashMap<Nfh, CachedIndex> listings = new LinkedHashMap<>(16, 0.75f, true);
     private final LongAdder directorySyncs = new LongAdder();
+    private final LongAdder directorySyncOpens = new LongAdder();
     private final LongAdder fileSyncs = new LongAdder();
     private final LongAdder symlinkChecks = new LongAdder();
     private final VerifiedDirectories verifiedDirectories = new VerifiedDirectories(VERIFIED_DIRECTORIES);
@@ -740,7 +741,7 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
      */
     private void syncDirectory(Resolved dir) throws IOException {
         if (!handles.syncDirectoryAtCompoundEnd(dir.handle(), () -> directorySyncLater(dir))) {
-            int fd = posix.openDirectory(dir.path());
+            int fd = openForSync(dir.path());
             try {
                 directorySyncs.increment();
                 posix.fsync(fd, dir.path());
@@ -762,8 +763,13 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         OrderedLog log = orderedLogOf(dir.stat().dev());
         TxnBuffer.FileSystemSync fileSystem = fileSystemOf(dir.stat().dev());
         boolean lazy = log != null && fileSystem != null && posix.usesDescriptors();
-        return new DirectorySync(dir.path(), dir.node(), lazy ? -1 : posix.openDirectory(dir.path()),
-                fileSystem, log);
+        return new DirectorySync(dir.path(), dir.node(), lazy ? -1 : openForSync(dir.path()), fileSystem, log);
+    }
+
+    /** A descriptor of the directory {@code dir} to sync its entries, counted in {@link #directorySyncOpens}. */
+    private int openForSync(Path dir) throws NfsException {
+        directorySyncOpens.increment();
+        return posix.openDirectory(dir);
     }
 
     /**
@@ -806,7 +812,7 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         /** Opens {@link #dir} now; whether it is still the directory whose entries changed (else nothing is kept). */
         private boolean openSameDirectory() {
             try {
-                fd = posix.openDirectory(dir);
+                fd = openForSync(dir);
             } catch (NfsException e) {
                 return false;
             }
@@ -1054,6 +1060,14 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
     /** fsyncs of directories (their entries: name changes) this file system made since it was built. */
     public long directorySyncCount() {
         return directorySyncs.sum();
+    }
+
+    /**
+     * Directories opened to sync their entries since the file system was built: one per changed directory and
+     * compound, except on a file system that logs in order, where only the directories synced are opened.
+     */
+    public long directorySyncOpenCount() {
+        return directorySyncOpens.sum();
     }
 
     /** fsyncs of files (stable WRITEs, COMMITs) this file system made since it was built. */
