@@ -756,13 +756,16 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
      * synced and closed by the C library's calls, a compound of REMOVEs keeps one per directory (about 50 per compound
      * of the workload driver's rm -rf), a {@link FileChannel} for each cost a Java channel and a cleaner besides. On a
      * file system that logs in order the buffer syncs only the directory of the compound's last change of entries and
-     * drops the others unsynced ({@link OrderedLog}), so there the directory is opened only when it is synced
-     * ({@link DirectorySync}); elsewhere it is opened now.
+     * drops the others unsynced ({@link OrderedLog}), so there the directory is opened only when it is synced at the
+     * compound's end ({@link DirectorySync}), under the compound's locks, after its last change. Elsewhere, and for a
+     * compound whose directory syncs wait in the {@code async} queue (which runs them after the compound, when an
+     * {@code rm -rf} has often removed the directory already: its path would hold nothing and cost a {@code syncfs}),
+     * it is opened now.
      */
     private TxnBuffer.PendingSync directorySyncLater(Resolved dir) throws IOException {
         OrderedLog log = orderedLogOf(dir.stat().dev());
         TxnBuffer.FileSystemSync fileSystem = fileSystemOf(dir.stat().dev());
-        boolean lazy = log != null && fileSystem != null && posix.usesDescriptors();
+        boolean lazy = log != null && fileSystem != null && posix.usesDescriptors() && !handles.defersDirectorySyncs();
         return new DirectorySync(dir.path(), dir.node(), lazy ? -1 : openForSync(dir.path()), fileSystem, log);
     }
 
@@ -775,7 +778,7 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
     /**
      * A directory's sync kept for the end of its compound. Opened when made ({@code fd} given), or, on a file system
      * that logs in order, only when synced ({@code fd} -1): by its path then, which by that time may hold another
-     * directory or none (renamed or removed in the same compound, through the server or beside it), so the directory
+     * directory or none (renamed or removed beside the server meanwhile), so the directory
      * opened must be the one whose entries changed ({@link #matches}, by one {@code statx} of the descriptor), else
      * the whole file system is synced ({@code syncfs}), which makes that change durable wherever the directory went.
      * Closed once; a descriptor number is reused once closed, so it is never synced or closed after that.
