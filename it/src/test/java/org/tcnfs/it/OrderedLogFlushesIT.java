@@ -29,7 +29,9 @@ import org.tcnfs.nfs4.xdr.OPEN4args;
  *       and the file on tmpfs (and on XFS before);</li>
  *   <li>a RENAME between directories: one directory fsync on XFS, two on tmpfs (and on XFS before);</li>
  *   <li>REMOVEs in eight directories on an {@code async} XFS export: one directory sync queued and run in the
- *       background (eight before).</li>
+ *       background (eight before);</li>
+ *   <li>on XFS only the directory a compound syncs at its end is opened, then (before 2026-11-27, branch h-stat:
+ *       every directory changed, when changed); on an {@code async} export still when changed.</li>
  * </ul>
  * The same rule at a transaction's commit ({@code TransactionSteps.syncTouched}), counted by the syncs it leaves out
  * ({@code tcnfs_directory_syncs_covered_total}, 0 for every transaction before): the workload driver's transaction of
@@ -40,6 +42,8 @@ import org.tcnfs.nfs4.xdr.OPEN4args;
 class OrderedLogFlushesIT {
     private static final String DIRECTORY = "tcnfs_fsyncs_total{of=\"directory\"}";
     private static final String FILE = "tcnfs_fsyncs_total{of=\"file\"}";
+    private static final String FILE_SYSTEM = "tcnfs_fsyncs_total{of=\"filesystem\"}";
+    private static final String OPENS = "tcnfs_directory_sync_opens_total";
     private static final int DIRECTORIES = 8;
 
     private static ServerProcess xfs;
@@ -98,14 +102,26 @@ class OrderedLogFlushesIT {
         return dirs;
     }
 
+    /** What a {@link Counter} counts around one step. */
+    @FunctionalInterface
+    private interface Counter<T> {
+        T around(ServerProcess server, Step step) throws IOException;
+    }
+
     private static Fsyncs removesInEightDirectories(ServerProcess server) throws IOException {
-        NfsOps nfs = client(server, "ordered-removes");
-        byte[][] dirs = directoriesWithAFile(nfs, nfs.mkdir(nfs.rootFh(), "removes"));
+        return removesInEightDirectories(server, "removes", OrderedLogFlushesIT::around);
+    }
+
+    /** REMOVEs in eight directories below {@code top} in one compound, counted by {@code counter}. */
+    private static <T> T removesInEightDirectories(ServerProcess server, String top, Counter<T> counter)
+            throws IOException {
+        NfsOps nfs = client(server, "ordered-" + top);
+        byte[][] dirs = directoriesWithAFile(nfs, nfs.mkdir(nfs.rootFh(), top));
         CompoundBuilder removes = new CompoundBuilder();
         for (byte[] dir : dirs) {
             removes.putfh(dir).remove("f");
         }
-        Fsyncs cost = around(server, () -> nfs.runOk(removes));
+        T cost = counter.around(server, () -> nfs.runOk(removes));
         for (byte[] dir : dirs) {
             assertThat(nfs.readdirNames(dir)).isEmpty();
         }
@@ -141,10 +157,14 @@ class OrderedLogFlushesIT {
 
     /** Directory syncs {@code step} left out because one sync on an ordered log covered them. */
     private static long coveredAround(ServerProcess server, Step step) throws IOException {
-        String covered = "tcnfs_directory_syncs_covered_total";
-        double before = ServerProcess.metric(server.scrapeMetrics(), covered).orElse(0);
+        return countedAround(server, "tcnfs_directory_syncs_covered_total", step);
+    }
+
+    /** How much the counter {@code series} grew during {@code step}. */
+    private static long countedAround(ServerProcess server, String series, Step step) throws IOException {
+        double before = ServerProcess.metric(server.scrapeMetrics(), series).orElse(0);
         step.run();
-        return (long) (server.metric(covered) - before);
+        return (long) (server.metric(series) - before);
     }
 
     private static void runTransaction(NfsOps nfs, CompoundBuilder ops) throws IOException {
@@ -242,6 +262,41 @@ class OrderedLogFlushesIT {
         nfs.runOk(removes);
         xfsAsync.awaitNoLateWork();
         assertThat(xfsAsync.metric(directory) - before).as("directory fsyncs, in the background").isEqualTo(1);
+        nfs.session().close();
+    }
+
+    /**
+     * Of the eight directories whose entries a compound changed, only the one it syncs is opened on XFS (one
+     * {@code open} and {@code close} less for each of the seven others); all eight on tmpfs, where all are synced.
+     */
+    @Test
+    void onXfsACompoundOfRemovesInEightDirectoriesOpensOnlyTheDirectoryItSyncs() throws Exception {
+        Counter<Long> opens = (server, step) -> countedAround(server, OPENS, step);
+        assertThat(removesInEightDirectories(xfs, "opened", opens)).as("directories opened on XFS").isEqualTo(1);
+        assertThat(removesInEightDirectories(tmpfs, "opened", opens)).as("on tmpfs").isEqualTo(DIRECTORIES);
+    }
+
+    /**
+     * On an {@code async} export a directory's sync waits in the background queue, after the compound: the directory is
+     * opened when its entries change, as before, not when the queue runs the sync (by then {@code rm -rf} has removed
+     * it, and its path holds nothing: a first version of this change synced the whole file system then, one
+     * {@code syncfs} per removed directory through fuse-nfs).
+     */
+    @Test
+    void onXfsAnAsyncRemoveOfADirectoryBeforeItsQueuedSyncRunsSyncsNoFileSystem() throws Exception {
+        NfsOps nfs = client(xfsAsync, "ordered-removed-queued");
+        byte[] top = nfs.mkdir(nfs.rootFh(), "removed-queued");
+        byte[] dir = nfs.mkdir(top, "d");
+        nfs.createFile(dir, "f", new byte[16]);
+        xfsAsync.awaitNoLateWork();
+        String before = xfsAsync.scrapeMetrics();
+        nfs.runOk(new CompoundBuilder().putfh(dir).remove("f"));
+        nfs.runOk(new CompoundBuilder().putfh(top).remove("d"));
+        xfsAsync.awaitNoLateWork();
+        String after = xfsAsync.scrapeMetrics();
+        assertThat(delta(before, after, FILE_SYSTEM)).as("syncfs").isZero();
+        assertThat(delta(before, after, OPENS)).as("directories opened for their syncs").isEqualTo(2);
+        assertThat(nfs.readdirNames(top)).isEmpty();
         nfs.session().close();
     }
 

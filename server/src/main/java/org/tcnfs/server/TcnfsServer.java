@@ -239,6 +239,10 @@ public final class TcnfsServer implements AutoCloseable {
                 () -> fss.stream().mapToLong(LocalFileSystem::fileSyncCount).sum(), "of", "file");
         metrics.functionCounter("tcnfs.fsyncs", fsyncs,
                 () -> fss.stream().mapToLong(LocalFileSystem::fileSystemSyncCount).sum(), "of", "filesystem");
+        metrics.functionCounter("tcnfs.directory.sync.opens", "Directories opened to sync their entries after a name "
+                + "change: one per changed directory and compound, except on a file system that logs in order (XFS), "
+                + "where only the directories actually synced are opened",
+                () -> fss.stream().mapToLong(LocalFileSystem::directorySyncOpenCount).sum());
         metrics.functionCounter("tcnfs.symlink.checks", "Directories checked on the disk to be reached from the export "
                 + "root without a symbolic link (one openat2 each, which opens the directory for the rest of the "
                 + "compound) when a handle was resolved: once per directory and compound while no directory is removed "

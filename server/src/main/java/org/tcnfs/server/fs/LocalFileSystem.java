@@ -211,6 +211,7 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
     private final KeptOpenFiles keptOpen;
     private final LinkedHashMap<Nfh, CachedIndex> listings = new LinkedHashMap<>(16, 0.75f, true);
     private final LongAdder directorySyncs = new LongAdder();
+    private final LongAdder directorySyncOpens = new LongAdder();
     private final LongAdder fileSyncs = new LongAdder();
     private final LongAdder symlinkChecks = new LongAdder();
     private final VerifiedDirectories verifiedDirectories = new VerifiedDirectories(VERIFIED_DIRECTORIES);
@@ -730,13 +731,12 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
 
     /**
      * Makes the entries of {@code dir} durable before the reply: at the end of the compound that holds its
-     * locks (once per directory per compound, through a descriptor opened now, so a later rename of the
-     * directory in the same compound does not matter), or now on a thread outside such a compound.
+     * locks (once per directory per compound, see {@link DirectorySync}: a later rename of the directory in the same
+     * compound does not matter), or now on a thread outside such a compound.
      */
     private void syncDirectory(Resolved dir) throws IOException {
-        if (!handles.syncDirectoryAtCompoundEnd(dir.handle(), () -> directorySyncLater(dir.path(),
-                fileSystemOf(dir.stat().dev()), orderedLogOf(dir.stat().dev())))) {
-            int fd = posix.openDirectory(dir.path());
+        if (!handles.syncDirectoryAtCompoundEnd(dir.handle(), () -> directorySyncLater(dir))) {
+            int fd = openForSync(dir.path());
             try {
                 directorySyncs.increment();
                 posix.fsync(fd, dir.path());
@@ -747,48 +747,108 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
     }
 
     /**
-     * The sync of the directory {@code dir} at the end of its compound (or later, on an {@code async} export), holding
-     * a descriptor of it until then: opened, synced and closed by the C library's calls, a compound of REMOVEs keeps
-     * one per directory (about 50 per compound of the workload driver's rm -rf), a {@link FileChannel} for each cost
-     * a Java channel and a cleaner besides.
+     * The sync of the directory {@code dir} at the end of its compound (or later, on an {@code async} export): opened,
+     * synced and closed by the C library's calls, a compound of REMOVEs keeps one per directory (about 50 per compound
+     * of the workload driver's rm -rf), a {@link FileChannel} for each cost a Java channel and a cleaner besides. On a
+     * file system that logs in order the buffer syncs only the directory of the compound's last change of entries and
+     * drops the others unsynced ({@link OrderedLog}), so there the directory is opened only when it is synced at the
+     * compound's end ({@link DirectorySync}), under the compound's locks, after its last change. Elsewhere, and for a
+     * compound whose directory syncs wait in the {@code async} queue (which runs them after the compound, when an
+     * {@code rm -rf} has often removed the directory already: its path would hold nothing and cost a {@code syncfs}),
+     * it is opened now.
      */
-    private TxnBuffer.PendingSync directorySyncLater(Path dir, TxnBuffer.FileSystemSync fileSystem, OrderedLog log)
-            throws IOException {
-        int fd = posix.openDirectory(dir);
-        // a descriptor number is reused once closed: never sync or close it after the first close
-        java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
-        return new TxnBuffer.PendingSync() {
-            @Override
-            public void sync() throws IOException {
-                if (closed.get()) {
-                    throw new IllegalStateException("the sync of " + dir + " was released");
+    private TxnBuffer.PendingSync directorySyncLater(Resolved dir) throws IOException {
+        OrderedLog log = orderedLogOf(dir.stat().dev());
+        TxnBuffer.FileSystemSync fileSystem = fileSystemOf(dir.stat().dev());
+        boolean lazy = log != null && fileSystem != null && posix.usesDescriptors() && !handles.defersDirectorySyncs();
+        return new DirectorySync(dir.path(), dir.node(), lazy ? -1 : openForSync(dir.path()), fileSystem, log);
+    }
+
+    /** A descriptor of the directory {@code dir} to sync its entries, counted in {@link #directorySyncOpens}. */
+    private int openForSync(Path dir) throws NfsException {
+        directorySyncOpens.increment();
+        return posix.openDirectory(dir);
+    }
+
+    /**
+     * A directory's sync kept for the end of its compound. Opened when made ({@code fd} given), or, on a file system
+     * that logs in order, only when synced ({@code fd} -1): by its path then, which by that time may hold another
+     * directory or none (renamed or removed beside the server meanwhile), so the directory
+     * opened must be the one whose entries changed ({@link #matches}, by one {@code statx} of the descriptor), else
+     * the whole file system is synced ({@code syncfs}), which makes that change durable wherever the directory went.
+     * Closed once; a descriptor number is reused once closed, so it is never synced or closed after that.
+     */
+    private final class DirectorySync implements TxnBuffer.PendingSync {
+        private final Path dir;
+        private final Node node;
+        private final TxnBuffer.FileSystemSync fileSystem;
+        private final OrderedLog log;
+        private boolean closed;
+        private int fd;
+
+        DirectorySync(Path dir, Node node, int fd, TxnBuffer.FileSystemSync fileSystem, OrderedLog log) {
+            this.dir = dir;
+            this.node = node;
+            this.fd = fd;
+            this.fileSystem = fileSystem;
+            this.log = log;
+        }
+
+        @Override
+        public synchronized void sync() throws IOException {
+            if (closed) {
+                throw new IllegalStateException("the sync of " + dir + " was released");
+            }
+            if (fd < 0 && !openSameDirectory()) {
+                fileSystem.syncAll();
+                return;
+            }
+            directorySyncs.increment();
+            posix.fsync(fd, dir);
+        }
+
+        /** Opens {@link #dir} now; whether it is still the directory whose entries changed (else nothing is kept). */
+        private boolean openSameDirectory() {
+            try {
+                fd = openForSync(dir);
+            } catch (NfsException e) {
+                return false;
+            }
+            try {
+                PosixStat now = posix.statAt(fd, null, dir);
+                if (now != null && matches(node, now)) {
+                    return true;
                 }
-                directorySyncs.increment();
-                posix.fsync(fd, dir);
+            } catch (NfsException e) {
+                // as if another directory were there
             }
+            posix.close(fd);
+            fd = -1;
+            return false;
+        }
 
-            @Override
-            public boolean isDirectory() {
-                return true;
-            }
+        @Override
+        public boolean isDirectory() {
+            return true;
+        }
 
-            @Override
-            public TxnBuffer.FileSystemSync fileSystem() {
-                return fileSystem;
-            }
+        @Override
+        public TxnBuffer.FileSystemSync fileSystem() {
+            return fileSystem;
+        }
 
-            @Override
-            public OrderedLog orderedLog() {
-                return log;
-            }
+        @Override
+        public OrderedLog orderedLog() {
+            return log;
+        }
 
-            @Override
-            public void close() {
-                if (closed.compareAndSet(false, true)) {
-                    posix.close(fd);
-                }
+        @Override
+        public synchronized void close() {
+            if (!closed && fd >= 0) {
+                posix.close(fd);
             }
-        };
+            closed = true;
+        }
     }
 
     /** A sync of {@code file} at the end of its compound, holding the file open until then. */
@@ -998,6 +1058,14 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
     /** fsyncs of directories (their entries: name changes) this file system made since it was built. */
     public long directorySyncCount() {
         return directorySyncs.sum();
+    }
+
+    /**
+     * Directories opened to sync their entries since the file system was built: one per changed directory and
+     * compound, except on a file system that logs in order, where only the directories synced are opened.
+     */
+    public long directorySyncOpenCount() {
+        return directorySyncOpens.sum();
     }
 
     /** fsyncs of files (stable WRITEs, COMMITs) this file system made since it was built. */

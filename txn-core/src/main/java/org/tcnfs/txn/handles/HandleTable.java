@@ -659,6 +659,16 @@ public final class HandleTable implements AutoCloseable {
     }
 
     /**
+     * Whether this thread runs a plain compound that hands its directory syncs to the {@link #late()} queue (an
+     * {@code async} export, {@link TxnBuffer#deferringDirectorySyncs}): they run up to a second later, after the
+     * compound's end.
+     */
+    public boolean defersDirectorySyncs() {
+        TxnBuffer buffer = bound.get().buffer;
+        return buffer != null && buffer.defersDirectorySyncs();
+    }
+
+    /**
      * Tells the buffer of the plain compound this thread runs that the change of entries of {@code directory} just
      * made (and kept for a sync at the compound's end by {@link #syncDirectoryAtCompoundEnd}) logged {@code object}
      * in the same file-system transaction, such as the object it created: on a file system that logs in order an
