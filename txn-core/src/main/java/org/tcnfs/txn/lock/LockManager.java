@@ -8,7 +8,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -754,9 +753,9 @@ public final class LockManager {
                 continue;
             }
             // from the parent up, until an ancestor that is there already (a compound's paths share most of theirs)
-            Optional<LockKey> ancestor = request.key().parent();
-            while (ancestor.isPresent() && keys.putIfAbsent(ancestor.get(), LockMode.READ) == null) {
-                ancestor = ancestor.get().parent();
+            LockKey ancestor = request.key().parentOrNull();
+            while (ancestor != null && keys.putIfAbsent(ancestor, LockMode.READ) == null) {
+                ancestor = ancestor.parentOrNull();
             }
         }
         return keys;
