@@ -2,7 +2,7 @@ package org.tcnfs.nfs4.compound;
 
 import static org.tcnfs.nfs4.xdr.nfs_opnum4.*;
 
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -44,7 +44,8 @@ public final class CompoundEngine {
             OperationSet.of(OP_OPEN_CONFIRM, OP_RENEW, OP_SETCLIENTID, OP_SETCLIENTID_CONFIRM, OP_RELEASE_LOCKOWNER);
 
     private final OperationExecutor executor;
-    private final List<CompoundHook> hooks;
+    /** In call order; an array, so that calling them per operation makes no iterator (issue 16, h-warm). */
+    private final CompoundHook[] hooks;
     private final Set<Integer> minorVersions;
 
     /**
@@ -54,7 +55,7 @@ public final class CompoundEngine {
      */
     public CompoundEngine(OperationExecutor executor, List<CompoundHook> hooks, Set<Integer> minorVersions) {
         this.executor = Objects.requireNonNull(executor);
-        this.hooks = List.copyOf(hooks);
+        this.hooks = List.copyOf(hooks).toArray(new CompoundHook[0]);
         this.minorVersions = Set.copyOf(minorVersions);
     }
 
@@ -90,7 +91,8 @@ public final class CompoundEngine {
             res.status = NfsStatus.RESOURCE.code();
             return res;
         }
-        List<nfs_resop4> results = new ArrayList<>(Math.min(count, 1024));
+        nfs_resop4[] results = new nfs_resop4[count];
+        int ran = 0;
         NfsStatus early = beforeCompound(context, args);
         if (early != null) {
             res.status = early.code();
@@ -109,7 +111,7 @@ public final class CompoundEngine {
                         op.argop, e);
                 result = new nfs_resop4(op.argop, NfsStatus.SERVERFAULT.code(), null);
             }
-            results.add(result);
+            results[ran++] = result;
             if (i == 0 && context.replay() != null) {
                 return context.replay();
             }
@@ -117,8 +119,8 @@ public final class CompoundEngine {
                 break;
             }
         }
-        res.resarray = results.toArray(new nfs_resop4[0]);
-        res.status = results.isEmpty() ? NfsStatus.OK.code() : results.get(results.size() - 1).status;
+        res.resarray = ran == count ? results : Arrays.copyOf(results, ran);
+        res.status = ran == 0 ? NfsStatus.OK.code() : results[ran - 1].status;
         CompoundScope.beginChange();
         afterCompound(context, res);
         if (context.replyCache() != null) {

@@ -620,7 +620,9 @@ public final class PseudoFs implements VirtualFileSystem {
     /** The visible export holding {@code inode}. */
     private View view(Inode inode) throws IOException {
         boolean hidden = false;
-        for (Mount mount : table.routingOrder()) {
+        List<Mount> order = table.routingOrder();
+        for (int i = 0; i < order.size(); i++) { // no iterator: every operation on a handle asks (issue 16, h-warm)
+            Mount mount = order.get(i);
             if (mount.export().fs().recognizes(inode)) {
                 View view = views.get(mount);
                 if (view != null) {

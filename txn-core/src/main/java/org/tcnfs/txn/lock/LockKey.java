@@ -175,10 +175,15 @@ public final class LockKey implements Comparable<LockKey> {
 
     /** The key of the parent directory; empty for the root and for objects. */
     public Optional<LockKey> parent() {
+        return Optional.ofNullable(parentOrNull());
+    }
+
+    /** {@link #parent()} without the {@code Optional}, for the lock manager's expansion of every compound's keys. */
+    LockKey parentOrNull() {
         if (kind == Kind.OBJECT || components.isEmpty()) {
-            return Optional.empty();
+            return null;
         }
-        return Optional.of(new LockKey(exportId, components.subList(0, components.size() - 1)));
+        return new LockKey(exportId, components.subList(0, components.size() - 1));
     }
 
     /**

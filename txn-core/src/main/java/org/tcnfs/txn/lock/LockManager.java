@@ -8,7 +8,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -135,16 +134,20 @@ public final class LockManager {
         private LockOwner writer;
         private int writeHolds;
         /**
-         * The owners that hold it for reading, {@code readers[0..readerCount)}, each once, with their holds in {@link
-         * #readHolds}: a few at a time, so arrays scanned in order rather than a map (none until the first reader).
+         * The owners that hold it for reading, each once, {@link #reader(int) reader(0..readerCount)}, with their
+         * holds: the first in fields, the others in arrays scanned in order, made only when a second reader comes.
+         * A compound's lock of a key lives from its first use to its last release, and most have one reader at a
+         * time, so most are made and dropped without an array (issue 16, h-warm).
          */
-        private LockOwner[] readers;
-        private int[] readHolds;
+        private LockOwner firstReader;
+        private int firstHolds;
+        private LockOwner[] moreReaders;
+        private int[] moreHolds;
         private int readerCount;
         /** Numbers the requests in the order they arrive. */
         private long arrivals;
-        /** The requests waiting for it, in arrival order (no array until the first waits). */
-        private final java.util.List<Waiter> waiters = new java.util.ArrayList<>();
+        /** The requests waiting for it, in arrival order; null until the first waits. */
+        private java.util.List<Waiter> waiters;
 
         /** A request that waits: when it arrived, whose it is, for what, on which thread. */
         private record Waiter(long arrival, LockOwner owner, LockMode mode, Thread thread) {
@@ -157,7 +160,7 @@ public final class LockManager {
             if (mode == LockMode.READ) {
                 return !givesWayToEarlierWriter(owner, holdsNothing, arrival);
             }
-            if (readerCount > 1 || readerCount == 1 && readers[0] != owner) {
+            if (readerCount > 1 || readerCount == 1 && firstReader != owner) {
                 return false;
             }
             return !givesWayToEarlierReader(owner, arrival);
@@ -168,7 +171,7 @@ public final class LockManager {
          * comment, "Writers first").
          */
         private boolean givesWayToEarlierWriter(LockOwner owner, boolean holdsNothing, long arrival) {
-            if (waiters.isEmpty() || owner.spansCompounds() || writer == owner || readerIndex(owner) >= 0) {
+            if (noWaiters() || owner.spansCompounds() || writer == owner || readerIndex(owner) >= 0) {
                 return false;
             }
             boolean spanningHolder = !holdsNothing && heldByATransactionThatSpansCompounds();
@@ -189,7 +192,7 @@ public final class LockManager {
          * before it and waits, so that readers waiting behind a writer are not overtaken by the next writer.
          */
         private boolean givesWayToEarlierReader(LockOwner owner, long arrival) {
-            if (waiters.isEmpty() || owner.spansCompounds() || heldByATransactionThatSpansCompounds()) {
+            if (noWaiters() || owner.spansCompounds() || heldByATransactionThatSpansCompounds()) {
                 return false;
             }
             for (Waiter w : waiters) {
@@ -208,7 +211,7 @@ public final class LockManager {
                 return true;
             }
             for (int i = 0; i < readerCount; i++) {
-                if (readers[i].spansCompounds()) {
+                if (reader(i).spansCompounds()) {
                     return true;
                 }
             }
@@ -218,29 +221,55 @@ public final class LockManager {
         /** Where {@code owner} is among the readers, or -1. */
         private int readerIndex(LockOwner owner) {
             for (int i = 0; i < readerCount; i++) {
-                if (readers[i] == owner) {
+                if (reader(i) == owner) {
                     return i;
                 }
             }
             return -1;
         }
 
+        private boolean noWaiters() {
+            return waiters == null || waiters.isEmpty();
+        }
+
+        /** The {@code i}th reader, {@code 0 <= i < readerCount}. */
+        private LockOwner reader(int i) {
+            return i == 0 ? firstReader : moreReaders[i - 1];
+        }
+
+        /** The read holds of the {@code i}th reader. */
+        private int holds(int i) {
+            return i == 0 ? firstHolds : moreHolds[i - 1];
+        }
+
+        /** Makes {@code owner} the {@code i}th reader with {@code holds} holds (null and 0 empty the place). */
+        private void setReader(int i, LockOwner owner, int holds) {
+            if (i == 0) {
+                firstReader = owner;
+                firstHolds = holds;
+            } else {
+                moreReaders[i - 1] = owner;
+                moreHolds[i - 1] = holds;
+            }
+        }
+
         /** One more read hold of {@code owner}. */
         private void addReadHold(LockOwner owner) {
             int i = readerIndex(owner);
             if (i >= 0) {
-                readHolds[i]++;
+                setReader(i, owner, holds(i) + 1);
                 return;
             }
-            if (readers == null) {
-                readers = new LockOwner[2];
-                readHolds = new int[2];
-            } else if (readerCount == readers.length) {
-                readers = Arrays.copyOf(readers, readerCount * 2);
-                readHolds = Arrays.copyOf(readHolds, readerCount * 2);
+            if (readerCount > 0) {
+                if (moreReaders == null) {
+                    moreReaders = new LockOwner[2];
+                    moreHolds = new int[2];
+                } else if (readerCount - 1 == moreReaders.length) {
+                    moreReaders = Arrays.copyOf(moreReaders, moreReaders.length * 2);
+                    moreHolds = Arrays.copyOf(moreHolds, moreHolds.length * 2);
+                }
             }
-            readers[readerCount] = owner;
-            readHolds[readerCount++] = 1;
+            setReader(readerCount++, owner, 1);
         }
 
         /** An older holder the request must not wait for (wait-die), or null. */
@@ -253,8 +282,8 @@ public final class LockManager {
             }
             if (mode == LockMode.WRITE) {
                 for (int i = 0; i < readerCount; i++) {
-                    if (readers[i] != owner && owner.diesFor(readers[i])) {
-                        return readers[i];
+                    if (reader(i) != owner && owner.diesFor(reader(i))) {
+                        return reader(i);
                     }
                 }
             }
@@ -272,6 +301,9 @@ public final class LockManager {
             if (!grantable(owner, mode, holdsNothing, arrival)) {
                 long start = System.nanoTime();
                 Waiter waiter = new Waiter(arrival, owner, mode, Thread.currentThread());
+                if (waiters == null) {
+                    waiters = new java.util.ArrayList<>();
+                }
                 waiters.add(waiter);
                 try {
                     while (!grantable(owner, mode, holdsNothing, arrival)) {
@@ -313,12 +345,14 @@ public final class LockManager {
                 if (i < 0) {
                     throw new IllegalMonitorStateException("not read-locked by " + owner);
                 }
-                if (--readHolds[i] == 0) {
+                int left = holds(i) - 1;
+                if (left > 0) {
+                    setReader(i, owner, left);
+                } else {
                     // the last reader takes its place: the order of readers does not matter
-                    readerCount--;
-                    readers[i] = readers[readerCount];
-                    readHolds[i] = readHolds[readerCount];
-                    readers[readerCount] = null;
+                    int last = --readerCount;
+                    setReader(i, reader(last), holds(last));
+                    setReader(last, null, 0);
                 }
             }
             notifyAll();
@@ -343,8 +377,8 @@ public final class LockManager {
         synchronized int getReadHoldCount() {
             int n = 0;
             for (int i = 0; i < readerCount; i++) {
-                if (readers[i].thread() == Thread.currentThread()) {
-                    n += readHolds[i];
+                if (reader(i).thread() == Thread.currentThread()) {
+                    n += holds(i);
                 }
             }
             return n;
@@ -354,13 +388,16 @@ public final class LockManager {
         synchronized int getReadLockCount() {
             int n = 0;
             for (int i = 0; i < readerCount; i++) {
-                n += readHolds[i];
+                n += holds(i);
             }
             return n;
         }
 
         /** Whether {@code thread} waits for it. */
         synchronized boolean hasQueuedThread(Thread thread) {
+            if (noWaiters()) {
+                return false;
+            }
             for (Waiter w : waiters) {
                 if (w.thread() == thread) {
                     return true;
@@ -716,9 +753,9 @@ public final class LockManager {
                 continue;
             }
             // from the parent up, until an ancestor that is there already (a compound's paths share most of theirs)
-            Optional<LockKey> ancestor = request.key().parent();
-            while (ancestor.isPresent() && keys.putIfAbsent(ancestor.get(), LockMode.READ) == null) {
-                ancestor = ancestor.get().parent();
+            LockKey ancestor = request.key().parentOrNull();
+            while (ancestor != null && keys.putIfAbsent(ancestor, LockMode.READ) == null) {
+                ancestor = ancestor.parentOrNull();
             }
         }
         return keys;

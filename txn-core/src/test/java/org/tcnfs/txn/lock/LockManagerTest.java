@@ -155,6 +155,41 @@ class LockManagerTest {
         closeOnOther(second);
     }
 
+    /**
+     * A key's lock keeps its first reader apart from the others (h-warm): whichever reader leaves first, the ones
+     * left still keep a writer out, and the writer gets the key when the last has gone.
+     */
+    @Test
+    void aWriterWaitsForEveryReaderOfAKeyWhicheverOfThemLeavesFirst() throws Exception {
+        LockManager manager = new LockManager();
+        List<ExecutorService> readers = List.of(Executors.newSingleThreadExecutor(),
+                Executors.newSingleThreadExecutor(), Executors.newSingleThreadExecutor());
+        try {
+            for (int leavesFirst = 0; leavesFirst < readers.size(); leavesFirst++) {
+                List<LockSet> sets = new ArrayList<>();
+                for (ExecutorService reader : readers) {
+                    sets.add(reader.submit(() -> manager.acquire(List.of(read("a")), SHORT)).get(10, TimeUnit.SECONDS));
+                }
+                assertThat(manager.lockOf(path("a")).getReadLockCount()).isEqualTo(3);
+                List<Integer> order = new ArrayList<>(List.of(0, 1, 2));
+                order.remove(Integer.valueOf(leavesFirst));
+                order.add(0, leavesFirst);
+                for (int i : order) {
+                    assertThatThrownBy(() -> acquire(manager, SHORT, write("a")))
+                            .isInstanceOf(LockTimeoutException.class);
+                    LockSet set = sets.get(i);
+                    readers.get(i).submit(set::close).get(10, TimeUnit.SECONDS);
+                }
+                try (LockSet writer = manager.acquire(List.of(write("a")), Duration.ZERO)) {
+                    assertThat(writer.holds(path("a"), LockMode.WRITE)).isTrue();
+                }
+                assertFree(manager, path("a"));
+            }
+        } finally {
+            readers.forEach(ExecutorService::shutdownNow);
+        }
+    }
+
     @Test
     void writersOfSiblingsDoNotWaitForEachOther() throws Exception {
         LockManager manager = new LockManager();
