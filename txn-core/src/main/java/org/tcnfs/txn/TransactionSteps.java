@@ -190,7 +190,7 @@ final class TransactionSteps implements Transaction.Steps {
         id = services.txnIds.next();
         backups = export.backups().forTransaction(Long.toString(id));
         preparer = new UndoPreparer(export.root(), backups);
-        backups.checkBudget(plan.mutations(), preparer::local); // NFS4ERR_NOSPC before anything changes
+        backups.checkBudget(plan.mutations(), preparer::regularFile); // NFS4ERR_NOSPC before anything changes
         upFront = preparableUpFront(plan);
         if (sharedBuffer == null) {
             Optional<String> whyNot = LightPath.whyNot(plan, args, () -> export.fs().createsAtomically());
@@ -208,6 +208,7 @@ final class TransactionSteps implements Transaction.Steps {
             }
             makeDurable(steps);
         }
+        preparer.operationsMayRun();
     }
 
     /**
