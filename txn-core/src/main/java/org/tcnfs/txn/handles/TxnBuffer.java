@@ -132,6 +132,13 @@ public final class TxnBuffer {
      */
     static volatile int syncfsMinSyncs = Math.max(0, Integer.getInteger("tcnfs.syncfs-min-syncs", 0));
 
+    /**
+     * Most file syncs, and so open files, a transaction's buffer keeps for its commit ({@link #keepFileSyncs}): a
+     * transaction of many stable WRITEs (an untar in one compound) would otherwise hold a descriptor per file until its
+     * commit, which reopens the others one at a time, as it did every file before.
+     */
+    static final int MAX_KEPT_FILE_SYNCS = 1024;
+
     /** Opens a {@link PendingSync}. */
     @FunctionalInterface
     public interface SyncOpener {
@@ -158,15 +165,19 @@ public final class TxnBuffer {
      * fsync of the descriptor the WRITE used instead of a {@code stat}, {@code open} and {@code close} of the file by
      * its path. Only for a compound in which each name means the same object from its first operation to its last
      * (the caller knows), so that the path a sync was kept under still names the file it syncs. Directories' syncs
-     * stay the transaction's own.
+     * stay the transaction's own. Bounded: at most {@link #MAX_KEPT_FILE_SYNCS} files are held open so; the commit
+     * reopens the others by path.
      */
     public void keepFileSyncs() {
         keepsFileSyncs = true;
     }
 
-    /** Whether {@link #keepFileSyncs} was called: a stable WRITE then keeps its file's sync in this buffer. */
+    /**
+     * Whether a stable WRITE keeps its file's sync in this buffer for its transaction's commit: after {@link
+     * #keepFileSyncs}, while fewer than {@link #MAX_KEPT_FILE_SYNCS} are kept.
+     */
     boolean keepsFileSyncs() {
-        return keepsFileSyncs;
+        return keepsFileSyncs && pendingSyncs.size() < MAX_KEPT_FILE_SYNCS;
     }
 
     /**
