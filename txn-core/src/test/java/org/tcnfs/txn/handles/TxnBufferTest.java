@@ -638,7 +638,8 @@ class TxnBufferTest extends HandleTableTestBase {
                 assertThat(table.syncAtCompoundEnd("f" + i, loggingFile(log, "/f" + i))).isTrue();
             }
         }
-        assertThat(log).hasSize(TxnBuffer.MAX_KEPT_FILE_SYNCS).doesNotContain("open /f" + TxnBuffer.MAX_KEPT_FILE_SYNCS);
+        assertThat(log).hasSize(TxnBuffer.MAX_KEPT_FILE_SYNCS)
+                .doesNotContain("open /f" + TxnBuffer.MAX_KEPT_FILE_SYNCS);
         transaction.discard();
         assertThat(log.stream().filter(e -> e.startsWith("close"))).hasSize(TxnBuffer.MAX_KEPT_FILE_SYNCS);
         assertThat(log).noneMatch(e -> e.startsWith("sync"));
