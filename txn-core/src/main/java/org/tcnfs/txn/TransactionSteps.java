@@ -190,8 +190,11 @@ final class TransactionSteps implements Transaction.Steps {
         id = services.txnIds.next();
         backups = export.backups().forTransaction(Long.toString(id));
         preparer = new UndoPreparer(export.root(), backups);
-        backups.checkBudget(plan.mutations(), preparer::local); // NFS4ERR_NOSPC before anything changes
+        backups.checkBudget(plan.mutations(), preparer::regularFile); // NFS4ERR_NOSPC before anything changes
         upFront = preparableUpFront(plan);
+        if (upFront && sharedBuffer == null) {
+            buffer.keepFileSyncs(); // each name means one object throughout: the commit may match syncs by path
+        }
         if (sharedBuffer == null) {
             Optional<String> whyNot = LightPath.whyNot(plan, args, () -> export.fs().createsAtomically());
             light = whyNot.isEmpty();
@@ -208,6 +211,7 @@ final class TransactionSteps implements Transaction.Steps {
             }
             makeDurable(steps);
         }
+        preparer.operationsMayRun();
     }
 
     /**
@@ -402,7 +406,7 @@ final class TransactionSteps implements Transaction.Steps {
             Path area = dir.getParent();
             BasicFileAttributes a = attributesOrNull(area);
             if (a != null) {
-                sharedForce(services.handles.sharedFsync(), a, area).run();
+                sharedForce(services.handles.sharedFsync(), a.fileKey(), area).run();
             } else {
                 force(area);
             }
@@ -575,27 +579,46 @@ final class TransactionSteps implements Transaction.Steps {
             }
             return;
         }
+        try (TxnBuffer.KeptFileSyncs kept = buffer.takeKeptFileSyncs()) {
+            syncTouched(alongside, kept);
+        }
+    }
+
+    /**
+     * {@link #syncTouchedAlongside}, with the file syncs the compound's stable WRITEs kept ({@link
+     * TxnBuffer#keepFileSyncs}): those run as they are, and a touched file at the path one was kept under is neither
+     * looked at nor opened again.
+     */
+    private void syncTouched(FsyncPool.Sync alongside, TxnBuffer.KeptFileSyncs kept) throws IOException {
         SharedFsync shared = services.handles.sharedFsync();
-        List<FsyncPool.Sync> syncs = new ArrayList<>();
+        List<FsyncPool.Sync> syncs = new ArrayList<>(kept.tasks());
         Set<ObjectPath> syncedFiles = new HashSet<>();
         Map<ObjectPath, BasicFileAttributes> changedDirectories = new LinkedHashMap<>();
         for (ObjectPath p : preparer.touchedFiles()) {
             Path file = preparer.local(p);
+            if (kept.files().contains(file)) {
+                syncedFiles.add(p); // a regular file a WRITE kept a sync of, the same object all along
+                continue;
+            }
             BasicFileAttributes a = attributesOrNull(file);
             if (a != null && a.isRegularFile()) {
-                syncs.add(sharedForce(shared, a, file));
+                syncs.add(sharedForce(shared, a.fileKey(), file));
                 syncedFiles.add(p);
             } else if (a != null && a.isDirectory()) {
                 changedDirectories.put(p, a);
             }
         }
-        Set<ObjectPath> dirs = directoriesToSync(syncedFiles);
+        Map<ObjectPath, DirectoryStat> touchedDirs = new LinkedHashMap<>();
+        for (ObjectPath p : preparer.touchedDirs()) {
+            touchedDirs.put(p, DirectoryStat.of(preparer.local(p)));
+        }
+        Set<ObjectPath> dirs = directoriesToSync(syncedFiles, touchedDirs);
         changedDirectories.forEach((p, a) -> {
             if (!dirs.contains(p)) {
                 // a SETATTR of a directory (chmod -R sends one per directory): its mode, owner and times are durable
                 // with its own fsync, as a file's are (a symbolic link's cannot be opened to sync; not done); also when
                 // the rule of one log force left the directory's entries out: the SETATTR may follow the last change
-                syncs.add(sharedForce(shared, a, preparer.local(p)));
+                syncs.add(sharedForce(shared, a.fileKey(), preparer.local(p)));
             }
         });
         // Directories that gained a renamed entry first, in the same wave as the files: on a file system that does
@@ -607,10 +630,10 @@ final class TransactionSteps implements Transaction.Steps {
         List<FsyncPool.Sync> first = new ArrayList<>();
         List<FsyncPool.Sync> after = new ArrayList<>();
         for (ObjectPath p : dirs) {
-            Path dir = preparer.local(p);
-            BasicFileAttributes a = attributesOrNull(dir);
-            if (a != null && a.isDirectory()) {
-                (targets.contains(p) || targets.isEmpty() ? first : after).add(sharedForce(shared, a, dir));
+            DirectoryStat stat = touchedDirs.get(p);
+            if (stat.isDirectory()) {
+                (targets.contains(p) || targets.isEmpty() ? first : after)
+                        .add(sharedForce(shared, stat.fileKey(), preparer.local(p)));
             }
         }
         if (!first.isEmpty()) {
@@ -631,8 +654,10 @@ final class TransactionSteps implements Transaction.Steps {
      * none when that change created a regular file the commit fsyncs anyway ({@code syncedFiles}: the file's fsync
      * forces the log up to its creation, the same file-system transaction as its entry). The rule of plain compounds
      * (docs/durability.md, "One log force per compound"); the left-out syncs are counted with theirs.
+     *
+     * @param touchedDirs what one {@code lstat} found at each of {@link UndoPreparer#touchedDirs()}
      */
-    private Set<ObjectPath> directoriesToSync(Set<ObjectPath> syncedFiles) {
+    private Set<ObjectPath> directoriesToSync(Set<ObjectPath> syncedFiles, Map<ObjectPath, DirectoryStat> touchedDirs) {
         Set<ObjectPath> dirs = preparer.touchedDirs();
         Optional<UndoPreparer.EntryChange> last = preparer.lastEntryChange();
         if (last.isEmpty() || !dirs.contains(last.get().directory())) {
@@ -642,8 +667,8 @@ final class TransactionSteps implements Transaction.Steps {
         if (device.isEmpty()) {
             return dirs;
         }
-        for (ObjectPath p : dirs) {
-            if (!onDevice(preparer.local(p), device.getAsLong())) {
+        for (DirectoryStat stat : touchedDirs.values()) {
+            if (!stat.onDevice(device.getAsLong())) {
                 return dirs;
             }
         }
@@ -654,17 +679,36 @@ final class TransactionSteps implements Transaction.Steps {
     }
 
     /**
-     * Whether {@code dir} is on device {@code dev} (not following a symbolic link), or gone: a directory the compound
-     * removed after changing its entries (rm -rf) has nothing left to sync, and its removal is a change of its parent's
-     * entries, which is among the directories checked. False if it cannot be read otherwise.
+     * What one {@code lstat} of a directory whose entries the compound changed tells its commit: whether it is still a
+     * directory, the key its fsync is shared under ({@link #sharedForce}), and its device ({@link #directoriesToSync});
+     * one system call for all three, where the device was read with a second one before.
+     *
+     * @param fileKey the key of {@link BasicFileAttributes#fileKey()}; null when not a directory
+     * @param dev its device ({@code st_dev}); empty when it could not be read
+     * @param gone whether nothing is there
      */
-    private static boolean onDevice(Path dir, long dev) {
-        try {
-            return ((Number) Files.getAttribute(dir, "unix:dev", LinkOption.NOFOLLOW_LINKS)).longValue() == dev;
-        } catch (NoSuchFileException gone) {
-            return true;
-        } catch (IOException | RuntimeException e) {
-            return false;
+    private record DirectoryStat(Object fileKey, boolean isDirectory, OptionalLong dev, boolean gone) {
+        static DirectoryStat of(Path dir) {
+            try {
+                Map<String, Object> a = Files.readAttributes(dir, "unix:dev,fileKey,isDirectory",
+                        LinkOption.NOFOLLOW_LINKS);
+                boolean isDirectory = (Boolean) a.get("isDirectory");
+                return new DirectoryStat(isDirectory ? a.get("fileKey") : null, isDirectory,
+                        OptionalLong.of(((Number) a.get("dev")).longValue()), false);
+            } catch (NoSuchFileException e) {
+                return new DirectoryStat(null, false, OptionalLong.empty(), true);
+            } catch (IOException | RuntimeException e) {
+                return new DirectoryStat(null, false, OptionalLong.empty(), false);
+            }
+        }
+
+        /**
+         * Whether it is on device {@code dev} (not following a symbolic link), or gone: a directory the compound
+         * removed after changing its entries (rm -rf) has nothing left to sync, and its removal is a change of its
+         * parent's entries, which is among the directories checked. False if it could not be read otherwise.
+         */
+        boolean onDevice(long dev) {
+            return gone || dev().equals(OptionalLong.of(dev));
         }
     }
 
@@ -678,12 +722,12 @@ final class TransactionSteps implements Transaction.Steps {
     }
 
     /**
-     * An fsync of {@code path} shared with the compounds that sync the same object ({@code st_dev} and
-     * {@code st_ino}: the compound holds its locks, and nothing renames the backup area, so the path names
-     * that object until the sync ends).
+     * An fsync of {@code path} shared with the compounds that sync the same object ({@code key}, the object's
+     * {@link BasicFileAttributes#fileKey()}: {@code st_dev} and {@code st_ino}; the compound holds its locks, and
+     * nothing renames the backup area, so the path names that object until the sync ends); not shared when
+     * {@code key} is null.
      */
-    private static FsyncPool.Sync sharedForce(SharedFsync shared, BasicFileAttributes attributes, Path path) {
-        Object key = attributes.fileKey();
+    private static FsyncPool.Sync sharedForce(SharedFsync shared, Object key, Path path) {
         if (key == null) {
             return () -> force(path);
         }

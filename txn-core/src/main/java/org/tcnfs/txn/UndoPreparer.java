@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.util.ArrayList;
@@ -79,6 +80,14 @@ final class UndoPreparer {
     private final java.util.Map<ObjectPath, KeptVictim> keptVictims = new java.util.HashMap<>();
     /** Whether {@link #keep} made sure the backup directory exists (once per transaction, not per victim). */
     private boolean backupDirectoryExists;
+    /**
+     * What {@code lstat} found at local paths before the compound's first operation, by path (empty: nothing there),
+     * so that the budget check ({@link #regularFile}) and the preparation up front look at each name once (a new file
+     * of an OPEN that creates and a WRITE was looked at three times); null from {@link #operationsMayRun} on, when an
+     * operation of the compound may have changed what a name holds. Bounded by the names the compound's mutations
+     * name; a change made out of band in the moment between the two looks is seen as if made right after the second.
+     */
+    private Map<Path, Optional<BasicFileAttributes>> beforeOperations = new java.util.HashMap<>();
     /** The compound's last change of directory entries prepared so far ({@link #lastEntryChange}), or null. */
     private EntryChange lastEntryChange;
     private int inlineBytes;
@@ -514,12 +523,45 @@ final class UndoPreparer {
     }
 
     private Optional<Path> existing(Optional<ObjectPath> p) {
-        return p.map(this::local).filter(x -> Files.exists(x, LinkOption.NOFOLLOW_LINKS));
+        return p.map(this::local).filter(x -> lstat(x).isPresent());
     }
 
     private Optional<Path> existingFile(Optional<ObjectPath> p) {
-        return p.filter(x -> !created.contains(x)).map(this::local)
-                .filter(x -> Files.isRegularFile(x, LinkOption.NOFOLLOW_LINKS));
+        return p.filter(x -> !created.contains(x)).flatMap(this::regularFile);
+    }
+
+    /**
+     * The local path of {@code p} if a regular file is there now (not following a symbolic link), else empty: for the
+     * backup budget's check ({@link BackupManager#checkBudget}) and the preparation, which share what they found
+     * before the compound's first operation.
+     */
+    Optional<Path> regularFile(ObjectPath p) {
+        Path path = local(p);
+        return lstat(path).filter(BasicFileAttributes::isRegularFile).map(a -> path);
+    }
+
+    /**
+     * Ends the sharing of what {@code lstat} found ({@link #regularFile}): called before the compound's first
+     * operation runs, after which names may hold other objects.
+     */
+    void operationsMayRun() {
+        beforeOperations = null;
+    }
+
+    /** The attributes of {@code path} without following a symbolic link, or empty if it cannot be read (gone). */
+    private Optional<BasicFileAttributes> lstat(Path path) {
+        if (beforeOperations == null) {
+            return readAttributes(path);
+        }
+        return beforeOperations.computeIfAbsent(path, UndoPreparer::readAttributes);
+    }
+
+    private static Optional<BasicFileAttributes> readAttributes(Path path) {
+        try {
+            return Optional.of(Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS));
+        } catch (IOException e) {
+            return Optional.empty();
+        }
     }
 
     Path local(ObjectPath p) {

@@ -892,6 +892,11 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
             }
 
             @Override
+            public Path path() {
+                return file.path();
+            }
+
+            @Override
             public void close() {
                 lease.close();
             }

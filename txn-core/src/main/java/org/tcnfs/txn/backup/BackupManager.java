@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -153,16 +154,17 @@ public final class BackupManager {
      * themselves are, as they are made, so a transaction whose estimate was low is still held to the limits.
      *
      * @param mutations the transaction's planned mutations
-     * @param local the local path of an object path of the export
+     * @param regularFile the local path of an object path of the export if a regular file is there now (not
+     *     following a symbolic link), else empty: the caller's answer, which it may share with its own preparation
      * @return the estimated allocated bytes
      * @throws BackupBudgetExceededException when they would not fit
      * @throws IOException when a file cannot be read
      */
-    public synchronized long checkBudget(List<Mutation> mutations, Function<ObjectPath, Path> local)
+    public synchronized long checkBudget(List<Mutation> mutations, Function<ObjectPath, Optional<Path>> regularFile)
             throws IOException {
         checkOpen();
         long planned = 0;
-        PlannedBytes estimate = new PlannedBytes(local);
+        PlannedBytes estimate = new PlannedBytes(regularFile);
         for (Mutation m : mutations) {
             long bytes = m.accept(estimate);
             planned = bytes > Long.MAX_VALUE - planned ? Long.MAX_VALUE : planned + bytes;
@@ -178,20 +180,20 @@ public final class BackupManager {
      * (victims are kept by hard links, attributes inside the record).
      */
     private final class PlannedBytes implements Mutation.Visitor<Long, IOException> {
-        private final Function<ObjectPath, Path> local;
+        private final Function<ObjectPath, Optional<Path>> regularFile;
 
-        PlannedBytes(Function<ObjectPath, Path> local) {
-            this.local = local;
+        PlannedBytes(Function<ObjectPath, Optional<Path>> regularFile) {
+            this.regularFile = regularFile;
         }
 
         @Override
         public Long write(Mutation.Write w) throws IOException {
-            return plannedBytes(w.file().origin().map(local), w.offset(), w.end());
+            return plannedBytes(w.file().origin().flatMap(regularFile), w.offset(), w.end());
         }
 
         @Override
         public Long sizeChange(Mutation.SizeChange c) throws IOException {
-            return plannedBytes(c.file().origin().map(local), c.newSize(), Long.MAX_VALUE);
+            return plannedBytes(c.file().origin().flatMap(regularFile), c.newSize(), Long.MAX_VALUE);
         }
 
         @Override
@@ -220,8 +222,8 @@ public final class BackupManager {
         }
     }
 
-    private long plannedBytes(java.util.Optional<Path> file, long from, long to) throws IOException {
-        if (file.isEmpty() || !Files.isRegularFile(file.get(), LinkOption.NOFOLLOW_LINKS) || to <= from) {
+    private long plannedBytes(Optional<Path> file, long from, long to) throws IOException {
+        if (file.isEmpty() || to <= from) {
             return 0;
         }
         try {

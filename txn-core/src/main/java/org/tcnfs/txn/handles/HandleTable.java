@@ -626,17 +626,26 @@ public final class HandleTable implements AutoCloseable {
     /**
      * Whether a stable WRITE on this thread leaves its fsync to the end of its compound, which comes before
      * the reply. On a thread bound to a transaction's buffer the transaction fsyncs every file it wrote
-     * before its commit point; on one bound to a plain compound's buffer the buffer keeps the sync
+     * before its commit point (through the sync {@code opener} opens when the buffer {@linkplain
+     * TxnBuffer#keepFileSyncs keeps file syncs}); on one bound to a plain compound's buffer the buffer keeps the sync
      * {@code opener} opens (one per {@code key}) for {@link TxnBuffer#syncPending()}. On an unbound thread
      * it returns false: sync now. {@code key} names the object (its handle) for every compound: compounds
      * syncing the same key at the same moment share an fsync ({@link SharedFsync}).
      */
     public boolean syncAtCompoundEnd(Object key, TxnBuffer.SyncOpener opener) throws IOException {
+        return atCompoundEnd(key, opener, false);
+    }
+
+    /**
+     * {@link #syncAtCompoundEnd} of a file or a directory: a transaction's buffer keeps the sync of a file when it
+     * {@linkplain TxnBuffer#keepFileSyncs keeps file syncs} for its commit, never a directory's.
+     */
+    private boolean atCompoundEnd(Object key, TxnBuffer.SyncOpener opener, boolean directory) throws IOException {
         TxnBuffer buffer = bound.get().buffer;
         if (buffer == null) {
             return false;
         }
-        if (!buffer.ownerSyncsData()) {
+        if (!buffer.ownerSyncsData() || (!directory && buffer.keepsFileSyncs())) {
             buffer.syncBeforeCommit(key, opener);
         }
         return true;
@@ -655,7 +664,7 @@ public final class HandleTable implements AutoCloseable {
             queuedDirectorySyncsJoined.increment();
             return true;
         }
-        return syncAtCompoundEnd(key, opener);
+        return atCompoundEnd(key, opener, true);
     }
 
     /**

@@ -1,6 +1,7 @@
 package org.tcnfs.txn.handles;
 
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -46,13 +47,15 @@ public final class TxnBuffer {
      * Where a transaction's REMOVE moves an empty directory instead of removing it, by its inode number
      * ({@link #keepRemovedDirectory}); at most the compound's REMOVEs.
      */
-    private final Map<Long, java.nio.file.Path> removedDirectoryPlaces = new java.util.HashMap<>();
+    private final Map<Long, Path> removedDirectoryPlaces = new java.util.HashMap<>();
     /** Whether a batch merged into the buffer wrote or removed a directory's row. */
     private boolean directoriesChanged;
     /** Whether a change must not be durable before the compound's syncs ({@link #commitAfterSyncs()}). */
     private boolean commitAfterSyncs;
     /** Whether its directory syncs go to the {@link LateDurability} queue ({@link #deferringDirectorySyncs}). */
     private boolean defersDirectorySyncs;
+    /** Whether its owner, a transaction, takes the syncs of files it wrote from it ({@link #keepFileSyncs}). */
+    private boolean keepsFileSyncs;
     /**
      * Per {@link OrderedLog}: the compound's last change of directory entries on it, whose sync covers its earlier
      * ones there ({@link #withoutCoveredDirectories}); at most one entry per export the compound changed.
@@ -80,6 +83,14 @@ public final class TxnBuffer {
          */
         default boolean isDirectory() {
             return false;
+        }
+
+        /**
+         * The local path of the file, as it was when the sync was kept; null when not known (a file kept open
+         * after its last name went) or for a directory.
+         */
+        default Path path() {
+            return null;
         }
 
         /** Releases what the sync held; called once, after {@link #sync} or instead of it. */
@@ -121,6 +132,13 @@ public final class TxnBuffer {
      */
     static volatile int syncfsMinSyncs = Math.max(0, Integer.getInteger("tcnfs.syncfs-min-syncs", 0));
 
+    /**
+     * Most file syncs, and so open files, a transaction's buffer keeps for its commit ({@link #keepFileSyncs}): a
+     * transaction of many stable WRITEs (an untar in one compound) would otherwise hold a descriptor per file until its
+     * commit, which reopens the others one at a time, as it did every file before.
+     */
+    static final int MAX_KEPT_FILE_SYNCS = 1024;
+
     /** Opens a {@link PendingSync}. */
     @FunctionalInterface
     public interface SyncOpener {
@@ -142,6 +160,65 @@ public final class TxnBuffer {
     }
 
     /**
+     * Lets a transaction's stable WRITEs keep the syncs of the files they wrote, holding them open (as a plain
+     * compound's do, one per file), for the transaction's commit to run through {@link #takeKeptFileSyncs}: an
+     * fsync of the descriptor the WRITE used instead of a {@code stat}, {@code open} and {@code close} of the file by
+     * its path. Only for a compound in which each name means the same object from its first operation to its last
+     * (the caller knows), so that the path a sync was kept under still names the file it syncs. Directories' syncs
+     * stay the transaction's own. Bounded: at most {@link #MAX_KEPT_FILE_SYNCS} files are held open so; the commit
+     * reopens the others by path.
+     */
+    public void keepFileSyncs() {
+        keepsFileSyncs = true;
+    }
+
+    /**
+     * Whether a stable WRITE keeps its file's sync in this buffer for its transaction's commit: after {@link
+     * #keepFileSyncs}, while fewer than {@link #MAX_KEPT_FILE_SYNCS} are kept.
+     */
+    boolean keepsFileSyncs() {
+        return keepsFileSyncs && pendingSyncs.size() < MAX_KEPT_FILE_SYNCS;
+    }
+
+    /**
+     * The file syncs a transaction's stable WRITEs kept ({@link #keepFileSyncs}), taken out of the buffer: the
+     * commit runs their {@link KeptFileSyncs#tasks() tasks} among its own syncs and then closes them (also after a
+     * failure; a rollback's {@link #discard} releases those not taken).
+     */
+    public KeptFileSyncs takeKeptFileSyncs() {
+        if (pendingSyncs.isEmpty()) {
+            return KeptFileSyncs.NONE;
+        }
+        TakenSyncs syncs = takePendingSyncs();
+        Set<Path> files = new HashSet<>();
+        for (Map.Entry<Object, PendingSync> e : syncs.all()) {
+            if (!e.getValue().isDirectory() && e.getValue().path() != null) {
+                files.add(e.getValue().path());
+            }
+        }
+        return new KeptFileSyncs(files, syncsOf(syncs.toRun()), syncs::release);
+    }
+
+    /**
+     * The file syncs {@link #takeKeptFileSyncs} took.
+     *
+     * @param files the local paths of the files they sync ({@link PendingSync#path()}; those without one are synced
+     *     all the same)
+     * @param tasks what runs them, each shared with the compounds syncing the same object at that moment
+     * @param release releases what they hold, once they ran
+     */
+    public record KeptFileSyncs(Set<Path> files, List<FsyncPool.Sync> tasks, Runnable release)
+            implements AutoCloseable {
+        /** None kept. */
+        static final KeptFileSyncs NONE = new KeptFileSyncs(Set.of(), List.of(), () -> { });
+
+        @Override
+        public void close() {
+            release.run();
+        }
+    }
+
+    /**
      * Lets the rows of the objects this transaction's compound removes go after its directory syncs, as a plain
      * REMOVE's do ({@link HandleTable#unlinkAfterSync}), instead of in its commit: for a light-path compound, which
      * has no recovery record for whose undo the table must stay as it was, and whose removal is durable with its
@@ -157,12 +234,12 @@ public final class TxnBuffer {
      * step, as a removal is, and the same directory is kept for the undo (a transaction, whose REMOVE then moves
      * nothing aside before its own change).
      */
-    public void keepRemovedDirectory(long ino, java.nio.file.Path place) {
+    public void keepRemovedDirectory(long ino, Path place) {
         removedDirectoryPlaces.put(ino, Objects.requireNonNull(place, "place"));
     }
 
     /** The place {@link #keepRemovedDirectory} gave the directory with inode number {@code ino}, taken once. */
-    java.util.Optional<java.nio.file.Path> takeRemovedDirectoryPlace(long ino) {
+    java.util.Optional<Path> takeRemovedDirectoryPlace(long ino) {
         return java.util.Optional.ofNullable(removedDirectoryPlaces.remove(ino));
     }
 

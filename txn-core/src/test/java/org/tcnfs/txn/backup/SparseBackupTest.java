@@ -11,6 +11,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
@@ -269,7 +270,7 @@ class SparseBackupTest {
         ObjectRef sparse = new ObjectRef(ObjectPath.of("exp", "sparse"), Optional.of(ObjectPath.of("exp", "sparse")));
         ObjectRef dense = new ObjectRef(ObjectPath.of("exp", "dense"), Optional.of(ObjectPath.of("exp", "dense")));
         ObjectRef created = new ObjectRef(ObjectPath.of("exp", "new"), Optional.empty());
-        Function<ObjectPath, Path> local = p -> export.resolve(String.join("/", p.components()));
+        Function<ObjectPath, Optional<Path>> local = regularFilesIn(export);
 
         long planned = txn.checkBudget(List.of(
                 new Mutation.Write(1, sparse, MIB, 100_000), // 8 KiB of data in the range, the rest a hole
@@ -299,7 +300,7 @@ class SparseBackupTest {
         BackupManager txn = storeIn(export, budget).forTransaction("t1");
         ObjectRef dense = new ObjectRef(ObjectPath.of("exp", "dense"), Optional.of(ObjectPath.of("exp", "dense")));
         ObjectRef created = new ObjectRef(ObjectPath.of("exp", "new"), Optional.empty());
-        Function<ObjectPath, Path> local = p -> export.resolve(String.join("/", p.components()));
+        Function<ObjectPath, Optional<Path>> local = regularFilesIn(export);
 
         assertThat(txn.checkBudget(List.of(new Mutation.Write(1, created, 0, MIB)), local))
                 .as("nothing to save needs no room").isZero();
@@ -315,6 +316,12 @@ class SparseBackupTest {
     }
 
     // ---- helpers
+
+    /** The local path of an object path under {@code export} where a regular file is, as the preparer answers it. */
+    private static Function<ObjectPath, Optional<Path>> regularFilesIn(Path export) {
+        return p -> Optional.of(export.resolve(String.join("/", p.components())))
+                .filter(x -> Files.isRegularFile(x, LinkOption.NOFOLLOW_LINKS));
+    }
 
     /** Creates or resizes {@code file} to {@code size} without writing: a hole up to the new end. */
     private static void setLength(Path file, long size) throws IOException {

@@ -3,7 +3,9 @@ package org.tcnfs.txn.handles;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -584,6 +586,66 @@ class TxnBufferTest extends HandleTableTestBase {
         assertThat(log).isEmpty();
     }
 
+    /** A pending sync of the file at {@code path} that logs what happens to it. */
+    private static TxnBuffer.SyncOpener loggingFile(List<String> log, String path) {
+        return () -> {
+            TxnBuffer.PendingSync logged = logging(log, path).open();
+            return new TxnBuffer.PendingSync() {
+                @Override
+                public void sync() throws IOException {
+                    logged.sync();
+                }
+
+                @Override
+                public Path path() {
+                    return Path.of(path);
+                }
+
+                @Override
+                public void close() {
+                    logged.close();
+                }
+            };
+        };
+    }
+
+    @Test
+    void aTransactionThatKeepsFileSyncsHandsThemToItsCommitByPathAndNeverADirectorys() throws Exception {
+        List<String> log = Collections.synchronizedList(new ArrayList<>());
+        TxnBuffer transaction = table.buffer();
+        transaction.keepFileSyncs();
+        try (HandleTable.Binding bound = table.bind(transaction)) {
+            assertThat(table.syncAtCompoundEnd("a", loggingFile(log, "/x/a"))).isTrue();
+            assertThat(table.syncAtCompoundEnd("a", loggingFile(log, "/x/a"))).isTrue();
+            assertThat(table.syncDirectoryAtCompoundEnd("x", logging(log, "x"))).isTrue();
+        }
+        assertThat(log).containsExactly("open /x/a");
+        try (TxnBuffer.KeptFileSyncs kept = transaction.takeKeptFileSyncs()) {
+            assertThat(kept.files()).containsExactly(Path.of("/x/a"));
+            assertThat(transaction.hasPendingSyncs()).isFalse();
+            FsyncPool.runAll(kept.tasks());
+        }
+        assertThat(log).containsExactly("open /x/a", "sync /x/a", "close /x/a");
+    }
+
+    @Test
+    void aTransactionKeepsAtMostItsBoundOfFileSyncsAndADiscardReleasesThem() throws Exception {
+        List<String> log = Collections.synchronizedList(new ArrayList<>());
+        TxnBuffer transaction = table.buffer();
+        transaction.keepFileSyncs();
+        try (HandleTable.Binding bound = table.bind(transaction)) {
+            for (int i = 0; i <= TxnBuffer.MAX_KEPT_FILE_SYNCS; i++) {
+                assertThat(table.syncAtCompoundEnd("f" + i, loggingFile(log, "/f" + i))).isTrue();
+            }
+        }
+        assertThat(log).hasSize(TxnBuffer.MAX_KEPT_FILE_SYNCS)
+                .doesNotContain("open /f" + TxnBuffer.MAX_KEPT_FILE_SYNCS);
+        transaction.discard();
+        assertThat(log.stream().filter(e -> e.startsWith("close"))).hasSize(TxnBuffer.MAX_KEPT_FILE_SYNCS);
+        assertThat(log).noneMatch(e -> e.startsWith("sync"));
+        assertThat(transaction.takeKeptFileSyncs().files()).isEmpty();
+    }
+
     @Test
     void aPlainCompoundsBufferSyncsEachWrittenFileOnceAndReleasesThemAfterwards() throws Exception {
         List<String> log = Collections.synchronizedList(new ArrayList<>());
@@ -620,7 +682,7 @@ class TxnBufferTest extends HandleTableTestBase {
         try (HandleTable.Binding bound = table.bind(plain)) {
             table.syncAtCompoundEnd("bad", () -> new TxnBuffer.PendingSync() {
                 @Override
-                public void sync() throws java.io.IOException {
+                public void sync() throws IOException {
                     throw new java.io.IOException("disk gone");
                 }
 
