@@ -24,8 +24,8 @@ import org.tcnfs.nfs4.xdr.nfs4_attr;
  *       seven count as covered (before: every directory, each handed to an fsync pool thread);</li>
  *   <li>on tmpfs every directory is still synced, one after another on the compound's own thread (before: seven
  *       hand-offs to the pool);</li>
- *   <li>a transaction that removes a file and an empty directory and then fails puts both back: the same objects
- *       (file id, link count, contents), answering to the handles of before.</li>
+ *   <li>a transaction that removes a file, a file with a second link and an empty directory and then fails puts them
+ *       back: the same objects (file id, link count, contents), answering to the handles of before.</li>
  * </ul>
  */
 class TransactionalRemovesIT {
@@ -104,23 +104,29 @@ class TransactionalRemovesIT {
     }
 
     @Test
-    void aTransactionThatRemovesAFileAndAnEmptyDirectoryThenFailsPutsBackTheSameObjectsUnderTheirHandles()
+    void aTransactionThatRemovesFilesAndAnEmptyDirectoryThenFailsPutsBackTheSameObjectsUnderTheirHandles()
             throws Exception {
         NfsOps nfs = new NfsOps(Nfs41Session.create(xfs.connect(), "txn-removes-rollback"));
         byte[] top = nfs.mkdir(nfs.rootFh(), "rollback");
         byte[] file = nfs.createFile(top, "f", DATA);
+        byte[] linked = nfs.createFile(top, "g", DATA);
+        nfs.runOk(new CompoundBuilder().putfh(linked).savefh().putfh(top).link("h"));
         byte[] dir = nfs.mkdir(top, "e");
         long fileId = nfs.getattr(file, nfs4_attr.FATTR4_FILEID).fileid();
+        long linkedId = nfs.getattr(linked, nfs4_attr.FATTR4_FILEID).fileid();
         long dirId = nfs.getattr(dir, nfs4_attr.FATTR4_FILEID).fileid();
 
-        CompoundResult txn = nfs.session().executeTransaction(new CompoundBuilder().putfh(top).remove("f").remove("e")
-                .remove("missing"));
+        CompoundResult txn = nfs.session().executeTransaction(new CompoundBuilder().putfh(top).remove("f").remove("g")
+                .remove("e").remove("missing"));
 
         assertThat(txn.status()).as("%s", txn).isEqualTo(NfsStatus.NOENT);
-        assertThat(nfs.readdirNames(top)).containsExactlyInAnyOrder("f", "e");
+        assertThat(nfs.readdirNames(top)).containsExactlyInAnyOrder("f", "g", "h", "e");
         assertThat(nfs.getattr(nfs.lookup(top, "f"), nfs4_attr.FATTR4_FILEID).fileid()).isEqualTo(fileId);
         assertThat(nfs.getattr(file, nfs4_attr.FATTR4_NUMLINKS).numlinks()).as("no kept link left").isEqualTo(1);
         assertThat(nfs.read(file)).as("the file, by its handle of before").isEqualTo(DATA);
+        assertThat(nfs.getattr(nfs.lookup(top, "g"), nfs4_attr.FATTR4_FILEID).fileid()).isEqualTo(linkedId);
+        assertThat(nfs.getattr(linked, nfs4_attr.FATTR4_NUMLINKS).numlinks()).as("g and h").isEqualTo(2);
+        assertThat(nfs.read(linked)).as("the linked file, by its handle of before").isEqualTo(DATA);
         assertThat(nfs.getattr(nfs.lookup(top, "e"), nfs4_attr.FATTR4_FILEID).fileid()).isEqualTo(dirId);
         assertThat(nfs.getattr(dir, nfs4_attr.FATTR4_FILEID).fileid()).as("the directory, by its handle of before")
                 .isEqualTo(dirId);

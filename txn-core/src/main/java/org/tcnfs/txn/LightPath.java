@@ -240,7 +240,7 @@ final class LightPath {
      * Why the prepared undo steps rule the light path out, or empty if they do not. A directory kept by moving
      * it aside and leaving an empty stand-in (a RENAME over one, or a REMOVE of one where the file system cannot
      * remove a directory into a place) is a second change before the operation's own. A REMOVE of an empty
-     * directory where the file system can ({@code VirtualFileSystem.removesDirectoriesIntoPlace}) is light: the
+     * directory where the file system can ({@code VirtualFileSystem.removesIntoPlace}) is light: the
      * REMOVE itself renames the directory into the backup directory, one step that is the removal and keeps the
      * same directory for the undo ({@code TransactionSteps.beforeOp}).
      *

@@ -94,6 +94,13 @@ final class TransactionSteps implements Transaction.Steps {
      * NFS4ERR_STALE; the client gets the handle only with the reply, after both).
      */
     private boolean createsOnly;
+    /**
+     * Whether a REMOVE of the full path moved its victim into the backup directory (the removal itself, {@link
+     * #beforeOp}): the commit then syncs the backup directory before the directories the victims left, where the file
+     * system does not log in order (under strict POSIX renames a cut must not keep a victim's removal without its new
+     * entry, which the undo moves back; docs/durability.md, "Strict renames").
+     */
+    private boolean movedIntoBackups;
     private final COMPOUND4args args;
     private final List<UndoStep> steps = new ArrayList<>();
     private OpenStateTable opens;
@@ -189,7 +196,7 @@ final class TransactionSteps implements Transaction.Steps {
         }
         id = services.txnIds.next();
         backups = export.backups().forTransaction(Long.toString(id));
-        preparer = new UndoPreparer(export.root(), backups);
+        preparer = new UndoPreparer(export.root(), backups, () -> export.fs().removesIntoPlace());
         backups.checkBudget(plan.mutations(), preparer::regularFile); // NFS4ERR_NOSPC before anything changes
         upFront = preparableUpFront(plan);
         if (upFront && sharedBuffer == null) {
@@ -219,7 +226,7 @@ final class TransactionSteps implements Transaction.Steps {
      * only if the prepared steps rule it out after all (a directory moved aside first), else nothing.
      */
     private void makeDurable(List<UndoStep> prepared) throws IOException {
-        if (light && LightPath.whyNotSteps(prepared, args, () -> export.fs().removesDirectoriesIntoPlace())
+        if (light && LightPath.whyNotSteps(prepared, args, () -> export.fs().removesIntoPlace())
                 .isEmpty()) {
             return;
         }
@@ -330,12 +337,14 @@ final class TransactionSteps implements Transaction.Steps {
                 prepareOp(index);
             }
             if (light || removesIntoPlace(index)) {
-                // a REMOVE of an empty directory moves it into the backup directory in one rename that is the removal
-                // (LocalFileSystem.remove), on the full path after the record naming that place is durable; a RENAME
-                // over one, or a REMOVE where the file system cannot, moves it aside first and leaves a stand-in
+                // a REMOVE of an empty directory or a non-directory moves it into the backup directory in one rename
+                // that is the removal (LocalFileSystem.remove), on the full path after the record naming that place is
+                // durable; a RENAME over a directory, or a REMOVE of one where the file system cannot, moves it aside
+                // first and leaves a stand-in
                 for (UndoPreparer.Swap swap : preparer.takeSwaps(index)) {
                     if (swap.fileId().isPresent()) {
-                        buffer.keepRemovedDirectory(swap.fileId().getAsLong(), swap.kept().toAbsolutePath());
+                        buffer.keepRemoved(swap.fileId().getAsLong(), swap.kept().toAbsolutePath());
+                        movedIntoBackups |= !light;
                     }
                 }
             } else {
@@ -354,7 +363,7 @@ final class TransactionSteps implements Transaction.Steps {
     private boolean removesIntoPlace(int index) {
         nfs_argop4[] ops = args.argarray;
         return index < ops.length && ops[index].argop == nfs_opnum4.OP_REMOVE
-                && export.fs().removesDirectoriesIntoPlace();
+                && export.fs().removesIntoPlace();
     }
 
     /** Records the open and lock state the operation changes, to put back if the compound rolls back. */
@@ -629,11 +638,15 @@ final class TransactionSteps implements Transaction.Steps {
         Set<ObjectPath> targets = preparer.renameTargetDirs();
         List<FsyncPool.Sync> first = new ArrayList<>();
         List<FsyncPool.Sync> after = new ArrayList<>();
+        boolean backupsFirst = movedIntoBackups && export.fs().orderedLogDevice().isEmpty();
+        if (backupsFirst) {
+            first.add(() -> force(backups.directory()));
+        }
         for (ObjectPath p : dirs) {
             DirectoryStat stat = touchedDirs.get(p);
             if (stat.isDirectory()) {
-                (targets.contains(p) || targets.isEmpty() ? first : after)
-                        .add(sharedForce(shared, stat.fileKey(), preparer.local(p)));
+                boolean inFirst = targets.contains(p) || targets.isEmpty() && !backupsFirst;
+                (inFirst ? first : after).add(sharedForce(shared, stat.fileKey(), preparer.local(p)));
             }
         }
         if (!first.isEmpty()) {

@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import org.tcnfs.nfs4.vfs.FileType;
 import org.tcnfs.proto.Attributes;
@@ -35,9 +36,9 @@ import org.tcnfs.txn.undo.UndoExecutor;
 /**
  * Turns the plan's mutations into undo steps, saving first what each would destroy (DESIGN.md step 4):
  * the overwritten ranges of WRITE and truncation (inline in the record when small, else cloned or copied
- * into the transaction's backup directory), the attributes SETATTR changes, a hard link to the victim of a
- * REMOVE or of a replacing RENAME, the attributes of a removed directory. Nothing is saved for objects the
- * compound created, nor for data past the old end of file.
+ * into the transaction's backup directory), the attributes SETATTR changes, the victim of a REMOVE or of a
+ * replacing RENAME (kept in the backup directory: see {@link #keep}), the times of a removed directory. Nothing is
+ * saved for objects the compound created, nor for data past the old end of file.
  *
  * <p>It looks at each object where a {@code locate} function says the object is now: before the compound
  * runs (all at once, at the objects' origins) or right before the operation (at their current paths). The
@@ -60,12 +61,18 @@ final class UndoPreparer {
 
     private final Path root;
     private final BackupManager backups;
+    /**
+     * Whether the export's REMOVE moves its victim into a place given for it (VirtualFileSystem.removesIntoPlace),
+     * asked when a REMOVE is prepared.
+     */
+    private final BooleanSupplier removesIntoPlace;
     /** Objects the compound created (no backups needed for them), at their latest paths. */
     private final Set<ObjectPath> created = new HashSet<>();
     /** Names the compound made (by creating or linking) whose undo step exists already. */
     private final Set<ObjectPath> named = new HashSet<>();
     private final java.util.Map<Integer, List<Swap>> swaps = new java.util.HashMap<>();
-    private final List<Path> keptBackups = new ArrayList<>();
+    /** What the compound's REMOVEs and RENAMEs keep in the backup directory, with whether each is a directory. */
+    private final List<Kept> keptBackups = new ArrayList<>();
     private final Set<ObjectPath> touchedFiles = new java.util.LinkedHashSet<>();
     private final Set<ObjectPath> touchedDirs = new java.util.LinkedHashSet<>();
     /** Of {@link #touchedDirs}, those a RENAME from another directory added an entry to. */
@@ -92,9 +99,17 @@ final class UndoPreparer {
     private EntryChange lastEntryChange;
     private int inlineBytes;
 
-    UndoPreparer(Path root, BackupManager backups) {
+    /**
+     * @param root the export's root
+     * @param backups the transaction's backups
+     * @param removesIntoPlace whether the export's file system renames a REMOVE's victim into a place given for it
+     *     ({@code VirtualFileSystem.removesIntoPlace}): a removed non-directory is then kept by that rename, not by a
+     *     hard link made now
+     */
+    UndoPreparer(Path root, BackupManager backups, BooleanSupplier removesIntoPlace) {
         this.root = root;
         this.backups = backups;
+        this.removesIntoPlace = removesIntoPlace;
     }
 
     /** Regular files whose data the compound changed, at their latest known paths. */
@@ -279,8 +294,13 @@ final class UndoPreparer {
             Optional<Lstat> found = victim.isPresent() ? Lstat.of(victim.get()) : Optional.empty();
             if (found.isPresent() && !p.isRoot()) {
                 saveDirectoryTimes(steps, op, p.parent());
-                saveTimes(steps, op, p, found.get());
-                UndoStep.MoveBack kept = keep(op, p, victim.get(), found.get(), "rm-" + op);
+                if (found.get().kind() == ObjectKind.DIRECTORY) {
+                    // a non-directory keeps its times through a link or a rename (and its own later changes in
+                    // the compound save them again); a directory moved aside leaves a stand-in
+                    saveTimes(steps, op, p, found.get());
+                }
+                UndoStep.MoveBack kept = keep(op, p, victim.get(), found.get(), "rm-" + op,
+                        removesIntoPlace.getAsBoolean());
                 steps.add(kept);
                 if (kept.kind() == ObjectKind.REGULAR) {
                     Path link = backups.directory().resolve(kept.backup().components().get(0));
@@ -288,7 +308,7 @@ final class UndoPreparer {
                     if (!relative.startsWith("..")) {
                         List<String> names = new ArrayList<>();
                         relative.forEach(n -> names.add(n.toString()));
-                        keptVictims.put(p, new KeptVictim(new RelativePath(names), link));
+                        keptVictims.put(p, new KeptVictim(new RelativePath(names), link, victim.get()));
                     }
                 }
             }
@@ -332,7 +352,8 @@ final class UndoPreparer {
         saveDirectoryTimes(steps, r.opIndex(), to.parent());
         if (targetFound.isPresent()) {
             saveTimes(steps, r.opIndex(), to, targetFound.get());
-            UndoStep.MoveBack keep = keep(r.opIndex(), to, target.get(), targetFound.get(), "mv-" + r.opIndex());
+            UndoStep.MoveBack keep = keep(r.opIndex(), to, target.get(), targetFound.get(), "mv-" + r.opIndex(),
+                    false);
             kept = Optional.of(keep.backup());
         }
         steps.add(new UndoStep.RenameBack(r.opIndex(), ref(from, source.get()), refAt(to), kept));
@@ -347,10 +368,15 @@ final class UndoPreparer {
         keptVictims.keySet().removeIf(p -> p.isWithin(from) || p.isWithin(to));
     }
 
-    /** A file an earlier REMOVE took away: its kept link, relative to the export root and local. */
-    private record KeptVictim(RelativePath relative, Path link) {
+    /**
+     * A file an earlier REMOVE took away: where it is kept in the backup directory (relative to the export root, and
+     * local), and the name it had. The steps name the kept place, where undo finds the file; a preparation before the
+     * REMOVE ran (up front, when the REMOVE itself is to move the file there) reads it at its name.
+     */
+    private record KeptVictim(RelativePath relative, Path link, Path original) {
         Optional<Path> file() {
-            return Optional.of(link).filter(x -> Files.isRegularFile(x, LinkOption.NOFOLLOW_LINKS));
+            return Optional.of(link).filter(x -> Files.isRegularFile(x, LinkOption.NOFOLLOW_LINKS))
+                    .or(() -> Optional.of(original).filter(x -> Files.isRegularFile(x, LinkOption.NOFOLLOW_LINKS)));
         }
     }
 
@@ -385,13 +411,15 @@ final class UndoPreparer {
 
     /**
      * What a REMOVE or a replacing RENAME destroys, kept in the backup directory so undo can put the same
-     * object back: a non-directory by a hard link made now; an (empty) directory by a rename into the backup
-     * directory: the REMOVE's own, where the file system can ({@link #takeSwaps}), else one right before the
-     * operation runs ({@link #swapBefore}), leaving an empty stand-in with the same owner and mode for the
-     * operation to remove or replace.
+     * object back: a non-directory a REMOVE removes where the file system can remove into a place ({@code
+     * intoPlace}) by that REMOVE's own rename into the backup directory ({@link #takeSwaps}; no hard link, no unlink,
+     * and the link count never rises), any other non-directory by a hard link made now; an (empty) directory by a
+     * rename into the backup directory: the REMOVE's own, where the file system can ({@link #takeSwaps}), else one
+     * right before the operation runs ({@link #swapBefore}), leaving an empty stand-in with the same owner and mode
+     * for the operation to remove or replace.
      */
-    private UndoStep.MoveBack keep(int op, ObjectPath p, Path victim, Lstat found, String backupName)
-            throws IOException {
+    private UndoStep.MoveBack keep(int op, ObjectPath p, Path victim, Lstat found, String backupName,
+            boolean intoPlace) throws IOException {
         Path dir = backups.directory();
         if (!backupDirectoryExists) {
             Files.createDirectories(dir);
@@ -399,10 +427,10 @@ final class UndoPreparer {
         }
         Path kept = dir.resolve(backupName);
         org.tcnfs.proto.ObjectRef ref = found.ref(p);
-        if (found.kind() == ObjectKind.DIRECTORY) {
+        if (found.kind() == ObjectKind.DIRECTORY || intoPlace) {
             swaps.computeIfAbsent(op, k -> new ArrayList<>()).add(new Swap(victim, kept, ref.fileId()));
-            keptBackups.add(kept);
-            return new UndoStep.MoveBack(op, ref, ObjectKind.DIRECTORY, RelativePath.of(backupName));
+            keptBackups.add(new Kept(kept, found.kind() == ObjectKind.DIRECTORY));
+            return new UndoStep.MoveBack(op, ref, found.kind(), RelativePath.of(backupName));
         }
         try {
             Files.createLink(kept, victim);
@@ -411,7 +439,7 @@ final class UndoPreparer {
             Files.delete(kept);
             Files.createLink(kept, victim);
         }
-        keptBackups.add(kept);
+        keptBackups.add(new Kept(kept, false));
         return new UndoStep.MoveBack(op, ref, found.kind(), RelativePath.of(backupName));
     }
 
@@ -445,9 +473,9 @@ final class UndoPreparer {
     }
 
     /**
-     * Instead of {@link #swapBefore}, for a REMOVE where the file system removes a directory into a place: the
-     * empty directories operation {@code op} will remove, each with the place in the backup directory where the
-     * REMOVE is to move it (no stand-in: the move is the removal). Empty for an operation that removes none.
+     * Instead of {@link #swapBefore}, for a REMOVE where the file system removes into a place: the empty directories
+     * and non-directories operation {@code op} will remove, each with the place in the backup directory where the
+     * REMOVE is to move it (no stand-in, no link: the move is the removal). Empty for an operation that removes none.
      */
     List<Swap> takeSwaps(int op) {
         List<Swap> due = swaps.remove(op);
@@ -455,23 +483,24 @@ final class UndoPreparer {
     }
 
     /**
-     * Deletes what REMOVE and RENAME kept (hard links to victims, moved directories) once the transaction
+     * Deletes what REMOVE and RENAME kept (victims moved or linked into the backup directory) once the transaction
      * committed, so that link counts are right again before the reply; data backups stay for the
      * background cleaner.
      */
     void dropKeptObjects() throws IOException {
-        for (Path kept : keptBackups) {
-            try {
-                Files.deleteIfExists(kept); // a file's link or an empty directory: one lstat and one unlink or rmdir
-            } catch (java.nio.file.DirectoryNotEmptyException e) {
-                // left for the background cleaner
-            }
+        for (Kept kept : keptBackups) {
+            // one unlink or rmdir each; a directory that is not empty is left for the background cleaner
+            UndoExecutor.deleteKept(kept.path(), kept.directory());
         }
         keptBackups.clear();
     }
 
-    /** An empty directory to move aside right before its operation. */
+    /** An empty directory, or a non-directory a REMOVE moves into its place, to move aside before its operation. */
     record Swap(Path victim, Path kept, OptionalLong fileId) {
+    }
+
+    /** A place in the backup directory a REMOVE or RENAME keeps its victim at, and whether that is a directory. */
+    private record Kept(Path path, boolean directory) {
     }
 
     /** Saves bytes {@code [from, to)} of a file (clamped to its size) as a RestoreRanges or RestoreSize step. */

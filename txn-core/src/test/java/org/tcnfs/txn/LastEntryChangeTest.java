@@ -36,7 +36,7 @@ class LastEntryChangeTest {
         Files.createDirectories(root.resolve("d"));
         Files.createDirectories(root.resolve("e"));
         BackupStore store = BackupStore.open(root.resolve(".tcnfs").resolve("txn"));
-        preparer = new UndoPreparer(root, store.forTransaction("7"));
+        preparer = new UndoPreparer(root, store.forTransaction("7"), () -> false);
     }
 
     private static ObjectPath path(String... components) {

@@ -34,7 +34,7 @@ import org.tcnfs.txn.lock.LockManager;
 
 /**
  * The light path's REMOVE of an empty directory (docs/durability.md, "The light path"), its steps without the wire: the
- * compound gets no record, and the place it gives the file system's REMOVE ({@link HandleTable#placeForRemovedDirectory})
+ * compound gets no record, and the place it gives the file system's REMOVE ({@link HandleTable#placeForRemoved})
  * keeps the same directory, so that a rollback after the change puts that very directory (its inode) back. The file
  * system's part (LocalFileSystem renames the directory to that place) is played by the test.
  */
@@ -62,7 +62,7 @@ class LightRmdirStepsTest {
         }
         VirtualFileSystem fs = (VirtualFileSystem) Proxy.newProxyInstance(getClass().getClassLoader(),
                 new Class<?>[] {VirtualFileSystem.class}, (proxy, method, args) -> {
-                    if (method.getName().equals("removesDirectoriesIntoPlace")) {
+                    if (method.getName().equals("removesIntoPlace")) {
                         return removesIntoPlace;
                     }
                     if (method.getName().equals("orderedLogDevice")) {
@@ -119,7 +119,7 @@ class LightRmdirStepsTest {
         steps.beforeOp(2);
         Optional<Path> place;
         try (HandleTable.Binding bound = table.bind(steps.buffer())) {
-            place = table.placeForRemovedDirectory(ino);
+            place = table.placeForRemoved(ino);
             if (place.isPresent()) {
                 Files.move(dir, place.get(), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
             } else {

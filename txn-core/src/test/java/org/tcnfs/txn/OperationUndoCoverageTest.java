@@ -128,7 +128,7 @@ class OperationUndoCoverageTest {
                 Files.write(root.resolve("d/y"), new byte[] {7, 7});
                 Map<String, String> before = tree(root);
                 BackupStore store = BackupStore.open(root.resolve(".tcnfs").resolve("txn"));
-                UndoPreparer preparer = new UndoPreparer(root, store.forTransaction("1"));
+                UndoPreparer preparer = new UndoPreparer(root, store.forTransaction("1"), () -> false);
 
                 List<UndoStep> steps = new ArrayList<>(preparer.stepsFor(sample.get().mutation(),
                         ref -> Optional.of(ref.path())));

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributeView;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
@@ -46,7 +47,7 @@ class UndoPreparerTest {
     void setUp() throws IOException {
         root = Files.createDirectories(base.resolve("export"));
         store = BackupStore.open(root.resolve(".tcnfs").resolve("txn"));
-        preparer = new UndoPreparer(root, store.forTransaction("7"));
+        preparer = new UndoPreparer(root, store.forTransaction("7"), () -> false);
     }
 
     private static ObjectPath path(String... components) {
@@ -187,5 +188,48 @@ class UndoPreparerTest {
         undo();
 
         assertThat(Files.readString(f)).isEqualTo("0123456789");
+    }
+
+    @Test
+    void aFileItsRemoveMovesIntoTheBackupDirectoryIsNeitherLinkedNorTimedAndComesBackAsTheSameFile()
+            throws IOException {
+        Path d = Files.createDirectories(root.resolve("d"));
+        Path x = aged(Files.write(d.resolve("x"), new byte[] {1, 2, 3}));
+        long ino = UndoExecutor.fileIdOf(x).getAsLong();
+        UndoPreparer intoPlace = new UndoPreparer(root, store.forTransaction("7"), () -> true);
+
+        steps.addAll(intoPlace.stepsFor(new Mutation.Removal(0, ObjectRef.unchanged(path("d", "x"))),
+                ObjectRef::origin));
+        // prepared up front, before the REMOVE ran: a WRITE through the removed file's open handle reads it at its name
+        steps.addAll(intoPlace.stepsFor(new Mutation.Write(1, ObjectRef.unchanged(path("d", "x")), 0, 2),
+                ObjectRef::origin));
+        assertThat(Files.getAttribute(x, "unix:nlink", LinkOption.NOFOLLOW_LINKS)).isEqualTo(1);
+        assertThat(steps).filteredOn(s -> s instanceof UndoStep.RestoreAttributes r
+                && r.target().path().components().equals(List.of("d", "x"))).isEmpty();
+        List<UndoPreparer.Swap> swaps = intoPlace.takeSwaps(0);
+        assertThat(swaps).hasSize(1);
+        Path kept = swaps.get(0).kept();
+        Files.move(x, kept, StandardCopyOption.ATOMIC_MOVE); // the REMOVE
+        Files.write(kept, new byte[] {8, 9, 3}); // the WRITE
+        undo();
+
+        assertThat(UndoExecutor.fileIdOf(x)).hasValue(ino);
+        assertThat(kept).doesNotExist();
+        assertThat(times(x).lastModifiedTime()).isEqualTo(OLD_MTIME);
+        assertThat(Files.readAllBytes(x)).containsExactly(1, 2, 3);
+    }
+
+    @Test
+    void theUndoOfAFileRemoveThatNeverRanLeavesTheFileAtItsName() throws IOException {
+        Path d = Files.createDirectories(root.resolve("d"));
+        Path x = Files.write(d.resolve("x"), new byte[] {1, 2, 3});
+        UndoPreparer intoPlace = new UndoPreparer(root, store.forTransaction("7"), () -> true);
+
+        steps.addAll(intoPlace.stepsFor(new Mutation.Removal(0, ObjectRef.unchanged(path("d", "x"))),
+                ObjectRef::origin));
+        undo(); // a crash between the record and the REMOVE
+
+        assertThat(Files.readAllBytes(x)).containsExactly(1, 2, 3);
+        assertThat(Files.getAttribute(x, "unix:nlink", LinkOption.NOFOLLOW_LINKS)).isEqualTo(1);
     }
 }

@@ -129,11 +129,12 @@ public interface VirtualFileSystem {
     }
 
     /**
-     * Whether {@link #remove} of an empty directory honours a place the transaction layer gave for it (a
-     * transaction's REMOVE of a directory): it then renames the directory there, one step, instead of removing it, so
-     * that the same directory can be put back if the transaction rolls back. False unless a file system says so.
+     * Whether {@link #remove} of an empty directory or of a non-directory honours a place the transaction layer gave
+     * for it (a transaction's REMOVE): it then renames the object there, one step, instead of removing it, so that the
+     * same object (its inode, data and attributes) can be put back if the transaction rolls back. False unless a file
+     * system says so.
      */
-    default boolean removesDirectoriesIntoPlace() {
+    default boolean removesIntoPlace() {
         return false;
     }
 

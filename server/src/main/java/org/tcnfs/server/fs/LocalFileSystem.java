@@ -555,7 +555,7 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         if (stat.isDirectory()) {
             verifiedDirectories.forgetAll();
             try {
-                Optional<Path> place = handles.placeForRemovedDirectory(stat.ino());
+                Optional<Path> place = handles.placeForRemoved(stat.ino());
                 if (place.isPresent()) {
                     moveEmptyDirectory(path, place.get());
                 } else {
@@ -565,7 +565,12 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
                 verifiedDirectories.forgetAll();
             }
         } else {
-            posix.unlink(path);
+            Optional<Path> place = handles.placeForRemoved(stat.ino());
+            if (place.isPresent()) {
+                moveIntoPlace(path, place.get());
+            } else {
+                posix.unlink(path);
+            }
         }
         syncDirectory(dir);
         try {
@@ -591,13 +596,13 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
     }
 
     @Override
-    public boolean removesDirectoriesIntoPlace() {
+    public boolean removesIntoPlace() {
         return true;
     }
 
     /**
      * The REMOVE of the empty directory {@code path} as one rename into {@code place} (a transaction's
-     * backup directory, {@link HandleTable#placeForRemovedDirectory}): the name goes in one step, and the same
+     * backup directory, {@link HandleTable#placeForRemoved}): the name goes in one step, and the same
      * directory is there to be put back if the transaction rolls back. NFS4ERR_NOTEMPTY, changing nothing, for a
      * directory with entries, also for one a process on the server gave an entry between the check and the rename.
      */
@@ -605,10 +610,7 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         if (!isEmptyDirectory(path)) {
             throw new NotEmptyException(path + " is not empty");
         }
-        int errno = posix.rename(path, place);
-        if (errno != 0) {
-            throw FsErrors.ofRename(errno, path, place);
-        }
+        moveIntoPlace(path, place);
         if (!isEmptyDirectory(place)) {
             int back = posix.rename(place, path);
             if (back != 0) {
@@ -616,6 +618,18 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
                         + "transaction's rollback moves it back", path, place, back);
             }
             throw new NotEmptyException(path + " gained an entry while it was removed");
+        }
+    }
+
+    /**
+     * The REMOVE of {@code path} as one rename into {@code place} (a transaction's backup directory, {@link
+     * HandleTable#placeForRemoved}), which keeps the object (its inode, so its data, attributes and file id) for the
+     * transaction's undo: a non-directory so, instead of a hard link made before the REMOVE and an unlink.
+     */
+    private void moveIntoPlace(Path path, Path place) throws IOException {
+        int errno = posix.rename(path, place);
+        if (errno != 0) {
+            throw FsErrors.ofRename(errno, path, place);
         }
     }
 

@@ -742,13 +742,13 @@ public final class HandleTable implements AutoCloseable {
     }
 
     /**
-     * Where the REMOVE of the empty directory with inode number {@code ino}, on this thread, is to rename it instead
-     * of removing it: the place a transaction's buffer keeps it at for its undo ({@link
-     * TxnBuffer#keepRemovedDirectory}), taken once; empty elsewhere (remove it).
+     * Where the REMOVE of the object with inode number {@code ino} (an empty directory or a non-directory), on this
+     * thread, is to rename it instead of removing it: the place a transaction's buffer keeps it at for its undo
+     * ({@link TxnBuffer#keepRemoved}), taken once; empty elsewhere (remove it).
      */
-    public Optional<java.nio.file.Path> placeForRemovedDirectory(long ino) {
+    public Optional<java.nio.file.Path> placeForRemoved(long ino) {
         TxnBuffer buffer = bound.get().buffer;
-        return buffer == null ? Optional.empty() : buffer.takeRemovedDirectoryPlace(ino);
+        return buffer == null ? Optional.empty() : buffer.takeRemovedPlace(ino);
     }
 
     /**

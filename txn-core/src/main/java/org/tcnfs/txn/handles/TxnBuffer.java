@@ -44,10 +44,10 @@ public final class TxnBuffer {
      */
     private boolean removesRowsLate;
     /**
-     * Where a transaction's REMOVE moves an empty directory instead of removing it, by its inode number
-     * ({@link #keepRemovedDirectory}); at most the compound's REMOVEs.
+     * Where a transaction's REMOVE moves its victim (an empty directory or a non-directory) instead of removing it, by
+     * the victim's inode number ({@link #keepRemoved}); at most the compound's REMOVEs.
      */
-    private final Map<Long, Path> removedDirectoryPlaces = new java.util.HashMap<>();
+    private final Map<Long, Path> removedPlaces = new java.util.HashMap<>();
     /** Whether a batch merged into the buffer wrote or removed a directory's row. */
     private boolean directoriesChanged;
     /** Whether a change must not be durable before the compound's syncs ({@link #commitAfterSyncs()}). */
@@ -229,18 +229,18 @@ public final class TxnBuffer {
     }
 
     /**
-     * Lets the REMOVE of the empty directory with inode number {@code ino} rename it to {@code place} (in the
-     * transaction's backup directory) instead of removing it ({@link HandleTable#placeForRemovedDirectory}): one
-     * step, as a removal is, and the same directory is kept for the undo (a transaction, whose REMOVE then moves
-     * nothing aside before its own change).
+     * Lets the REMOVE of the object with inode number {@code ino} (an empty directory or a non-directory) rename it to
+     * {@code place} (in the transaction's backup directory) instead of removing it ({@link
+     * HandleTable#placeForRemoved}): one step, as a removal is, and the same object is kept for the undo (a
+     * transaction, whose REMOVE then moves nothing aside and links nothing before its own change).
      */
-    public void keepRemovedDirectory(long ino, Path place) {
-        removedDirectoryPlaces.put(ino, Objects.requireNonNull(place, "place"));
+    public void keepRemoved(long ino, Path place) {
+        removedPlaces.put(ino, Objects.requireNonNull(place, "place"));
     }
 
-    /** The place {@link #keepRemovedDirectory} gave the directory with inode number {@code ino}, taken once. */
-    java.util.Optional<Path> takeRemovedDirectoryPlace(long ino) {
-        return java.util.Optional.ofNullable(removedDirectoryPlaces.remove(ino));
+    /** The place {@link #keepRemoved} gave the object with inode number {@code ino}, taken once. */
+    java.util.Optional<Path> takeRemovedPlace(long ino) {
+        return java.util.Optional.ofNullable(removedPlaces.remove(ino));
     }
 
     /**

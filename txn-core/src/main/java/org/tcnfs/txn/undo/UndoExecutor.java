@@ -509,6 +509,31 @@ public final class UndoExecutor {
         }
     }
 
+    /**
+     * Deletes what a transaction kept in its backup directory (a victim moved or linked there) with one {@code
+     * unlink(2)} or {@code rmdir(2)}, as its kind says, without the {@code lstat} {@link Files#delete} makes first.
+     * Whether it was deleted: false if nothing is there, or something that is not of that kind, or a directory that
+     * is not empty (left for the backup cleaner).
+     */
+    public static boolean deleteKept(Path path, boolean directory) throws IOException {
+        jnr.posix.POSIX posix = Native.POSIX;
+        String name = path.toString();
+        // libc's own calls: jnr-posix's POSIX methods throw on an error instead of returning it
+        if ((directory ? posix.libc().rmdir(name) : posix.libc().unlink(name)) == 0) {
+            return true;
+        }
+        int errno = posix.errno();
+        if (errno == jnr.constants.platform.Errno.ENOENT.intValue()
+                || errno == jnr.constants.platform.Errno.ENOTEMPTY.intValue()
+                || errno == jnr.constants.platform.Errno.EEXIST.intValue()
+                || errno == jnr.constants.platform.Errno.EISDIR.intValue()
+                || errno == jnr.constants.platform.Errno.ENOTDIR.intValue()) {
+            return false;
+        }
+        throw new IOException((directory ? "rmdir " : "unlink ") + path + ": "
+                + jnr.constants.platform.Errno.valueOf(errno));
+    }
+
     private static long[] timespec(Optional<java.time.Instant> time) {
         return time.map(t -> new long[] {t.getEpochSecond(), t.getNano()}).orElse(new long[] {0, UTIME_OMIT});
     }
