@@ -6,14 +6,11 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.tcnfs.client.CompoundBuilder;
 import org.tcnfs.nfs4.xdr.nfs4_attr;
-import org.tcnfs.txn.CrashPoints;
 
 /**
  * A crash of a server whose transaction made its recovery record, or its commit point, durable in the row journal
@@ -24,7 +21,6 @@ import org.tcnfs.txn.CrashPoints;
  */
 @Tag("crash")
 class TransactionJournalCrashIT {
-    private static final Duration EXIT_TIMEOUT = Duration.ofSeconds(60);
     private static final byte[] A = "contents of a".getBytes(StandardCharsets.UTF_8);
     private static final byte[] B = "contents of b".getBytes(StandardCharsets.UTF_8);
 
@@ -43,23 +39,14 @@ class TransactionJournalCrashIT {
      * MKDIR(n) (full path: more than one change) that halts the server; then restarts it unarmed.
      */
     private Path crashInTransaction(String crashPoint) throws Exception {
-        server = ServerProcess.start(List.of("-D" + CrashPoints.PROPERTY + "=" + crashPoint),
-                ServerProcess.TRUSTED_ROOT_ARGS.toArray(new String[0]));
-        try (ItSession it = ItSession.open(server, "txn-journal-crash")) {
-            NfsOps nfs = it.nfs();
+        server = HaltingTransaction.armedAt(crashPoint);
+        HaltingTransaction.halt(server, crashPoint, "txn-journal-crash", nfs -> {
             byte[] d = nfs.mkdir(nfs.rootFh(), "d");
             nfs.createFile(d, "a", A);
             nfs.createFile(d, "b", B);
             Thread.sleep(1500); // the background flush commits the rows above: only the transaction's wait after it
-            try {
-                it.session().executeTransaction(new CompoundBuilder().putfh(d).remove("a").remove("b").mkdir("n"));
-            } catch (IOException | IllegalStateException e) {
-                // the server halted inside the compound: no reply
-            }
-        } catch (IOException e) {
-            // closing the session of a halted server
-        }
-        assertThat(server.awaitExit(EXIT_TIMEOUT)).as("halted at " + crashPoint).isEqualTo(CrashPoints.EXIT_STATUS);
+            return new CompoundBuilder().putfh(d).remove("a").remove("b").mkdir("n");
+        });
         server.setJvmArgs();
         server.relaunch();
         assertThat(server.metric("tcnfs_row_journal_replayed_txn_record_rows"))

@@ -7,14 +7,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.tcnfs.client.CompoundBuilder;
 import org.tcnfs.nfs4.xdr.nfs4_attr;
-import org.tcnfs.txn.CrashPoints;
 
 /**
  * A crash inside a transaction of several changes (the full path: recovery record first) whose REMOVE takes an empty
@@ -25,7 +22,6 @@ import org.tcnfs.txn.CrashPoints;
  */
 @Tag("crash")
 class TransactionalRemoveDirectoryCrashIT {
-    private static final Duration EXIT_TIMEOUT = Duration.ofSeconds(60);
     private static final byte[] A = "contents of a".getBytes(StandardCharsets.UTF_8);
 
     private ServerProcess server;
@@ -45,23 +41,14 @@ class TransactionalRemoveDirectoryCrashIT {
      * directory d as the crash left it (the server not restarted).
      */
     private Path crashInTransaction(String crashPoint) throws Exception {
-        server = ServerProcess.start(List.of("-D" + CrashPoints.PROPERTY + "=" + crashPoint),
-                ServerProcess.TRUSTED_ROOT_ARGS.toArray(new String[0]));
-        try (ItSession it = ItSession.open(server, "txn-rmdir-crash")) {
-            NfsOps nfs = it.nfs();
+        server = HaltingTransaction.armedAt(crashPoint);
+        HaltingTransaction.halt(server, crashPoint, "txn-rmdir-crash", nfs -> {
             byte[] d = nfs.mkdir(nfs.rootFh(), "d");
             nfs.createFile(d, "a", A);
             directoryHandle = nfs.mkdir(d, "e");
             directoryId = nfs.getattr(directoryHandle, nfs4_attr.FATTR4_FILEID).fileid();
-            try {
-                it.session().executeTransaction(new CompoundBuilder().putfh(d).remove("a").remove("e").mkdir("n"));
-            } catch (IOException | IllegalStateException e) {
-                // the server halted inside the compound: no reply
-            }
-        } catch (IOException e) {
-            // closing the session of a halted server
-        }
-        assertThat(server.awaitExit(EXIT_TIMEOUT)).as("halted at " + crashPoint).isEqualTo(CrashPoints.EXIT_STATUS);
+            return new CompoundBuilder().putfh(d).remove("a").remove("e").mkdir("n");
+        });
         return server.exportDir().resolve("d");
     }
 

@@ -7,14 +7,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.tcnfs.client.CompoundBuilder;
 import org.tcnfs.nfs4.xdr.nfs4_attr;
-import org.tcnfs.txn.CrashPoints;
 
 /**
  * A crash inside a transaction of several changes (the full path: recovery record first) whose REMOVEs take files,
@@ -26,7 +23,6 @@ import org.tcnfs.txn.CrashPoints;
  */
 @Tag("crash")
 class TransactionalRemoveFileCrashIT {
-    private static final Duration EXIT_TIMEOUT = Duration.ofSeconds(60);
     private static final byte[] A = "contents of a".getBytes(StandardCharsets.UTF_8);
     private static final byte[] B = "contents of b, also named c".getBytes(StandardCharsets.UTF_8);
 
@@ -49,25 +45,16 @@ class TransactionalRemoveFileCrashIT {
      * the export directory d as the crash left it (the server not restarted).
      */
     private Path crashInTransaction(String crashPoint) throws Exception {
-        server = ServerProcess.start(List.of("-D" + CrashPoints.PROPERTY + "=" + crashPoint),
-                ServerProcess.TRUSTED_ROOT_ARGS.toArray(new String[0]));
-        try (ItSession it = ItSession.open(server, "txn-rm-file-crash")) {
-            NfsOps nfs = it.nfs();
+        server = HaltingTransaction.armedAt(crashPoint);
+        HaltingTransaction.halt(server, crashPoint, "txn-rm-file-crash", nfs -> {
             byte[] d = nfs.mkdir(nfs.rootFh(), "d");
             handleA = nfs.createFile(d, "a", A);
             handleB = nfs.createFile(d, "b", B);
             nfs.runOk(new CompoundBuilder().putfh(handleB).savefh().putfh(d).link("c"));
             idA = nfs.getattr(handleA, nfs4_attr.FATTR4_FILEID).fileid();
             idB = nfs.getattr(handleB, nfs4_attr.FATTR4_FILEID).fileid();
-            try {
-                it.session().executeTransaction(new CompoundBuilder().putfh(d).remove("a").remove("b").mkdir("n"));
-            } catch (IOException | IllegalStateException e) {
-                // the server halted inside the compound: no reply
-            }
-        } catch (IOException e) {
-            // closing the session of a halted server
-        }
-        assertThat(server.awaitExit(EXIT_TIMEOUT)).as("halted at " + crashPoint).isEqualTo(CrashPoints.EXIT_STATUS);
+            return new CompoundBuilder().putfh(d).remove("a").remove("b").mkdir("n");
+        });
         return server.exportDir().resolve("d");
     }
 
