@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import org.tcnfs.client.CompoundBuilder;
 import org.tcnfs.txn.CrashPoints;
@@ -28,8 +29,14 @@ final class HaltingTransaction {
 
     /** A server trusting root's credentials, armed to halt at {@code crashPoint}; the test closes it. */
     static ServerProcess armedAt(String crashPoint) throws IOException {
-        return ServerProcess.start(List.of("-D" + CrashPoints.PROPERTY + "=" + crashPoint),
-                ServerProcess.TRUSTED_ROOT_ARGS.toArray(new String[0]));
+        return armedAt(crashPoint, List.of());
+    }
+
+    /** {@link #armedAt(String)} with {@code jvmArgs} besides (test injections). */
+    static ServerProcess armedAt(String crashPoint, List<String> jvmArgs) throws IOException {
+        List<String> args = new ArrayList<>(jvmArgs);
+        args.add("-D" + CrashPoints.PROPERTY + "=" + crashPoint);
+        return ServerProcess.start(args, ServerProcess.TRUSTED_ROOT_ARGS.toArray(new String[0]));
     }
 
     /**

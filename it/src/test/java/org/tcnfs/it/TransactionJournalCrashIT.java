@@ -6,6 +6,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -18,11 +20,19 @@ import org.tcnfs.nfs4.xdr.nfs4_attr;
  * commit carried the rows (the background flush waits a second), and the restart replays them before recovery reads
  * the records. A record replayed so is found and its half-done transaction undone; a commit point replayed so keeps
  * its transaction done, with nothing to undo and its new object's handle resolving.
+ *
+ * <p>The background flush waits {@value #LATE_DELAY_MS} ms here instead of a second ({@code
+ * -Dtcnfs.test.late-delay-ms}), and the transaction starts right after the flush that committed the rows made before
+ * it: so no background flush runs between the transaction's first journal record and the halt, however loaded the
+ * machine (a test that slept a fixed time instead failed once when the transaction's record reached LMDB first).
  */
 @Tag("crash")
 class TransactionJournalCrashIT {
     private static final byte[] A = "contents of a".getBytes(StandardCharsets.UTF_8);
     private static final byte[] B = "contents of b".getBytes(StandardCharsets.UTF_8);
+
+    private static final long LATE_DELAY_MS = 5_000;
+    private static final Duration FLUSH_TIMEOUT = Duration.ofSeconds(60);
 
     private ServerProcess server;
 
@@ -35,16 +45,16 @@ class TransactionJournalCrashIT {
 
     /**
      * Starts a server armed to halt at {@code crashPoint}, makes directory d with files a and b, waits until the
-     * background flush has applied their rows, and sends the transaction SEQUENCE PUTFH(d) REMOVE(a) REMOVE(b)
+     * background flush has committed their rows to LMDB, and at once sends the transaction SEQUENCE PUTFH(d) REMOVE(a) REMOVE(b)
      * MKDIR(n) (full path: more than one change) that halts the server; then restarts it unarmed.
      */
     private Path crashInTransaction(String crashPoint) throws Exception {
-        server = HaltingTransaction.armedAt(crashPoint);
+        server = HaltingTransaction.armedAt(crashPoint, List.of("-Dtcnfs.test.late-delay-ms=" + LATE_DELAY_MS));
         HaltingTransaction.halt(server, crashPoint, "txn-journal-crash", nfs -> {
             byte[] d = nfs.mkdir(nfs.rootFh(), "d");
             nfs.createFile(d, "a", A);
             nfs.createFile(d, "b", B);
-            Thread.sleep(1500); // the background flush commits the rows above: only the transaction's wait after it
+            awaitNoPendingRows();
             return new CompoundBuilder().putfh(d).remove("a").remove("b").mkdir("n");
         });
         server.setJvmArgs();
@@ -52,6 +62,16 @@ class TransactionJournalCrashIT {
         assertThat(server.metric("tcnfs_row_journal_replayed_txn_record_rows"))
                 .as("rows of recovery records the row journal's replay applied at the restart").isPositive();
         return server.exportDir().resolve("d");
+    }
+
+    /** Waits until every handle row made so far is in LMDB (the background flush committed it). */
+    private void awaitNoPendingRows() throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + FLUSH_TIMEOUT.toNanos();
+        while (server.metric("tcnfs_handle_table_pending_rows") > 0) {
+            assertThat(System.nanoTime()).as("the background flush of the rows made before the transaction")
+                    .isLessThan(deadline);
+            Thread.sleep(50);
+        }
     }
 
     @Test

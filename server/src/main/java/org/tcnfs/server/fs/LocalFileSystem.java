@@ -870,61 +870,63 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         TxnBuffer.FileSystemSync fileSystem = fileSystemOf(file.stat().dev());
         OrderedLog log = orderedLogOf(file.stat().dev());
         if (file.kept() != null) {
-            FileChannel channel = file.kept().channel();
-            return new TxnBuffer.PendingSync() {
-                @Override
-                public void sync() throws IOException {
-                    fileSyncs.increment();
-                    channel.force(true);
-                }
-
-                @Override
-                public void close() {
-                }
-
-                @Override
-                public TxnBuffer.FileSystemSync fileSystem() {
-                    return fileSystem;
-                }
-
-                @Override
-                public OrderedLog orderedLog() {
-                    return log;
-                }
-            };
+            // a file kept open after its last name went: its descriptor stays with KeptOpenFiles, it has no path
+            return new FileSync(file.kept().channel(), null, () -> { }, fileSystem, log);
         }
         ChannelCache.Lease lease = lease(file, ChannelCache.Use.WRITE);
-        return new TxnBuffer.PendingSync() {
-            @Override
-            public void sync() throws IOException {
-                try {
-                    fileSyncs.increment();
-                    lease.channel().force(true);
-                } catch (IOException e) {
-                    throw FsErrors.of(e, "sync " + file.path());
-                }
-            }
+        return new FileSync(lease.channel(), file.path(), lease::close, fileSystem, log);
+    }
 
-            @Override
-            public Path path() {
-                return file.path();
-            }
+    /**
+     * A file's sync kept for the end of its compound: an fsync through {@code channel}, which {@code release} gives
+     * back afterwards (a lease of the {@link ChannelCache}; nothing for a kept open file). {@code path} is null for a
+     * file without a name ({@link TxnBuffer.PendingSync#path()}).
+     */
+    private final class FileSync implements TxnBuffer.PendingSync {
+        private final FileChannel channel;
+        private final Path path;
+        private final Runnable release;
+        private final TxnBuffer.FileSystemSync fileSystem;
+        private final OrderedLog log;
 
-            @Override
-            public void close() {
-                lease.close();
-            }
+        FileSync(FileChannel channel, Path path, Runnable release, TxnBuffer.FileSystemSync fileSystem,
+                OrderedLog log) {
+            this.channel = channel;
+            this.path = path;
+            this.release = release;
+            this.fileSystem = fileSystem;
+            this.log = log;
+        }
 
-            @Override
-            public TxnBuffer.FileSystemSync fileSystem() {
-                return fileSystem;
+        @Override
+        public void sync() throws IOException {
+            try {
+                fileSyncs.increment();
+                channel.force(true);
+            } catch (IOException e) {
+                throw FsErrors.of(e, "sync " + (path != null ? path : "an open file without a name"));
             }
+        }
 
-            @Override
-            public OrderedLog orderedLog() {
-                return log;
-            }
-        };
+        @Override
+        public Path path() {
+            return path;
+        }
+
+        @Override
+        public void close() {
+            release.run();
+        }
+
+        @Override
+        public TxnBuffer.FileSystemSync fileSystem() {
+            return fileSystem;
+        }
+
+        @Override
+        public OrderedLog orderedLog() {
+            return log;
+        }
     }
 
     @Override
