@@ -7,6 +7,7 @@ import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -411,7 +412,7 @@ final class Posix {
     /**
      * Whether the directory {@code dir} (not following a symbolic link) holds no entry but "." and "..": its descriptor,
      * {@code getdents64(2)} until a named entry or the end, and its close, four system calls for an empty directory
-     * where a {@link java.nio.file.DirectoryStream} makes nine (it also duplicates the descriptor, stats it, sets its
+     * where a {@link DirectoryStream} makes nine (it also duplicates the descriptor, stats it, sets its
      * flags and closes both). A {@code DirectoryStream} where libc has no {@code getdents64}.
      */
     boolean isEmptyDirectory(Path dir) throws NfsException {
@@ -454,7 +455,7 @@ final class Posix {
     }
 
     private static boolean isEmptyByStream(Path dir) throws NfsException {
-        try (java.nio.file.DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
             return !entries.iterator().hasNext();
         } catch (IOException e) {
             throw FsErrors.of(e, "listing " + dir);
