@@ -5,12 +5,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -41,6 +38,7 @@ import org.tcnfs.nfs4.xdr.OPEN4args;
 class TransactionOfNewFilesWorkIT {
     private static final int FILES = 16;
     private static final String FILE_FSYNCS = "tcnfs_fsyncs_total{of=\"file\"}";
+    private static final String CALLS = "statx,openat,close,fsync";
 
     private static ServerProcess server;
 
@@ -99,13 +97,15 @@ class TransactionOfNewFilesWorkIT {
 
     @Test
     void aTransactionOfSixteenNewFilesStatsAndOpensNearlyAsOftenAsAPlainCompound() throws Exception {
-        assumeTrue(Files.isExecutable(Path.of("/usr/bin/strace")), "strace is installed");
+        assumeTrue(SystemCalls.available(), "strace is installed");
         NfsOps nfs = client("txn-work-calls");
         byte[] dir = nfs.mkdir(nfs.rootFh(), "calls");
         nfs.runOk(newFiles(nfs, dir, "warm-plain-", FILES));
         runTransaction(nfs, newFiles(nfs, dir, "warm-txn-", FILES));
-        Map<String, Long> plain = systemCallsOf(() -> nfs.runOk(newFiles(nfs, dir, "plain-", FILES)));
-        Map<String, Long> txn = systemCallsOf(() -> runTransaction(nfs, newFiles(nfs, dir, "txn-", FILES)));
+        Map<String, Long> plain = SystemCalls.of(server, CALLS, () -> nfs.runOk(newFiles(nfs, dir, "plain-",
+                FILES)));
+        Map<String, Long> txn = SystemCalls.of(server, CALLS, () -> runTransaction(nfs, newFiles(nfs, dir, "txn-",
+                FILES)));
         long moreStats = txn.getOrDefault("statx", 0L) - plain.getOrDefault("statx", 0L);
         long moreOpens = txn.getOrDefault("openat", 0L) - plain.getOrDefault("openat", 0L);
         assertThat(moreStats).as("statx of the transaction beyond the plain compound's (plain %s, transaction %s)",
@@ -130,38 +130,5 @@ class TransactionOfNewFilesWorkIT {
             assertThat(nfs.read(nfs.lookup(dir, "g" + i))).isEqualTo(data());
         }
         nfs.session().close();
-    }
-
-    @FunctionalInterface
-    private interface Step {
-        void run() throws IOException;
-    }
-
-    /**
-     * The system calls of every thread of the server while {@code step} runs, by name ({@code strace -f -c}, attached
-     * before the step and detached after it; a few of the server's own timers may fall into the window).
-     */
-    private static Map<String, Long> systemCallsOf(Step step) throws IOException, InterruptedException {
-        Path out = Files.createTempFile("tcnfs-strace-", ".txt");
-        Process strace = new ProcessBuilder("strace", "-f", "-c", "-e", "trace=statx,openat,close,fsync",
-                "-o", out.toString(), "-p", Long.toString(server.pid())).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-        try {
-            Thread.sleep(1500); // attached to every thread
-            step.run();
-        } finally {
-            strace.toHandle().destroy(); // SIGTERM: strace detaches and writes its summary
-            assertThat(strace.waitFor(30, TimeUnit.SECONDS)).as("strace ended").isTrue();
-        }
-        Map<String, Long> calls = new HashMap<>();
-        for (String line : Files.readAllLines(out)) {
-            String[] f = line.trim().split("\\s+");
-            // % time, seconds, usecs/call, calls, [errors,] syscall
-            if (f.length >= 5 && f[0].matches("[0-9.]+") && f[3].matches("[0-9]+")) {
-                calls.put(f[f.length - 1], Long.parseLong(f[3]));
-            }
-        }
-        Files.deleteIfExists(out);
-        return calls;
     }
 }

@@ -10,6 +10,7 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -602,26 +603,24 @@ final class TransactionSteps implements Transaction.Steps {
         SharedFsync shared = services.handles.sharedFsync();
         List<FsyncPool.Sync> syncs = new ArrayList<>(kept.tasks());
         Set<ObjectPath> syncedFiles = new HashSet<>();
-        Map<ObjectPath, BasicFileAttributes> changedDirectories = new LinkedHashMap<>();
+        Map<ObjectPath, TouchedStat> stats = new HashMap<>(); // one lstat per path, for the files and directories both
+        Function<ObjectPath, TouchedStat> stat = p -> stats.computeIfAbsent(p, q -> TouchedStat.of(preparer.local(q)));
+        Map<ObjectPath, TouchedStat> changedDirectories = new LinkedHashMap<>();
         for (ObjectPath p : preparer.touchedFiles()) {
             Path file = preparer.local(p);
             if (kept.files().contains(file)) {
                 syncedFiles.add(p); // a regular file a WRITE kept a sync of, the same object all along
                 continue;
             }
-            BasicFileAttributes a = attributesOrNull(file);
-            if (a != null && a.isRegularFile()) {
+            TouchedStat a = stat.apply(p);
+            if (a.isRegularFile()) {
                 syncs.add(sharedForce(shared, a.fileKey(), file));
                 syncedFiles.add(p);
-            } else if (a != null && a.isDirectory()) {
+            } else if (a.isDirectory()) {
                 changedDirectories.put(p, a);
             }
         }
-        Map<ObjectPath, DirectoryStat> touchedDirs = new LinkedHashMap<>();
-        for (ObjectPath p : preparer.touchedDirs()) {
-            touchedDirs.put(p, DirectoryStat.of(preparer.local(p)));
-        }
-        Set<ObjectPath> dirs = directoriesToSync(syncedFiles, touchedDirs);
+        Set<ObjectPath> dirs = directoriesToSync(syncedFiles, stat);
         changedDirectories.forEach((p, a) -> {
             if (!dirs.contains(p)) {
                 // a SETATTR of a directory (chmod -R sends one per directory): its mode, owner and times are durable
@@ -643,10 +642,10 @@ final class TransactionSteps implements Transaction.Steps {
             first.add(() -> force(backups.directory()));
         }
         for (ObjectPath p : dirs) {
-            DirectoryStat stat = touchedDirs.get(p);
-            if (stat.isDirectory()) {
+            TouchedStat dir = stat.apply(p);
+            if (dir.isDirectory()) {
                 boolean inFirst = targets.contains(p) || targets.isEmpty() && !backupsFirst;
-                (inFirst ? first : after).add(sharedForce(shared, stat.fileKey(), preparer.local(p)));
+                (inFirst ? first : after).add(sharedForce(shared, dir.fileKey(), preparer.local(p)));
             }
         }
         if (!first.isEmpty()) {
@@ -666,11 +665,13 @@ final class TransactionSteps implements Transaction.Steps {
      * UndoPreparer#lastEntryChange()}), whose fsync forces the log up to that change and so every earlier one, and
      * none when that change created a regular file the commit fsyncs anyway ({@code syncedFiles}: the file's fsync
      * forces the log up to its creation, the same file-system transaction as its entry). The rule of plain compounds
-     * (docs/durability.md, "One log force per compound"); the left-out syncs are counted with theirs.
+     * (docs/durability.md, "One log force per compound"); the left-out syncs are counted with theirs. A directory's
+     * device is the one its undo's preparation read ({@link UndoPreparer#deviceOf}), so that only the directories left
+     * to sync are looked at again; {@code stat} answers for the others.
      *
-     * @param touchedDirs what one {@code lstat} found at each of {@link UndoPreparer#touchedDirs()}
+     * @param stat what one {@code lstat} finds at a path of {@link UndoPreparer#touchedDirs()}, read once
      */
-    private Set<ObjectPath> directoriesToSync(Set<ObjectPath> syncedFiles, Map<ObjectPath, DirectoryStat> touchedDirs) {
+    private Set<ObjectPath> directoriesToSync(Set<ObjectPath> syncedFiles, Function<ObjectPath, TouchedStat> stat) {
         Set<ObjectPath> dirs = preparer.touchedDirs();
         Optional<UndoPreparer.EntryChange> last = preparer.lastEntryChange();
         if (last.isEmpty() || !dirs.contains(last.get().directory())) {
@@ -680,8 +681,10 @@ final class TransactionSteps implements Transaction.Steps {
         if (device.isEmpty()) {
             return dirs;
         }
-        for (DirectoryStat stat : touchedDirs.values()) {
-            if (!stat.onDevice(device.getAsLong())) {
+        for (ObjectPath dir : dirs) {
+            OptionalLong prepared = preparer.deviceOf(dir);
+            if (prepared.isPresent() ? prepared.getAsLong() != device.getAsLong()
+                    : !stat.apply(dir).onDevice(device.getAsLong())) {
                 return dirs;
             }
         }
@@ -692,26 +695,29 @@ final class TransactionSteps implements Transaction.Steps {
     }
 
     /**
-     * What one {@code lstat} of a directory whose entries the compound changed tells its commit: whether it is still a
-     * directory, the key its fsync is shared under ({@link #sharedForce}), and its device ({@link #directoriesToSync});
-     * one system call for all three, where the device was read with a second one before.
+     * What one {@code lstat} of an object the compound touched tells its commit: whether it is still a regular file or
+     * a directory, the key its fsync is shared under ({@link #sharedForce}), and its device ({@link
+     * #directoriesToSync}); one system call for all of them, made at most once per path and commit (a directory whose
+     * attributes and entries both changed is looked at once).
      *
-     * @param fileKey the key of {@link BasicFileAttributes#fileKey()}; null when not a directory
+     * @param fileKey the key of {@link BasicFileAttributes#fileKey()}; null when neither a regular file nor a directory
      * @param dev its device ({@code st_dev}); empty when it could not be read
      * @param gone whether nothing is there
      */
-    private record DirectoryStat(Object fileKey, boolean isDirectory, OptionalLong dev, boolean gone) {
-        static DirectoryStat of(Path dir) {
+    private record TouchedStat(Object fileKey, boolean isRegularFile, boolean isDirectory, OptionalLong dev,
+            boolean gone) {
+        static TouchedStat of(Path path) {
             try {
-                Map<String, Object> a = Files.readAttributes(dir, "unix:dev,fileKey,isDirectory",
+                Map<String, Object> a = Files.readAttributes(path, "unix:dev,fileKey,isDirectory,isRegularFile",
                         LinkOption.NOFOLLOW_LINKS);
                 boolean isDirectory = (Boolean) a.get("isDirectory");
-                return new DirectoryStat(isDirectory ? a.get("fileKey") : null, isDirectory,
-                        OptionalLong.of(((Number) a.get("dev")).longValue()), false);
+                boolean isRegularFile = (Boolean) a.get("isRegularFile");
+                return new TouchedStat(isDirectory || isRegularFile ? a.get("fileKey") : null, isRegularFile,
+                        isDirectory, OptionalLong.of(((Number) a.get("dev")).longValue()), false);
             } catch (NoSuchFileException e) {
-                return new DirectoryStat(null, false, OptionalLong.empty(), true);
+                return new TouchedStat(null, false, false, OptionalLong.empty(), true);
             } catch (IOException | RuntimeException e) {
-                return new DirectoryStat(null, false, OptionalLong.empty(), false);
+                return new TouchedStat(null, false, false, OptionalLong.empty(), false);
             }
         }
 

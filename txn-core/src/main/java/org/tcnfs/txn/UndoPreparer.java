@@ -80,6 +80,13 @@ final class UndoPreparer {
     /** Directories whose access and modification times a step restores already, at their latest paths. */
     private final Set<ObjectPath> timesSaved = new HashSet<>();
     /**
+     * The device ({@code st_dev}) each directory of {@link #touchedDirs} was on when its first change of entries was
+     * prepared, by its latest path, from the {@code lstat} that saved its times (a directory the compound created: its
+     * parent's); none for a directory a RENAME moved or replaced since (see {@link #deviceOf}). Bounded by the
+     * directories the compound names.
+     */
+    private final Map<ObjectPath, Long> devices = new java.util.HashMap<>();
+    /**
      * Files an earlier REMOVE of the compound took away, by the name they had: they stay reachable by handle
      * while a client holds them open, and undo finds them at their kept link in the backup directory (the
      * REMOVE's own undo moves them back only after the later steps are undone).
@@ -131,6 +138,17 @@ final class UndoPreparer {
      */
     Set<ObjectPath> renameTargetDirs() {
         return renameTargetDirs;
+    }
+
+    /**
+     * The device the directory {@code dir} of {@link #touchedDirs()} was on when the compound's first change of its
+     * entries was prepared (under the compound's locks, so before that change; no process moves a directory to another
+     * device, as a rename cannot cross file systems), or empty where no preparation looked at it: the commit asks it
+     * instead of looking at each directory again ({@link TransactionSteps}, "One log force per compound").
+     */
+    OptionalLong deviceOf(ObjectPath dir) {
+        Long dev = devices.get(dir);
+        return dev == null ? OptionalLong.empty() : OptionalLong.of(dev);
     }
 
     /**
@@ -256,6 +274,9 @@ final class UndoPreparer {
             // step without identity would remove what the earlier one made (a LINK's new name, say) too early.
             if (!named.contains(p) && existing(at).isEmpty()) {
                 saveDirectoryTimes(steps, op, p.parent());
+                if (c.type() == FileType.DIRECTORY) {
+                    p.parent().map(devices::get).ifPresent(dev -> devices.put(p, dev)); // made on its parent's
+                }
                 keptVictims.remove(p);
                 created.add(p);
                 named.add(p);
@@ -330,6 +351,7 @@ final class UndoPreparer {
             Function<ObjectRef, Optional<ObjectPath>> locate) throws IOException {
         ObjectPath from = r.source().path();
         ObjectPath to = r.target().path();
+        devices.keySet().removeIf(p -> p.isWithin(from) || p.isWithin(to)); // the commit looks at these again
         from.parent().ifPresent(touchedDirs::add);
         to.parent().ifPresent(touchedDirs::add);
         if (!from.parent().equals(to.parent())) {
@@ -393,6 +415,7 @@ final class UndoPreparer {
         Optional<Lstat> found = Lstat.of(local(dir.get()));
         if (found.isPresent() && found.get().kind() == ObjectKind.DIRECTORY) {
             timesSaved.add(dir.get());
+            devices.put(dir.get(), found.get().dev());
             saveTimes(steps, op, dir.get(), found.get());
         }
     }
@@ -639,18 +662,19 @@ final class UndoPreparer {
     }
 
     /**
-     * What one {@code lstat} of an object tells the preparation: its inode number, its kind and the times a step puts
-     * back. The compound holds the object's lock, so what the server does not change stays as read (a local user may
-     * still change it out of band, as between any two reads).
+     * What one {@code lstat} of an object tells the preparation: its inode number, its kind, the times a step puts
+     * back and its device ({@link #deviceOf}). The compound holds the object's lock, so what the server does not change
+     * stays as read (a local user may still change it out of band, as between any two reads).
      */
-    private record Lstat(long ino, int mode, FileTime atime, FileTime mtime) {
+    private record Lstat(long ino, int mode, FileTime atime, FileTime mtime, long dev) {
         /** The object at {@code path} (a symbolic link not followed), or empty if nothing can be read there. */
         static Optional<Lstat> of(Path path) throws IOException {
             try {
-                Map<String, Object> a = Files.readAttributes(path, "unix:ino,mode,lastAccessTime,lastModifiedTime",
-                        LinkOption.NOFOLLOW_LINKS);
+                Map<String, Object> a = Files.readAttributes(path,
+                        "unix:ino,mode,lastAccessTime,lastModifiedTime,dev", LinkOption.NOFOLLOW_LINKS);
                 return Optional.of(new Lstat(((Number) a.get("ino")).longValue(), (Integer) a.get("mode"),
-                        (FileTime) a.get("lastAccessTime"), (FileTime) a.get("lastModifiedTime")));
+                        (FileTime) a.get("lastAccessTime"), (FileTime) a.get("lastModifiedTime"),
+                        ((Number) a.get("dev")).longValue()));
             } catch (IOException e) {
                 return Optional.empty(); // as Files.exists: gone, or not reachable (a component is no directory)
             }

@@ -145,6 +145,29 @@ class UndoPreparerTest {
         assertThat(preparer.renameTargetDirs()).containsExactly(path("e"));
     }
 
+    @Test
+    void theDeviceOfEachDirectoryWhoseEntriesChangeIsTheOneItsPreparationReadAndARenameForgetsIt() throws IOException {
+        Path d = Files.createDirectories(root.resolve("d"));
+        Files.write(d.resolve("y"), new byte[] {9});
+        long dev = ((Number) Files.getAttribute(d, "unix:dev", LinkOption.NOFOLLOW_LINKS)).longValue();
+
+        prepare(new Mutation.Removal(0, ObjectRef.unchanged(path("d", "y"))));
+        prepare(new Mutation.Creation(1, ObjectRef.created(path("d", "n")), FileType.DIRECTORY,
+                Mutation.Creation.How.CREATE));
+        prepare(new Mutation.Creation(2, ObjectRef.created(path("d", "n", "f")), FileType.REGULAR,
+                Mutation.Creation.How.CREATE));
+
+        assertThat(preparer.deviceOf(path("d"))).hasValue(dev);
+        assertThat(preparer.deviceOf(path("d", "n"))).as("a directory the compound made: its parent's").hasValue(dev);
+        assertThat(preparer.deviceOf(path("e"))).as("a directory no preparation looked at").isEmpty();
+
+        Files.createDirectory(d.resolve("n"));
+        steps.addAll(preparer.stepsFor(new Mutation.Rename(3, ObjectRef.unchanged(path("d", "n")),
+                ObjectRef.unchanged(path("d", "m"))), ref -> java.util.Optional.of(ref.path())));
+        assertThat(preparer.deviceOf(path("d", "n"))).as("moved by a RENAME: the commit looks again").isEmpty();
+        assertThat(preparer.deviceOf(path("d", "m"))).isEmpty();
+    }
+
     /** rename(2) of one link of a file onto another does nothing (RFC 8881 18.26.4): so undo must not either. */
     @Test
     void undoOfARenameOntoAnotherLinkOfTheSameFileKeepsBothLinks() throws IOException {

@@ -607,11 +607,11 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
      * directory with entries, also for one a process on the server gave an entry between the check and the rename.
      */
     private void moveEmptyDirectory(Path path, Path place) throws IOException {
-        if (!isEmptyDirectory(path)) {
+        if (!posix.isEmptyDirectory(path)) {
             throw new NotEmptyException(path + " is not empty");
         }
         moveIntoPlace(path, place);
-        if (!isEmptyDirectory(place)) {
+        if (!posix.isEmptyDirectory(place)) {
             int back = posix.rename(place, path);
             if (back != 0) {
                 LOG.error("{} gained an entry while it was removed and cannot be put back from {} (errno {}): the "
@@ -630,14 +630,6 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         int errno = posix.rename(path, place);
         if (errno != 0) {
             throw FsErrors.ofRename(errno, path, place);
-        }
-    }
-
-    private static boolean isEmptyDirectory(Path dir) throws IOException {
-        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
-            return !entries.iterator().hasNext();
-        } catch (IOException e) {
-            throw FsErrors.of(e, "listing " + dir);
         }
     }
 

@@ -108,6 +108,33 @@ class PosixTest {
         return (arch.equals("amd64") || arch.equals("aarch64")) && (major > 5 || major == 5 && minor >= 6);
     }
 
+    @Test
+    void aDirectoryIsEmptyOnlyWithNoEntryButDotAndDotDotAndASymlinkToOneIsNotLookedInto() throws IOException {
+        Path base = tmp.toRealPath();
+        Path empty = Files.createDirectory(base.resolve("empty"));
+        Path hidden = Files.createDirectory(base.resolve("hidden"));
+        Files.writeString(hidden.resolve(".x"), "x");
+        Path dots = Files.createDirectory(base.resolve("dots"));
+        Files.createDirectory(dots.resolve("..."));
+        Path longName = Files.createDirectory(base.resolve("long"));
+        Files.writeString(longName.resolve("n".repeat(255)), "x");
+        Path many = Files.createDirectory(base.resolve("many"));
+        for (int i = 0; i < 200; i++) {
+            Files.writeString(many.resolve("entry-" + i), "x");
+        }
+        Path link = Files.createSymbolicLink(base.resolve("link"), empty);
+
+        assertThat(posix.isEmptyDirectory(empty)).isTrue();
+        assertThat(posix.isEmptyDirectory(hidden)).isFalse();
+        assertThat(posix.isEmptyDirectory(dots)).isFalse();
+        assertThat(posix.isEmptyDirectory(longName)).isFalse();
+        assertThat(posix.isEmptyDirectory(many)).isFalse();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> posix.isEmptyDirectory(link))
+                .isInstanceOf(org.tcnfs.nfs4.status.NfsException.class);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> posix.isEmptyDirectory(base.resolve("missing")))
+                .isInstanceOf(org.tcnfs.nfs4.status.NoEntException.class);
+    }
+
     private void assertBothSay(Path directory, boolean inside) {
         assertThat(posix.isDirectoryWithoutSymlinks(directory)).as("openat2 on %s", directory).isEqualTo(inside);
         assertThat(Posix.walkedWithoutSymlinks(directory)).as("realpath on %s", directory).isEqualTo(inside);
