@@ -530,24 +530,43 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
      * ({@link #statInside}; under the compound's lock of it), instead of resolving its handle again (a handle-table
      * read, the path, the {@code lstat}): one resolution less per REMOVE. Should the path no longer hold that directory (changed
      * beside the server), it resolves the handle as {@link #getattr} does.
+     *
+     * <p>A removal that succeeded changed two objects: the directory and the victim (its link count, or its last name;
+     * a removed directory moves the {@link VerifiedDirectories} epoch, which drops every answer). So it
+     * {@linkplain CompoundScope#suspend() suspends} the stretch: it drops the victim's answers (by inode, whatever
+     * handle or name) and keeps the directory as read after the removal; the rest of what the stretch read (the export
+     * root, the other directories of a LOOKUP chain) serves on where the engine resumes the stretch (a plain
+     * compound). A removal that failed ends the stretch.
      */
     @Override
     public long removeThenChange(Inode parent, String name) throws IOException {
-        Resolved dir;
+        long stretch = CompoundScope.stretch();
+        Removed removed;
         try {
-            dir = removeEntry(parent, name);
-        } finally {
+            removed = removeEntry(parent, name);
+        } catch (IOException | RuntimeException | Error e) {
             CompoundScope.beginChange();
+            throw e;
         }
+        CompoundScope.suspend();
+        Resolved dir = removed.dir();
+        long victim = removed.victim().ino();
+        resolvedInStretch.forget(stretch, read -> read.stat().ino() == victim || read.handle().equals(dir.handle()));
+        long epoch = verifiedDirectories.epoch();
         PosixStat now = statInside(dir.path(), null);
         if (now != null && matches(dir.node(), now)) {
+            resolvedInStretch.put(stretch, dir.handle(), new Resolved(dir.handle(), dir.node(), dir.path(), now), epoch);
             return changes.change(now.ino(), now.ctimeNanos());
         }
         return getattr(parent).change();
     }
 
-    /** Removes {@code name} from {@code parent}; returns the directory as resolved for it (its stat from before). */
-    private Resolved removeEntry(Inode parent, String name) throws IOException {
+    /** A removal's directory as resolved for it (its stat from before) and the victim's stat from before. */
+    private record Removed(Resolved dir, PosixStat victim) {
+    }
+
+    /** Removes {@code name} from {@code parent}. */
+    private Removed removeEntry(Inode parent, String name) throws IOException {
         Child child = visibleChild(parent, name);
         Resolved dir = child.dir();
         Path path = child.path();
@@ -592,7 +611,7 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         }
         changes.modified(dir.stat().ino(), dir.stat().ctimeNanos());
         survivorChanged(stat);
-        return dir;
+        return new Removed(dir, stat);
     }
 
     @Override
