@@ -578,7 +578,7 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
                 if (place.isPresent()) {
                     moveEmptyDirectory(path, place.get());
                 } else {
-                    posix.rmdir(path);
+                    removeInside(dir.path(), path, true);
                 }
             } finally {
                 verifiedDirectories.forgetAll();
@@ -588,7 +588,7 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
             if (place.isPresent()) {
                 moveIntoPlace(path, place.get());
             } else {
-                posix.unlink(path);
+                removeInside(dir.path(), path, false);
             }
         }
         syncDirectory(dir);
@@ -1121,8 +1121,8 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
     }
 
     /**
-     * Names the kernel looked up for the system calls of resolutions, LOOKUPs and listings since the file system was
-     * built: every name of the path each was given (all of an absolute path's, the export root's own too; none for a
+     * Names the kernel looked up for the system calls of resolutions, LOOKUPs, listings and REMOVEs since the file
+     * system was built: every name of the path each was given (all of an absolute path's, the export root's own too; none for a
      * descriptor's own object). With openat2 only names below the export root, and one per LOOKUP in a directory the
      * compound opened (see "Symbolic links" above).
      */
@@ -1262,10 +1262,10 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         if (posix.usesDescriptors() && rootDescriptor >= 0) {
             long compound = CompoundScope.current();
             long epoch = verifiedDirectories.epoch();
-            DirectoryDescriptors.Held held = descriptors.closest(compound, dir, root);
-            Path anchor = held == null ? root : held.dir();
-            int anchorFd = held == null ? rootDescriptor : held.fd();
-            if (anchor.equals(dir) || verifiedDirectories.isVerified(compound, dir)) {
+            DirectoryDescriptors.Held held = closestHeld(compound, dir, rootDescriptor);
+            Path anchor = held.dir();
+            int anchorFd = held.fd();
+            if (reachedWithoutCheck(compound, held, dir)) {
                 return statBelow(anchorFd, anchor, path);
             }
             // a symbolic-link check: dir opened from the closest directory above it the compound holds, or the root
@@ -1288,6 +1288,45 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         pathNames.add(path.getNameCount());
         PosixStat stat = posix.lstatOrNull(path);
         return stat != null && insideExport(dir) ? stat : null;
+    }
+
+    /** The descriptor compound {@code compound} holds of {@code dir} or the closest directory above it, else the root's. */
+    private DirectoryDescriptors.Held closestHeld(long compound, Path dir, int rootDescriptor) {
+        DirectoryDescriptors.Held held = descriptors.closest(compound, dir, root);
+        return held != null ? held : new DirectoryDescriptors.Held(root, rootDescriptor);
+    }
+
+    /**
+     * Whether names in {@code dir} may be looked up relative to {@code held} ({@link #closestHeld}) without checking
+     * {@code dir} first: it is {@code held}'s own directory, or this compound found it free of symbolic links.
+     */
+    private boolean reachedWithoutCheck(long compound, DirectoryDescriptors.Held held, Path dir) {
+        return held.dir().equals(dir) || verifiedDirectories.isVerified(compound, dir);
+    }
+
+    /**
+     * Removes the entry {@code path} of the directory {@code dir} ({@code rmdir} when {@code directory}, else
+     * {@code unlink}): with openat2, relative to the descriptor {@link #statInside} would {@code statx} it by, when
+     * that needs no check (the compound resolved {@code dir} or a LOOKUP found it: the removal's own resolution did),
+     * so the kernel looks up names below the export root only, none of the absolute path's above it; else by its
+     * absolute path.
+     */
+    private void removeInside(Path dir, Path path, boolean directory) throws NfsException {
+        int rootDescriptor = rootFd;
+        if (posix.usesDescriptors() && rootDescriptor >= 0) {
+            long compound = CompoundScope.current();
+            DirectoryDescriptors.Held held = closestHeld(compound, dir, rootDescriptor);
+            if (reachedWithoutCheck(compound, held, dir)) {
+                posix.unlinkAt(held.fd(), below(held.dir(), path), directory, path);
+                return;
+            }
+        }
+        pathNames.add(path.getNameCount());
+        if (directory) {
+            posix.rmdir(path);
+        } else {
+            posix.unlink(path);
+        }
     }
 
     /** {@code statx} of {@code path} relative to {@code fd}, a descriptor of its directory {@code anchor} or above. */
