@@ -373,7 +373,8 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
     @Override
     public boolean keepsObjectsAround(CompoundContext context, int index, nfs_argop4 op) {
         return context.extension() instanceof Txn txn && txn.begun && index > txn.begunAt && txn.lockSet != null
-                && !txn.transactional && txn.transaction == null && txn.steps == null && txn.multi == null && txn.call == null;
+                && !txn.transactional && txn.transaction == null && txn.steps == null && txn.multi == null
+                && txn.call == null;
     }
 
     @Override

@@ -555,7 +555,8 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         long epoch = verifiedDirectories.epoch();
         PosixStat now = statInside(dir.path(), null);
         if (now != null && matches(dir.node(), now)) {
-            resolvedInStretch.put(stretch, dir.handle(), new Resolved(dir.handle(), dir.node(), dir.path(), now), epoch);
+            Resolved renewed = new Resolved(dir.handle(), dir.node(), dir.path(), now);
+            resolvedInStretch.put(stretch, dir.handle(), renewed, epoch);
             return changes.change(now.ino(), now.ctimeNanos());
         }
         return getattr(parent).change();
@@ -1122,9 +1123,9 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
 
     /**
      * Names the kernel looked up for the system calls of resolutions, LOOKUPs, listings and REMOVEs since the file
-     * system was built: every name of the path each was given (all of an absolute path's, the export root's own too; none for a
-     * descriptor's own object). With openat2 only names below the export root, and one per LOOKUP in a directory the
-     * compound opened (see "Symbolic links" above).
+     * system was built: every name of the path each was given (all of an absolute path's, the export root's own too;
+     * none for a descriptor's own object). With openat2 only names below the export root, and one per LOOKUP in a
+     * directory the compound opened (see "Symbolic links" above).
      */
     public long pathNameCount() {
         return pathNames.sum();
@@ -1290,7 +1291,7 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         return stat != null && insideExport(dir) ? stat : null;
     }
 
-    /** The descriptor compound {@code compound} holds of {@code dir} or the closest directory above it, else the root's. */
+    /** The descriptor {@code compound} holds of {@code dir} or of the closest directory above it, else the root's. */
     private DirectoryDescriptors.Held closestHeld(long compound, Path dir, int rootDescriptor) {
         DirectoryDescriptors.Held held = descriptors.closest(compound, dir, root);
         return held != null ? held : new DirectoryDescriptors.Held(root, rootDescriptor);
