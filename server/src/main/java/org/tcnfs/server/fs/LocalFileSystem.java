@@ -138,7 +138,8 @@ import org.tcnfs.txn.handles.Node;
  * without a symbolic link. With openat2 (Linux 5.6) no absolute path is used: a compound opens such a directory with
  * {@code openat2(RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH)} relative to the root's descriptor (or a closer one it holds),
  * keeps the descriptor for its length ({@code DirectoryDescriptors}) and {@code statx}es the object by its name
- * relative to it, so a link planted after the check is not followed; a directory a LOOKUP of the compound found (not a
+ * relative to it (a REMOVE of a file unlinks it so too; of a directory, which ends every compound's checks, by its
+ * absolute path), so a link planted after the check is not followed; a directory a LOOKUP of the compound found (not a
  * link) is checked no further, and names below it are looked up relative to the closest descriptor. Without openat2,
  * an {@code lstat} of the absolute path and a {@code realpath} walk once per directory and compound.
  *
