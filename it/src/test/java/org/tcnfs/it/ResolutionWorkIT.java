@@ -2,6 +2,7 @@ package org.tcnfs.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.tcnfs.nfs4.xdr.nfs4_attr.FATTR4_CHANGE;
+import static org.tcnfs.nfs4.xdr.nfs4_attr.FATTR4_NUMLINKS;
 import static org.tcnfs.nfs4.xdr.nfs4_attr.FATTR4_SIZE;
 import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_GETATTR;
 import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_LOOKUP;
@@ -254,6 +255,70 @@ class ResolutionWorkIT extends SharedServerTest {
         // resolution): 9; now the change attribute after is one lstat of the path the removal used
         assertThat(server.metric(RESOLUTIONS) - before).as("handles resolved by PUTFH and 4 REMOVEs")
                 .isLessThanOrEqualTo(1 + 4);
+    }
+
+    /** {@code name/d0 .. d(count-1)} under the test's directory, each with one file {@code f}. */
+    private void directoriesWithAFile(String name, int count) throws IOException {
+        byte[] parent = nfs.mkdir(top, name);
+        for (int i = 0; i < count; i++) {
+            nfs.createFile(nfs.mkdir(parent, "d" + i), "f", "f".getBytes(StandardCharsets.UTF_8));
+        }
+    }
+
+    @Test
+    void aCompoundOfLookupChainsEachEndingInARemoveResolvesTheirCommonDirectoryOnceNotOncePerPath() throws IOException {
+        directoriesWithAFile("chains", FILES);
+        // the driver's rm -rf (and a vectorized client's): per path PUTFH of a directory, its LOOKUP chain, REMOVE
+        CompoundBuilder b = new CompoundBuilder();
+        for (int i = 0; i < FILES; i++) {
+            b.putfh(top).lookup("chains").lookup("d" + i).remove("f");
+        }
+        double before = server.metric(RESOLUTIONS);
+        CompoundResult r = nfs.runOk(b);
+        double made = server.metric(RESOLUTIONS) - before;
+        assertThat(r.bodies(OP_REMOVE, REMOVE4resok.class)).hasSize(FILES);
+        // the old server began a new stretch after every REMOVE and before its hooks: it resolved the test's directory
+        // again for each chain and each REMOVE's directory again for the REMOVE (2 per path, 32 here); now a plain
+        // compound's stretch goes on past a REMOVE, which renews its directory and drops its victim
+        assertThat(made).as("handles resolved on the disk for " + FILES + " removed paths").isLessThanOrEqualTo(2);
+        for (int i = 0; i < FILES; i++) {
+            assertThat(nfs.readdirNames(nfs.lookup(nfs.lookup(top, "chains"), "d" + i))).isEmpty();
+        }
+    }
+
+    @Test
+    void aFileThatLostOneOfItsTwoNamesShowsOneLinkToTheRestOfTheCompound() throws IOException {
+        byte[] dir = tree("lost-link");
+        byte[] file = nfs.lookup(dir, "f5");
+        nfs.runOk(new CompoundBuilder().putfh(file).savefh().putfh(dir).link("g5"));
+        CompoundResult r = nfs.run(new CompoundBuilder().putfh(file).getattr(FATTR4_NUMLINKS).putfh(dir)
+                .remove("g5").putfh(file).getattr(FATTR4_NUMLINKS).putfh(dir).lookup("g5"));
+        assertThat(r.status()).as("LOOKUP of the removed name").isEqualTo(NfsStatus.NOENT);
+        List<GETATTR4resok> seen = r.bodies(OP_GETATTR, GETATTR4resok.class);
+        assertThat(Attrs.decode(seen.get(0).obj_attributes).numlinks()).isEqualTo(2);
+        assertThat(Attrs.decode(seen.get(1).obj_attributes).numlinks()).as("resolved before the REMOVE of g5")
+                .isEqualTo(1);
+    }
+
+    @Test
+    void aDirectoryRenamedBesideTheServerAfterACompoundOfRemovesIsNotFoundUnderItsOldNameByTheNext()
+            throws IOException {
+        directoriesWithAFile("renamed-after", 2);
+        byte[] d1 = nfs.lookup(nfs.lookup(top, "renamed-after"), "d1");
+        nfs.runOk(new CompoundBuilder().putfh(top).lookup("renamed-after").lookup("d0").remove("f")
+                .putfh(top).lookup("renamed-after").lookup("d1").getattr(FATTR4_SIZE));
+        Path renamed = server.exportDir().resolve("resolution-work/renamed-after");
+        Files.move(renamed.resolve("d1"), renamed.resolve("moved"));
+        Files.delete(renamed.resolve("d0"));
+        CompoundResult r = nfs.run(new CompoundBuilder().putfh(top).lookup("renamed-after").lookup("d0"));
+        assertThat(r.status()).as("LOOKUP of d0, removed beside the server").isEqualTo(NfsStatus.NOENT);
+        r = nfs.run(new CompoundBuilder().putfh(top).lookup("renamed-after").lookup("d1").remove("f"));
+        assertThat(r.status()).as("LOOKUP of d1, renamed beside the server").isEqualTo(NfsStatus.NOENT);
+        r = nfs.run(new CompoundBuilder().putfh(d1).remove("f"));
+        assertThat(r.status()).as("REMOVE in d1 by its handle, renamed beside the server").isEqualTo(NfsStatus.STALE);
+        assertThat(Files.exists(renamed.resolve("moved/f"))).isTrue();
+        nfs.runOk(new CompoundBuilder().putfh(top).lookup("renamed-after").lookup("moved").remove("f"));
+        assertThat(Files.exists(renamed.resolve("moved/f"))).isFalse();
     }
 
     @Test

@@ -312,6 +312,7 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
                 return;
             }
             txn.begun = true;
+            txn.begunAt = index;
             if (!gate.enter()) {
                 throw new DelayException("the server is shutting down");
             }
@@ -361,6 +362,19 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         }
         txn.binding = handles.bind(txn.buffer);
         txn.steps.bindStateJournal(context.server().state().opens());
+    }
+
+    /**
+     * Around the operations of a locked plain compound after the one it was planned and locked before, this hook only
+     * binds and unbinds the compound's handle buffer: it changes no object, and what the compound read before was read
+     * under its locks. Around a transaction's (backups, undo records), a transaction spanning compounds' and an
+     * unlocked compound's, it says nothing.
+     */
+    @Override
+    public boolean keepsObjectsAround(CompoundContext context, int index, nfs_argop4 op) {
+        return context.extension() instanceof Txn txn && txn.begun && index > txn.begunAt && txn.lockSet != null
+                && !txn.transactional && txn.transaction == null && txn.steps == null && txn.multi == null
+                && txn.call == null;
     }
 
     @Override
@@ -784,6 +798,8 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
         final COMPOUND4args args;
         boolean transactional;
         boolean begun;
+        /** The operation before which the compound was planned and locked (once {@link #begun}). */
+        int begunAt;
         /** A plain compound without a plan: under whole-export locks, or a quiet read. */
         boolean conservative;
         /** A plain compound on an export whose rule for the client says {@code async}. */

@@ -148,6 +148,7 @@ public final class CompoundEngine {
             return new nfs_resop4(op.argop, NfsStatus.NOTSUPP.code(), null);
         }
         boolean keeps = KEEPS_ATTRIBUTES.contains(op.argop);
+        long stretch = CompoundScope.stretch();
         if (index == 0 || !keeps) {
             // the hooks of the first operation plan the compound and may back objects up before it runs
             CompoundScope.beginChange();
@@ -160,14 +161,21 @@ public final class CompoundEngine {
                 return new nfs_resop4(op.argop, s.code(), null);
             }
         }
+        // the stretch before a change may go on past it when the hooks around it change nothing (CompoundScope)
+        boolean offered = !keeps && index > 0 && stretch != 0 && hooksKeepObjects(context, index, op);
         if (!keeps) {
             context.forgetAttributes();
+            if (offered) {
+                CompoundScope.offer(stretch);
+            }
         }
         if (keeps && index == 0) {
             CompoundScope.endChange();
         }
         nfs_resop4 result = executor.execute(context, op);
-        if (!keeps) {
+        if (offered) {
+            CompoundScope.resume();
+        } else if (!keeps) {
             CompoundScope.endChange();
         }
         for (CompoundHook hook : hooks) {
@@ -178,6 +186,16 @@ public final class CompoundEngine {
             }
         }
         return result;
+    }
+
+    /** Whether every hook said its work before and after operation {@code index} changes no object. */
+    private boolean hooksKeepObjects(CompoundContext context, int index, nfs_argop4 op) {
+        for (CompoundHook hook : hooks) {
+            if (!hook.keepsObjectsAround(context, index, op)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

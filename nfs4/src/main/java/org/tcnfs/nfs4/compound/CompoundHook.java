@@ -28,6 +28,17 @@ public interface CompoundHook {
     default void beforeOp(CompoundContext context, int index, nfs_argop4 op) throws IOException {
     }
 
+    /**
+     * Whether this hook's {@link #beforeOp} and {@link #afterOp} of operation {@code index} (not the first) leave
+     * every object of the file systems and its attributes as they found them, so that what the compound read before
+     * the operation is still true after them as far as this hook goes (the engine then lets a
+     * {@link org.tcnfs.nfs4.vfs.CompoundScope stretch} go on past the operation). Asked after {@link #beforeOp}.
+     * The default, {@code false}, is right for any hook that may change something.
+     */
+    default boolean keepsObjectsAround(CompoundContext context, int index, nfs_argop4 op) {
+        return false;
+    }
+
     /** After operation {@code index} ran, with its result (which the hook may inspect). */
     default void afterOp(CompoundContext context, int index, nfs_argop4 op, nfs_resop4 result) throws IOException {
     }

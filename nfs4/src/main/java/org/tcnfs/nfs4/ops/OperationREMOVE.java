@@ -24,8 +24,9 @@ public final class OperationREMOVE implements NfsOperation {
         VirtualFileSystem fs = context.fs();
         Inode dir = context.currentInode();
         // nothing changes until the removal itself: its reads of the directory share one stretch (the file system
-        // resolves the directory once for the change attribute before and the removal)
-        CompoundScope.endChange();
+        // resolves the directory once for the change attribute before and the removal), the one before this
+        // operation when the engine offers it (a plain compound: the directory its LOOKUP chain found)
+        CompoundScope.continueOffered();
         // one look at the directory for its type and its change attribute before
         long before = Directories.requireDirectory(context.getattr(dir)).change();
         String name = Names.checkComponent(args.target);
@@ -38,7 +39,10 @@ public final class OperationREMOVE implements NfsOperation {
             // the directory changed: the file system ends the stretch (what it read is stale) and reads it again
             after = fs.removeThenChange(dir, name);
         } finally {
-            CompoundScope.beginChange();
+            // the file system ended the stretch, or suspended it having dropped what the removal changed
+            if (CompoundScope.stretch() != 0) {
+                CompoundScope.beginChange();
+            }
             context.forgetAttributes(); // and what getattr kept
         }
         result.body = new REMOVE4resok(new change_info4(false, before, after));

@@ -16,6 +16,16 @@ import java.util.concurrent.atomic.AtomicLong;
  * such a change is over. So a cache of what the file system read (a resolved handle and its {@code lstat}) serves
  * the rest of its stretch, never across a change this server makes, nor within one.
  *
+ * <p>A stretch may outlive a change that did not touch what it read (issue 16: a plain rm -rf, where every REMOVE
+ * otherwise made the next LOOKUP chain resolve the export root again, and the REMOVE its directory). Two promises
+ * make it so, each by the one who can keep it: the engine {@linkplain #offer offers} the stretch that ended before an
+ * operation's hooks when every hook said its work around that operation changes nothing (a plain compound, whose
+ * locks are held from its start); an operation that does nothing before its own change takes it up
+ * ({@link #continueOffered()}). A file system whose change drops from its caches what the change touched
+ * {@linkplain #suspend() suspends} the stretch instead of ending it, and the engine {@linkplain #resume() resumes} it
+ * after the operation when it offered one. Every {@link #beginChange()} and {@link #endChange()} cancels both, so a
+ * caller that does not know these promises never continues a stretch.
+ *
  * <p>A file system that holds something for the length of a compound (a directory's descriptor) has it released
  * when the compound ends ({@link #atEnd}).
  *
@@ -32,6 +42,10 @@ public final class CompoundScope {
         long compound;
         /** The stretch (0 outside one). */
         long stretch;
+        /** The stretch the engine offers the operation about to run ({@link #offer}), else 0. */
+        long offered;
+        /** The stretch a change confined to what its maker dropped from its caches ended ({@link #suspend}), else 0. */
+        long suspended;
         /** What to run when the compound ends ({@link #atEnd}). */
         final List<Runnable> atEnd = new ArrayList<>();
     }
@@ -59,19 +73,83 @@ public final class CompoundScope {
         long previous = slot.compound;
         slot.compound = NEXT.getAndIncrement();
         slot.stretch = 0;
+        slot.offered = 0;
+        slot.suspended = 0;
         return previous;
     }
 
     /** Ends the current stretch, if any: something may change now (no stretch until {@link #endChange()}). */
     public static void beginChange() {
-        CURRENT.get().stretch = 0;
+        Slot slot = CURRENT.get();
+        slot.stretch = 0;
+        slot.offered = 0;
+        slot.suspended = 0;
     }
 
     /** Begins a new stretch of operations that change nothing, within the current compound (else a no-op). */
     public static void endChange() {
         Slot slot = CURRENT.get();
+        slot.offered = 0;
+        slot.suspended = 0;
         if (slot.compound != 0) {
             slot.stretch = NEXT.getAndIncrement();
+        }
+    }
+
+    /**
+     * For the compound engine, after the hooks before an operation that may change something, while no stretch
+     * runs: {@code stretch}, the one that ended before those hooks, is still true as far as they and the hooks after
+     * the operation go (they change nothing), so the operation may continue it ({@link #continueOffered()}) and the
+     * engine may resume it after the operation ({@link #resume()}). Ignored for stretch 0.
+     */
+    public static void offer(long stretch) {
+        Slot slot = CURRENT.get();
+        slot.offered = slot.compound != 0 && slot.stretch == 0 ? stretch : 0;
+        slot.suspended = 0;
+    }
+
+    /**
+     * For an operation that reads before its change and has changed nothing yet: continues the stretch the engine
+     * offered ({@link #offer}), else begins a new one as {@link #endChange()} does.
+     */
+    public static void continueOffered() {
+        Slot slot = CURRENT.get();
+        long offered = slot.offered;
+        if (offered != 0 && slot.stretch == 0) {
+            slot.offered = 0;
+            slot.suspended = 0;
+            slot.stretch = offered;
+        } else {
+            endChange();
+        }
+    }
+
+    /**
+     * For a file system, when a change begins that it confines to objects whose answers it drops from (or renews in)
+     * its caches of the current stretch before {@link #resume()}: ends the stretch as {@link #beginChange()} does, but
+     * keeps it for {@link #resume()}. Nothing is kept outside a stretch.
+     */
+    public static void suspend() {
+        Slot slot = CURRENT.get();
+        slot.offered = 0;
+        slot.suspended = slot.stretch;
+        slot.stretch = 0;
+    }
+
+    /**
+     * For the compound engine, after an operation it {@linkplain #offer offered} a stretch: resumes the stretch a
+     * file system {@linkplain #suspend() suspended}, if nothing began or ended a change since, else begins a new one
+     * as {@link #endChange()} does.
+     */
+    public static void resume() {
+        Slot slot = CURRENT.get();
+        long suspended = slot.suspended;
+        if (suspended != 0 && slot.stretch == 0 && slot.compound != 0) {
+            slot.offered = 0;
+            slot.suspended = 0;
+            slot.stretch = suspended;
+        } else {
+            endChange();
         }
     }
 
@@ -97,6 +175,8 @@ public final class CompoundScope {
         slot.compound = previous;
         // a stretch never outlives its compound: an outer scope's cached reads may be stale by now
         slot.stretch = 0;
+        slot.offered = 0;
+        slot.suspended = 0;
         List<Runnable> releases = slot.atEnd;
         if (!releases.isEmpty()) {
             List<Runnable> now = List.copyOf(releases);

@@ -252,9 +252,11 @@ public interface VirtualFileSystem {
      * {@link #remove}, then the {@code change} attribute of {@code parent} as the removal left it (REMOVE's
      * {@code cinfo.after}). The caller has begun a change ({@link CompoundScope#beginChange()}) only for the removal
      * itself, so the reads before it may be served from the current stretch; the attribute after is read after the
-     * removal, never from what was cached before it. The default removes, ends the stretch and asks
-     * {@link #getattr}; a file system that can read the directory again more cheaply than it resolves a handle (it
-     * resolved {@code parent} for the removal) overrides it.
+     * removal, never from what was cached before it. It ends the stretch when the removal begins, or
+     * {@linkplain CompoundScope#suspend() suspends} it if it drops from its caches of the stretch (or reads again)
+     * whatever the removal changed. The default removes, ends the stretch and asks {@link #getattr}; a file system
+     * that can read the directory again more cheaply than it resolves a handle (it resolved {@code parent} for the
+     * removal) overrides it.
      *
      * @throws org.tcnfs.nfs4.status.NoEntException if there is no such name
      * @throws org.tcnfs.nfs4.status.NotEmptyException for a directory that is not empty

@@ -146,6 +146,50 @@ class CompoundEngineTest {
         assertThat(outside).as("outside a compound").isZero();
     }
 
+    /** The stretches LOOKUP, REMOVE (after {@link CompoundScope#continueOffered()}) and LOOKUP saw, in order. */
+    private List<Long> stretchesAroundARemove(boolean hookKeeps, boolean fileSystemSuspends) {
+        List<Long> stretches = new ArrayList<>();
+        Map<Integer, NfsOperation> ops = new HashMap<>();
+        for (int op : List.of(OP_PUTROOTFH, OP_LOOKUP)) {
+            ops.put(op, (ctx, args, res) -> stretches.add(CompoundScope.stretch()));
+        }
+        ops.put(OP_REMOVE, (ctx, args, res) -> {
+            CompoundScope.continueOffered();
+            stretches.add(CompoundScope.stretch());
+            if (fileSystemSuspends) {
+                CompoundScope.suspend();
+            } else {
+                CompoundScope.beginChange();
+            }
+        });
+        CompoundHook hook = new CompoundHook() {
+            @Override
+            public boolean keepsObjectsAround(CompoundContext context, int index, nfs_argop4 op) {
+                return hookKeeps;
+            }
+        };
+        new CompoundEngine(OperationExecutor.of(ops), List.of(hook), Set.of(0))
+                .process(context(0), compound(0, OP_PUTROOTFH, OP_LOOKUP, OP_REMOVE, OP_LOOKUP));
+        return stretches.subList(1, 4);
+    }
+
+    @Test
+    void aStretchGoesOnPastARemoveOnlyWhenEveryHookKeepsObjectsAndTheFileSystemSuspendedIt() {
+        List<Long> kept = stretchesAroundARemove(true, true);
+        assertThat(kept.get(0)).isNotZero();
+        assertThat(kept).as("LOOKUP, REMOVE, LOOKUP").containsOnly(kept.get(0));
+
+        List<Long> hookChanges = stretchesAroundARemove(false, true);
+        assertThat(hookChanges.get(1)).as("REMOVE after hooks that may change something").isNotZero()
+                .isNotEqualTo(hookChanges.get(0));
+        assertThat(hookChanges.get(2)).as("LOOKUP after it").isNotZero().isNotIn(hookChanges.subList(0, 2));
+
+        List<Long> ended = stretchesAroundARemove(true, false);
+        assertThat(ended.get(1)).as("REMOVE continues the offered stretch").isEqualTo(ended.get(0));
+        assertThat(ended.get(2)).as("LOOKUP after a change the file system ended the stretch for").isNotZero()
+                .isNotEqualTo(ended.get(0));
+    }
+
     @Test
     void operationsRunInOrderAndTheCompoundStopsAtTheFirstFailure() {
         COMPOUND4res res = engine().process(context(1), compound(1, OP_SEQUENCE, OP_PUTROOTFH, OP_REMOVE, OP_GETFH));

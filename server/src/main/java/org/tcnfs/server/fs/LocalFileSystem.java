@@ -138,7 +138,8 @@ import org.tcnfs.txn.handles.Node;
  * without a symbolic link. With openat2 (Linux 5.6) no absolute path is used: a compound opens such a directory with
  * {@code openat2(RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH)} relative to the root's descriptor (or a closer one it holds),
  * keeps the descriptor for its length ({@code DirectoryDescriptors}) and {@code statx}es the object by its name
- * relative to it, so a link planted after the check is not followed; a directory a LOOKUP of the compound found (not a
+ * relative to it (a REMOVE of a file unlinks it so too; of a directory, which ends every compound's checks, by its
+ * absolute path), so a link planted after the check is not followed; a directory a LOOKUP of the compound found (not a
  * link) is checked no further, and names below it are looked up relative to the closest descriptor. Without openat2,
  * an {@code lstat} of the absolute path and a {@code realpath} walk once per directory and compound.
  *
@@ -530,24 +531,44 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
      * ({@link #statInside}; under the compound's lock of it), instead of resolving its handle again (a handle-table
      * read, the path, the {@code lstat}): one resolution less per REMOVE. Should the path no longer hold that directory (changed
      * beside the server), it resolves the handle as {@link #getattr} does.
+     *
+     * <p>A removal that succeeded changed two objects: the directory and the victim (its link count, or its last name;
+     * a removed directory moves the {@link VerifiedDirectories} epoch, which drops every answer). So it
+     * {@linkplain CompoundScope#suspend() suspends} the stretch: it drops the victim's answers (by inode, whatever
+     * handle or name) and keeps the directory as read after the removal; the rest of what the stretch read (the export
+     * root, the other directories of a LOOKUP chain) serves on where the engine resumes the stretch (a plain
+     * compound). A removal that failed ends the stretch.
      */
     @Override
     public long removeThenChange(Inode parent, String name) throws IOException {
-        Resolved dir;
+        long stretch = CompoundScope.stretch();
+        Removed removed;
         try {
-            dir = removeEntry(parent, name);
-        } finally {
+            removed = removeEntry(parent, name);
+        } catch (IOException | RuntimeException | Error e) {
             CompoundScope.beginChange();
+            throw e;
         }
+        CompoundScope.suspend();
+        Resolved dir = removed.dir();
+        long victim = removed.victim().ino();
+        resolvedInStretch.forget(stretch, read -> read.stat().ino() == victim || read.handle().equals(dir.handle()));
+        long epoch = verifiedDirectories.epoch();
         PosixStat now = statInside(dir.path(), null);
         if (now != null && matches(dir.node(), now)) {
+            Resolved renewed = new Resolved(dir.handle(), dir.node(), dir.path(), now);
+            resolvedInStretch.put(stretch, dir.handle(), renewed, epoch);
             return changes.change(now.ino(), now.ctimeNanos());
         }
         return getattr(parent).change();
     }
 
-    /** Removes {@code name} from {@code parent}; returns the directory as resolved for it (its stat from before). */
-    private Resolved removeEntry(Inode parent, String name) throws IOException {
+    /** A removal's directory as resolved for it (its stat from before) and the victim's stat from before. */
+    private record Removed(Resolved dir, PosixStat victim) {
+    }
+
+    /** Removes {@code name} from {@code parent}. */
+    private Removed removeEntry(Inode parent, String name) throws IOException {
         Child child = visibleChild(parent, name);
         Resolved dir = child.dir();
         Path path = child.path();
@@ -559,7 +580,7 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
                 if (place.isPresent()) {
                     moveEmptyDirectory(path, place.get());
                 } else {
-                    posix.rmdir(path);
+                    removeInside(dir.path(), path, true);
                 }
             } finally {
                 verifiedDirectories.forgetAll();
@@ -569,7 +590,7 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
             if (place.isPresent()) {
                 moveIntoPlace(path, place.get());
             } else {
-                posix.unlink(path);
+                removeInside(dir.path(), path, false);
             }
         }
         syncDirectory(dir);
@@ -592,7 +613,7 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         }
         changes.modified(dir.stat().ino(), dir.stat().ctimeNanos());
         survivorChanged(stat);
-        return dir;
+        return new Removed(dir, stat);
     }
 
     @Override
@@ -1096,10 +1117,10 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
     }
 
     /**
-     * Names the kernel looked up for the system calls of resolutions, LOOKUPs and listings since the file system was
-     * built: every name of the path each was given (all of an absolute path's, the export root's own too; none for a
-     * descriptor's own object). With openat2 only names below the export root, and one per LOOKUP in a directory the
-     * compound opened (see "Symbolic links" above).
+     * Names the kernel looked up for the system calls of resolutions, LOOKUPs, listings and REMOVEs since the file
+     * system was built: every name of the path each was given (all of an absolute path's, the export root's own too;
+     * none for a descriptor's own object). With openat2 only names below the export root, and one per LOOKUP in a
+     * directory the compound opened (see "Symbolic links" above).
      */
     public long pathNameCount() {
         return pathNames.sum();
@@ -1237,10 +1258,10 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         if (posix.usesDescriptors() && rootDescriptor >= 0) {
             long compound = CompoundScope.current();
             long epoch = verifiedDirectories.epoch();
-            DirectoryDescriptors.Held held = descriptors.closest(compound, dir, root);
-            Path anchor = held == null ? root : held.dir();
-            int anchorFd = held == null ? rootDescriptor : held.fd();
-            if (anchor.equals(dir) || verifiedDirectories.isVerified(compound, dir)) {
+            DirectoryDescriptors.Held held = closestHeld(compound, dir, rootDescriptor);
+            Path anchor = held.dir();
+            int anchorFd = held.fd();
+            if (reachedWithoutCheck(compound, held, dir)) {
                 return statBelow(anchorFd, anchor, path);
             }
             // a symbolic-link check: dir opened from the closest directory above it the compound holds, or the root
@@ -1263,6 +1284,45 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         pathNames.add(path.getNameCount());
         PosixStat stat = posix.lstatOrNull(path);
         return stat != null && insideExport(dir) ? stat : null;
+    }
+
+    /** The descriptor {@code compound} holds of {@code dir} or of the closest directory above it, else the root's. */
+    private DirectoryDescriptors.Held closestHeld(long compound, Path dir, int rootDescriptor) {
+        DirectoryDescriptors.Held held = descriptors.closest(compound, dir, root);
+        return held != null ? held : new DirectoryDescriptors.Held(root, rootDescriptor);
+    }
+
+    /**
+     * Whether names in {@code dir} may be looked up relative to {@code held} ({@link #closestHeld}) without checking
+     * {@code dir} first: it is {@code held}'s own directory, or this compound found it free of symbolic links.
+     */
+    private boolean reachedWithoutCheck(long compound, DirectoryDescriptors.Held held, Path dir) {
+        return held.dir().equals(dir) || verifiedDirectories.isVerified(compound, dir);
+    }
+
+    /**
+     * Removes the entry {@code path} of the directory {@code dir} ({@code rmdir} when {@code directory}, else
+     * {@code unlink}): with openat2, relative to the descriptor {@link #statInside} would {@code statx} it by, when
+     * that needs no check (the compound resolved {@code dir} or a LOOKUP found it: the removal's own resolution did),
+     * so the kernel looks up names below the export root only, none of the absolute path's above it; else by its
+     * absolute path.
+     */
+    private void removeInside(Path dir, Path path, boolean directory) throws NfsException {
+        int rootDescriptor = rootFd;
+        if (posix.usesDescriptors() && rootDescriptor >= 0) {
+            long compound = CompoundScope.current();
+            DirectoryDescriptors.Held held = closestHeld(compound, dir, rootDescriptor);
+            if (reachedWithoutCheck(compound, held, dir)) {
+                posix.unlinkAt(held.fd(), below(held.dir(), path), directory, path);
+                return;
+            }
+        }
+        pathNames.add(path.getNameCount());
+        if (directory) {
+            posix.rmdir(path);
+        } else {
+            posix.unlink(path);
+        }
     }
 
     /** {@code statx} of {@code path} relative to {@code fd}, a descriptor of its directory {@code anchor} or above. */

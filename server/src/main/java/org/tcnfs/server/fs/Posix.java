@@ -63,6 +63,7 @@ final class Posix {
     private static final byte[] OPEN_DIRECTORY_NO_SYMLINKS = openHow(RESOLVE_NO_SYMLINKS);
     private static final byte[] OPEN_DIRECTORY_BENEATH = openHow(RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH);
     private static final int AT_EMPTY_PATH = 0x1000;
+    private static final int AT_REMOVEDIR = 0x200;
     private static final byte[] EMPTY_PATH = {0};
     /** What {@link #openDirectoryBeneath} answers where openat2 or statx cannot be used: walk absolute paths. */
     static final int UNSUPPORTED = -2;
@@ -75,6 +76,9 @@ final class Posix {
 
         /** {@code path} is NUL-terminated UTF-8 ({@link #cPath}): cheaper than a CharSequence's encoder. */
         int statx(int dirfd, @In byte[] path, int flags, int mask, @Out byte[] buf);
+
+        /** {@code path} is NUL-terminated UTF-8 ({@link #cPath}). */
+        int unlinkat(int dirfd, @In byte[] path, int flags);
 
         /** {@code syscall(SYS_openat2, dirfd, path, &how, sizeof how)}: glibc has no wrapper for openat2. */
         @Variadic(fixedCount = 1)
@@ -239,6 +243,17 @@ final class Posix {
             return null;
         }
         throw FsErrors.of(errno, "statx", what);
+    }
+
+    /**
+     * {@code unlinkat} of {@code relative} (names joined by '/') below the directory {@code dirfd}, as {@code rmdir}
+     * when {@code directory}, failing with the mapped errno ({@code what} names the object in the error): the kernel
+     * looks up only these names, and follows no symbolic link at the last one; the caller vouches for the directories
+     * on the way, as for {@link #statAt}. Only while {@link #usesDescriptors()}.
+     */
+    void unlinkAt(int dirfd, String relative, boolean directory, Path what) throws NfsException {
+        checkExtra(extra.unlinkat(dirfd, cPath(relative), directory ? AT_REMOVEDIR : 0), directory ? "rmdir" : "unlink",
+                what);
     }
 
     /** {@link #isDirectoryWithoutSymlinks} by {@code realpath(3)}: where openat2 is missing. */

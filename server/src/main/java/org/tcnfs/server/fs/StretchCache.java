@@ -3,15 +3,18 @@ package org.tcnfs.server.fs;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 
 /**
  * What the file system read about objects (a handle resolved on the disk: its table row, path and {@code lstat})
  * during the current stretch of a compound's operations that change nothing
  * ({@link org.tcnfs.nfs4.vfs.CompoundScope#stretch()}), so that a LOOKUP chain, the LOOKUPs of 64 entries of one
  * directory or the directory a REMOVE's LOOKUP chain ends in is not resolved again for every operation. The
- * compound engine ends a stretch before and after every operation that may change something, so an answer never
- * serves past a change the compound makes; the next compound reads again, so a change made beside the server is
- * seen by the next compound exactly as without this cache.
+ * compound engine ends a stretch before and after every operation that may change something, except past a change
+ * the file system confines to some objects (a plain compound's REMOVE: its directory and its victim), whose answers
+ * it first drops ({@link #forget}) or reads again ({@link org.tcnfs.nfs4.vfs.CompoundScope#suspend()}): so an answer
+ * never serves past a change the compound makes to its object. The next compound reads again, so a change made beside
+ * the server is seen by the next compound exactly as without this cache.
  *
  * <p>A directory removed or renamed by any compound ({@code epoch}, the {@link VerifiedDirectories} epoch) drops
  * every thread's answers, as it does for the symbolic-link checks. Each thread keeps the answers of its current
@@ -55,6 +58,17 @@ final class StretchCache<K, V> {
             return null;
         }
         return scope.read.get(key);
+    }
+
+    /**
+     * Drops what stretch {@code stretch} read that {@code changed} accepts: the objects a change confined to them
+     * touched ({@link org.tcnfs.nfs4.vfs.CompoundScope#suspend()}), so that the stretch may go on past the change.
+     */
+    void forget(long stretch, Predicate<V> changed) {
+        Scope<K, V> scope = scopes.get();
+        if (scope.stretch == stretch) {
+            scope.read.values().removeIf(changed);
+        }
     }
 
     /**

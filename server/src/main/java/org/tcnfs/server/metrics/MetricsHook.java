@@ -84,6 +84,12 @@ public final class MetricsHook implements CompoundHook {
         started.get()[1] = System.nanoTime();
     }
 
+    /** Meters change no object. */
+    @Override
+    public boolean keepsObjectsAround(CompoundContext context, int index, nfs_argop4 op) {
+        return true;
+    }
+
     @Override
     public void afterOp(CompoundContext context, int index, nfs_argop4 op, nfs_resop4 result) {
         long elapsed = System.nanoTime() - started.get()[1];
