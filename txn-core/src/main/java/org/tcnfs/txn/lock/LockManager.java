@@ -90,6 +90,8 @@ public final class LockManager {
     private final LongAdder keysInUse = new LongAdder();
     /** Whether a thread is dropping idle locks now (one at a time is enough). */
     private final AtomicBoolean droppingIdle = new AtomicBoolean();
+    /** Most idle key locks kept: {@link #MAX_IDLE_KEYS}, or less in tests. */
+    private final int maxIdleKeys;
     private final ThreadLocal<LockSet> openSet = new ThreadLocal<>();
     private final LongAdder acquisitions = new LongAdder();
     private final LongAdder waitNanos = new LongAdder();
@@ -115,6 +117,19 @@ public final class LockManager {
     private final java.util.Set<PendingDurability> flushing = ConcurrentHashMap.newKeySet();
     private final LongAdder earlyReleases = new LongAdder();
     private final LongAdder dependencies = new LongAdder();
+
+    /** A manager that keeps up to {@link #MAX_IDLE_KEYS} idle key locks for reuse. */
+    public LockManager() {
+        this(MAX_IDLE_KEYS);
+    }
+
+    /** A manager that keeps up to {@code maxIdleKeys} idle key locks (0: drops them as they become idle; tests). */
+    LockManager(int maxIdleKeys) {
+        if (maxIdleKeys < 0) {
+            throw new IllegalArgumentException("negative maxIdleKeys " + maxIdleKeys);
+        }
+        this.maxIdleKeys = maxIdleKeys;
+    }
 
     /** What a key is to the set that waits for it, for the blocked-wait counters. */
     public enum KeyRole {
@@ -820,7 +835,7 @@ public final class LockManager {
     private void unpin(KeyLock lock) {
         if (lock.release() == 0) {
             keysInUse.decrement();
-            if (locks.mappingCount() - keysInUse.sum() > MAX_IDLE_KEYS) {
+            if (locks.mappingCount() - keysInUse.sum() > maxIdleKeys) {
                 dropIdle();
             }
         }
