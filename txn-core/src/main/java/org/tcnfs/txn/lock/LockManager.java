@@ -807,29 +807,26 @@ public final class LockManager {
      */
     private KeyLock pin(LockKey key) {
         KeyLock lock = locks.get(key);
-        if (lock != null) {
-            int before = lock.retain();
-            if (before != KeyLock.DROPPED) {
-                if (before == 0) {
-                    keysInUse.increment();
-                }
-                return lock;
-            }
+        if (lock != null && retained(lock)) {
+            return lock;
         }
         // absent, or dropped and not yet out of the map: under the map's lock of the key
         return locks.compute(key, (k, present) -> {
-            if (present != null) {
-                int before = present.retain();
-                if (before != KeyLock.DROPPED) {
-                    if (before == 0) {
-                        keysInUse.increment();
-                    }
-                    return present;
-                }
+            if (present != null && retained(present)) {
+                return present;
             }
             keysInUse.increment();
             return new KeyLock(1);
         });
+    }
+
+    /** Whether {@code lock} took one more user (it was not dropped); its key counts as in use if it was idle. */
+    private boolean retained(KeyLock lock) {
+        int before = lock.retain();
+        if (before == 0) {
+            keysInUse.increment();
+        }
+        return before != KeyLock.DROPPED;
     }
 
     /** Stops using {@code lock}; the last user leaves it idle in the map, and drops idle locks past the bound. */
