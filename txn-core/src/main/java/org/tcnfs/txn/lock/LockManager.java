@@ -1,7 +1,5 @@
 package org.tcnfs.txn.lock;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -13,7 +11,6 @@ import java.util.Objects;
 import java.util.RandomAccess;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
@@ -44,14 +41,9 @@ import org.slf4j.LoggerFactory;
  * single compounds, and no wait for a transaction that spans compounds is added beyond what wait-die allows.
  * A transaction that spans compounds takes keys as before, without giving way.
  *
- * <p>A key's lock is created on first use; when the last set that holds it or waits for it lets go it stays, idle,
- * so that the next compound on the same key (the export root, the directories of a tree being written, a file
- * opened, written and closed by successive compounds) finds it with one map read instead of making and dropping a
- * lock and a map entry per key and compound (issue 16, h-cpu4). An idle lock holds nothing (no holder, no waiter)
- * and carries nothing about the file system, so it behaves as a new one would: nothing to invalidate. At most
- * {@link #MAX_IDLE_KEYS} idle locks are kept: past that, the set that leaves one more idle drops every idle lock
- * it finds ({@link #dropIdle}), so memory follows the keys in use plus a bounded number, not every key ever locked.
- * {@link #keysInUse()} counts only keys some set holds or waits for.
+ * <p>A key's lock exists only while some set holds it or waits for it: it is created on first use and
+ * dropped when the last user lets go ({@link #keysInUse()}), so memory follows the keys in use, not every
+ * key ever locked.
  *
  * <p><b>Quiet reads.</b> A compound that only reads may instead {@link #enterQuietRead() enter a quiet read}: it
  * takes no key at all while no set holds or waits for a WRITE lock anywhere, and a set that wants a WRITE lock
@@ -80,19 +72,7 @@ import org.slf4j.LoggerFactory;
 public final class LockManager {
     private static final Logger LOG = LoggerFactory.getLogger(LockManager.class);
 
-    /**
-     * Most idle key locks kept for reuse (see the class comment): a few hundred bytes each with its key, the keys of
-     * a tree of a few thousand files being written compound by compound.
-     */
-    static final int MAX_IDLE_KEYS = 4096;
-
     private final ConcurrentHashMap<LockKey, KeyLock> locks = new ConcurrentHashMap<>();
-    /** Keys some set holds or waits for: the locks in {@link #locks} with users. */
-    private final LongAdder keysInUse = new LongAdder();
-    /** Whether a thread is dropping idle locks now (one at a time is enough). */
-    private final AtomicBoolean droppingIdle = new AtomicBoolean();
-    /** Most idle key locks kept: {@link #MAX_IDLE_KEYS}, or less in tests. */
-    private final int maxIdleKeys;
     private final ThreadLocal<LockSet> openSet = new ThreadLocal<>();
     private final LongAdder acquisitions = new LongAdder();
     private final LongAdder waitNanos = new LongAdder();
@@ -118,19 +98,6 @@ public final class LockManager {
     private final java.util.Set<PendingDurability> flushing = ConcurrentHashMap.newKeySet();
     private final LongAdder earlyReleases = new LongAdder();
     private final LongAdder dependencies = new LongAdder();
-
-    /** A manager that keeps up to {@link #MAX_IDLE_KEYS} idle key locks for reuse. */
-    public LockManager() {
-        this(MAX_IDLE_KEYS);
-    }
-
-    /** A manager that keeps up to {@code maxIdleKeys} idle key locks (0: drops them as they become idle; tests). */
-    LockManager(int maxIdleKeys) {
-        if (maxIdleKeys < 0) {
-            throw new IllegalArgumentException("negative maxIdleKeys " + maxIdleKeys);
-        }
-        this.maxIdleKeys = maxIdleKeys;
-    }
 
     /** What a key is to the set that waits for it, for the blocked-wait counters. */
     public enum KeyRole {
@@ -161,23 +128,10 @@ public final class LockManager {
      * The lock of one key: a read-write lock owned by {@link LockOwner}s rather than threads (a transaction
      * that spans compounds holds it across requests served by different threads), reentrant per owner, with
      * an upgrade from READ to WRITE when the owner is the only reader. {@code users} (sets holding or waiting
-     * for it; 0 while idle, {@link #DROPPED} once out of the map for good) changes by compare-and-set only; the rest
-     * is guarded by the object's monitor.
+     * for it) is guarded by the map; the rest by the object's monitor.
      */
     static final class KeyLock {
-        /** {@link #users} of a lock dropped from the map: no set may use it again. */
-        static final int DROPPED = -1;
-        private static final VarHandle USERS;
-
-        static {
-            try {
-                USERS = MethodHandles.lookup().findVarHandle(KeyLock.class, "users", int.class);
-            } catch (ReflectiveOperationException e) {
-                throw new ExceptionInInitializerError(e);
-            }
-        }
-
-        private volatile int users;
+        private int users;
         private LockOwner writer;
         private int writeHolds;
         /**
@@ -198,33 +152,6 @@ public final class LockManager {
 
         /** A request that waits: when it arrived, whose it is, for what, on which thread. */
         private record Waiter(long arrival, LockOwner owner, LockMode mode, Thread thread) {
-        }
-
-        /** A lock with {@code users} users, not yet in the map. */
-        KeyLock(int users) {
-            this.users = users;
-        }
-
-        /** One more user; answers the users before it, or {@link #DROPPED} (then it is not used). */
-        int retain() {
-            int before;
-            do {
-                before = users;
-                if (before == DROPPED) {
-                    return DROPPED;
-                }
-            } while (!USERS.compareAndSet(this, before, before + 1));
-            return before;
-        }
-
-        /** One user fewer; answers the users left. */
-        int release() {
-            return (int) USERS.getAndAdd(this, -1) - 1;
-        }
-
-        /** Marks it dropped if it is idle: whether it was. */
-        boolean dropIfIdle() {
-            return USERS.compareAndSet(this, 0, DROPPED);
         }
 
         private boolean grantable(LockOwner owner, LockMode mode, boolean holdsNothing, long arrival) {
@@ -568,7 +495,7 @@ public final class LockManager {
                     }
                 } finally {
                     if (!granted) {
-                        unpin(rw);
+                        unpin(key);
                     }
                 }
                 if (!granted) {
@@ -771,18 +698,12 @@ public final class LockManager {
 
     /** The number of keys that some set holds or waits for right now (0 when the manager is idle). */
     public int keysInUse() {
-        return (int) keysInUse.sum();
-    }
-
-    /** The number of idle key locks kept for reuse (tests; at most about {@link #MAX_IDLE_KEYS}). */
-    int idleKeys() {
-        return (int) Math.max(0, locks.mappingCount() - keysInUse.sum());
+        return locks.size();
     }
 
     /** The lock of {@code key} while it is in use, else null; for tests that inspect its state. */
     KeyLock lockOf(LockKey key) {
-        KeyLock lock = locks.get(key);
-        return lock != null && lock.users > 0 ? lock : null;
+        return locks.get(key);
     }
 
     /** Called by {@link LockSet#close()} on the owner thread after releasing. */
@@ -795,67 +716,23 @@ public final class LockManager {
     /** Releases {@code keys[0..count)} of {@code owner} in reverse order and lets go of their keys. */
     void release(LockOwner owner, LockKey[] keys, LockMode[] modes, int count) {
         for (int i = count - 1; i >= 0; i--) {
-            KeyLock lock = locks.get(keys[i]); // in the map while this set uses it
-            lock.unlock(owner, modes[i]);
-            unpin(lock);
+            locks.get(keys[i]).unlock(owner, modes[i]);
+            unpin(keys[i]);
         }
     }
 
-    /**
-     * The lock of {@code key}, counted as used until {@link #unpin}: the one in the map (idle or in use) when it is not
-     * being dropped, else a new one.
-     */
+    /** The lock of {@code key}, created if no one uses it, counted as used until {@link #unpin}. */
     private KeyLock pin(LockKey key) {
-        KeyLock lock = locks.get(key);
-        if (lock != null && retained(lock)) {
-            return lock;
-        }
-        // absent, or dropped and not yet out of the map: under the map's lock of the key
-        return locks.compute(key, (k, present) -> {
-            if (present != null && retained(present)) {
-                return present;
-            }
-            keysInUse.increment();
-            return new KeyLock(1);
+        return locks.compute(key, (k, lock) -> {
+            KeyLock result = lock == null ? new KeyLock() : lock;
+            result.users++;
+            return result;
         });
     }
 
-    /** Whether {@code lock} took one more user (it was not dropped); its key counts as in use if it was idle. */
-    private boolean retained(KeyLock lock) {
-        int before = lock.retain();
-        if (before == 0) {
-            keysInUse.increment();
-        }
-        return before != KeyLock.DROPPED;
-    }
-
-    /** Stops using {@code lock}; the last user leaves it idle in the map, and drops idle locks past the bound. */
-    private void unpin(KeyLock lock) {
-        if (lock.release() == 0) {
-            keysInUse.decrement();
-            if (locks.mappingCount() - keysInUse.sum() > maxIdleKeys) {
-                dropIdle();
-            }
-        }
-    }
-
-    /**
-     * Drops the idle locks in the map (each marked {@link KeyLock#DROPPED} first, so no set takes it while it goes; a
-     * set that finds it so makes a new one). One thread at a time; the others keep theirs meanwhile.
-     */
-    private void dropIdle() {
-        if (!droppingIdle.compareAndSet(false, true)) {
-            return;
-        }
-        try {
-            locks.forEach((key, lock) -> {
-                if (lock.dropIfIdle()) {
-                    locks.remove(key, lock);
-                }
-            });
-        } finally {
-            droppingIdle.set(false);
-        }
+    /** Stops using the lock of {@code key}; the last user removes it. */
+    private void unpin(LockKey key) {
+        locks.computeIfPresent(key, (k, lock) -> --lock.users == 0 ? null : lock);
     }
 
     /** Most keys {@link #expand} makes room for at first (a compound of many keys grows its map as it goes). */

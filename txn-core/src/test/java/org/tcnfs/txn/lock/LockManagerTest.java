@@ -235,49 +235,6 @@ class LockManagerTest {
     }
 
     @Test
-    void aKeyLeftIdleIsTakenAgainByTheNextSetAndStillExcludesAWriterOfIt() throws Exception {
-        LockManager manager = new LockManager();
-        acquire(manager, LONG, write("d/f")).close();
-        assertThat(manager.keysInUse()).isZero();
-        assertThat(manager.idleKeys()).as("the root, d and d/f kept idle").isEqualTo(3);
-        assertFree(manager, path("d/f"));
-
-        LockSet reader = acquire(manager, LONG, read("d/f"));
-        assertThat(manager.keysInUse()).isEqualTo(3);
-        assertThat(manager.idleKeys()).isZero();
-        assertThatThrownBy(() -> onOther(() -> manager.acquire(List.of(write("d/f")), SHORT)))
-                .hasCauseInstanceOf(LockTimeoutException.class);
-        assertThat(onOther(() -> {
-            try (LockSet sibling = manager.acquire(List.of(write("d/g")), SHORT)) {
-                return sibling.locksHeld();
-            }
-        })).as("a sibling shares only the READ locks of its ancestors").isEqualTo(3);
-        reader.close();
-        assertThat(onOther(() -> {
-            try (LockSet writer = manager.acquire(List.of(write("d/f")), SHORT)) {
-                return writer.locksHeld();
-            }
-        })).isEqualTo(3);
-        assertThat(manager.keysInUse()).isZero();
-    }
-
-    @Test
-    void idleKeyLocksStayBoundedWhateverNumberOfKeysWasLocked() throws Exception {
-        LockManager manager = new LockManager();
-        for (int i = 0; i < 3 * LockManager.MAX_IDLE_KEYS; i++) {
-            acquire(manager, LONG, write("d/f" + i)).close();
-            assertThat(manager.idleKeys()).isLessThanOrEqualTo(LockManager.MAX_IDLE_KEYS);
-        }
-        assertThat(manager.keysInUse()).isZero();
-        LockSet big = acquire(manager, LONG, writesOfFilesIn("big", 2 * LockManager.MAX_IDLE_KEYS)
-                .toArray(LockRequest[]::new));
-        assertThat(manager.keysInUse()).isEqualTo(2 * LockManager.MAX_IDLE_KEYS + 2);
-        big.close();
-        assertThat(manager.keysInUse()).isZero();
-        assertThat(manager.idleKeys()).isLessThanOrEqualTo(LockManager.MAX_IDLE_KEYS);
-    }
-
-    @Test
     void largeSetsOfDifferentKeysNeverConflict() throws Exception {
         LockManager manager = new LockManager();
         LockSet a = holdOnOther(manager, writesOfFilesIn("a", 1_000).toArray(LockRequest[]::new));
