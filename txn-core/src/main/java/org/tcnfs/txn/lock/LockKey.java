@@ -89,37 +89,11 @@ public final class LockKey implements Comparable<LockKey> {
 
     private static int hash(String exportId, Kind kind, List<String> components, long fileId) {
         int h = exportId.hashCode();
-        h = 31 * h + namesHash(components);
+        h = 31 * h + components.hashCode();
         if (kind == Kind.OBJECT) {
             h = 31 * h + 0x5bd1e995 + Long.hashCode(fileId);
         }
         return h;
-    }
-
-    /**
-     * {@link List#hashCode()} of {@code names} by index: the lock manager hashes every ancestor of every key of a
-     * compound, and an iterator per list (a sub-list's is not optimised away) was a tenth of its CPU (issue 16,
-     * h-cpu4).
-     */
-    private static int namesHash(List<String> names) {
-        int h = 1;
-        for (int i = 0; i < names.size(); i++) {
-            h = 31 * h + names.get(i).hashCode();
-        }
-        return h;
-    }
-
-    /**
-     * Whether the first {@code n} names of {@code a} and {@code b} are equal, compared by index from the last
-     * (where siblings differ), with no iterator or sub-list.
-     */
-    private static boolean sameNames(List<String> a, List<String> b, int n) {
-        for (int i = n - 1; i >= 0; i--) {
-            if (!a.get(i).equals(b.get(i))) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /** The export the key belongs to. */
@@ -250,7 +224,7 @@ public final class LockKey implements Comparable<LockKey> {
                 && other.kind == Kind.PATH
                 && exportId.equals(other.exportId)
                 && components.size() < other.components.size()
-                && sameNames(components, other.components, components.size());
+                && other.components.subList(0, components.size()).equals(components);
     }
 
     @Override
@@ -285,9 +259,7 @@ public final class LockKey implements Comparable<LockKey> {
     @Override
     public boolean equals(Object o) {
         return this == o || o instanceof LockKey other && hash == other.hash && fileId == other.fileId
-                && kind == other.kind && exportId.equals(other.exportId)
-                && components.size() == other.components.size()
-                && sameNames(components, other.components, components.size());
+                && kind == other.kind && exportId.equals(other.exportId) && components.equals(other.components);
     }
 
     /** {@code export:/a/b} for paths, {@code inode:export/123} for objects. */

@@ -8,7 +8,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.RandomAccess;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -739,17 +738,14 @@ public final class LockManager {
     private static final int EXPAND_CAPACITY = 64;
 
     /** The requested keys plus the ancestors of path keys, each once, WRITE winning over READ. */
-    private static Map<LockKey, LockMode> expand(Collection<LockRequest> requested) {
-        // by index: no iterator per compound and pass (issue 16, h-cpu4)
-        List<LockRequest> requests = requested instanceof List<LockRequest> list && list instanceof RandomAccess
-                ? list : new ArrayList<>(requested);
+    private static Map<LockKey, LockMode> expand(Collection<LockRequest> requests) {
         int most = 0; // every key with all its ancestors: a short compound's keys fit without a resize
-        for (int i = 0; i < requests.size(); i++) {
-            most += Objects.requireNonNull(requests.get(i), "request").key().depth() + 1;
+        for (LockRequest request : requests) {
+            Objects.requireNonNull(request, "request");
+            most += request.key().depth() + 1;
         }
         Map<LockKey, LockMode> keys = new HashMap<>((int) (Math.min(most, EXPAND_CAPACITY) / 0.75f) + 1);
-        for (int i = 0; i < requests.size(); i++) {
-            LockRequest request = requests.get(i);
+        for (LockRequest request : requests) {
             LockMode had = keys.put(request.key(), request.mode());
             if (had != null) {
                 // there already, and with it its ancestors (each key comes in with all of them)

@@ -109,13 +109,13 @@ public record TxnPlan(int opCount, List<PathKey> keys, List<ObjectKey> objectKey
      */
     public List<LockRequest> lockRequests() {
         List<LockRequest> requests = new ArrayList<>(keys.size() + objectKeys.size());
-        for (int i = 0; i < keys.size(); i++) { // by index: no iterator per compound (issue 16, h-cpu4)
-            requests.add(keys.get(i).toLockRequest());
+        for (PathKey key : keys) {
+            requests.add(key.toLockRequest());
         }
-        for (int i = 0; i < objectKeys.size(); i++) {
-            requests.add(objectKeys.get(i).toLockRequest());
+        for (ObjectKey key : objectKeys) {
+            requests.add(key.toLockRequest());
         }
-        return Collections.unmodifiableList(requests);
+        return List.copyOf(requests);
     }
 
     /** The mode of the path key for {@code path}, if the plan has one (ancestors do not count). */
