@@ -317,6 +317,20 @@ public final class ServerProcess implements AutoCloseable {
         Thread.sleep(1500);
     }
 
+    /**
+     * Waits until every handle row made so far is in LMDB ({@code tcnfs_handle_table_pending_rows} is 0: the
+     * background flush committed it, or a commit carried it); fails when that takes longer than {@code within}.
+     */
+    public void awaitNoPendingRows(Duration within) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + within.toNanos();
+        while (metric("tcnfs_handle_table_pending_rows") > 0) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("handle rows still pending after " + within);
+            }
+            Thread.sleep(50);
+        }
+    }
+
     public InetSocketAddress address() {
         return new InetSocketAddress(host(), port);
     }

@@ -54,7 +54,7 @@ class TransactionJournalCrashIT {
             byte[] d = nfs.mkdir(nfs.rootFh(), "d");
             nfs.createFile(d, "a", A);
             nfs.createFile(d, "b", B);
-            awaitNoPendingRows();
+            server.awaitNoPendingRows(FLUSH_TIMEOUT);
             return new CompoundBuilder().putfh(d).remove("a").remove("b").mkdir("n");
         });
         server.setJvmArgs();
@@ -62,16 +62,6 @@ class TransactionJournalCrashIT {
         assertThat(server.metric("tcnfs_row_journal_replayed_txn_record_rows"))
                 .as("rows of recovery records the row journal's replay applied at the restart").isPositive();
         return server.exportDir().resolve("d");
-    }
-
-    /** Waits until every handle row made so far is in LMDB (the background flush committed it). */
-    private void awaitNoPendingRows() throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + FLUSH_TIMEOUT.toNanos();
-        while (server.metric("tcnfs_handle_table_pending_rows") > 0) {
-            assertThat(System.nanoTime()).as("the background flush of the rows made before the transaction")
-                    .isLessThan(deadline);
-            Thread.sleep(50);
-        }
     }
 
     @Test
