@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.BiConsumer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.tcnfs.client.Attrs;
@@ -340,6 +341,112 @@ class ResolutionWorkIT extends SharedServerTest {
                 .lookup("f4"));
         assertThat(r.bodies(OP_REMOVE, REMOVE4resok.class)).hasSize(1);
         assertThat(r.status()).as("the last LOOKUP, of the removed name").isEqualTo(NfsStatus.NOENT);
+    }
+
+    /**
+     * The driver's rm -rf shape over the files of {@code shared/a/b} ({@link #tree}): per file, PUTFH of the test's
+     * directory, the LOOKUP chain to b, then what {@code last} adds for the file's name.
+     */
+    private CompoundBuilder chainsTo(String shared, BiConsumer<CompoundBuilder, String> last) {
+        CompoundBuilder b = new CompoundBuilder();
+        for (int i = 0; i < FILES; i++) {
+            last.accept(b.putfh(top).lookup(shared).lookup("a").lookup("b"), "f" + i);
+        }
+        return b;
+    }
+
+    @Test
+    void aCompoundOfLookupChainsSharingTheirDirectoriesLooksUpEachDirectoryNameOnceNotOncePerPath()
+            throws IOException {
+        tree("shared-lookups");
+        CompoundBuilder b = chainsTo("shared-lookups", (chain, file) -> chain.lookup(file).getattr(FATTR4_SIZE));
+        double before = server.metric(NAMES);
+        CompoundResult r = nfs.runOk(b);
+        double made = server.metric(NAMES) - before;
+        assertThat(r.bodies(OP_GETATTR, GETATTR4resok.class)).hasSize(FILES);
+        // the old server looked every name of every chain up again (a statx relative to the test's directory's
+        // descriptor: 1 + 2 + 3 names for the directories, 4 for the file), 161 names here with the PUTFH's; now a
+        // name the stretch already looked up in the same directory is answered from what it found, leaving the first
+        // chain's directories and each file (71)
+        assertThat(made).as("names looked up for " + FILES + " LOOKUP chains").isLessThanOrEqualTo(8 + 4 * FILES);
+    }
+
+    @Test
+    void aCompoundOfLookupChainsEachEndingInARemoveLooksUpTheirSharedDirectoryNamesOnce() throws IOException {
+        tree("shared-removes");
+        CompoundBuilder b = chainsTo("shared-removes", CompoundBuilder::remove);
+        double before = server.metric(NAMES);
+        CompoundResult r = nfs.runOk(b);
+        double made = server.metric(NAMES) - before;
+        assertThat(r.bodies(OP_REMOVE, REMOVE4resok.class)).hasSize(FILES);
+        // the old server looked every chain's directory names up again (1 + 2 + 3 names below the test's directory)
+        // before the REMOVE's 11 (the victim's statx and unlinkat, 4 names each, its directory's statx after, 3), 273
+        // here; now the chain's names are answered past each REMOVE (which renews its directory's answer) (183)
+        assertThat(made).as("names looked up for " + FILES + " removed paths").isLessThanOrEqualTo(8 + 11 * FILES);
+        assertThat(nfs.readdirNames(nfs.lookup(nfs.lookup(nfs.lookup(top, "shared-removes"), "a"), "b"))).isEmpty();
+    }
+
+    @Test
+    void aDirectoryLookedUpAgainAfterARemoveInItShowsTheChangeTheRemoveAnswered() throws IOException {
+        tree("renewed");
+        CompoundResult r = nfs.runOk(new CompoundBuilder().putfh(top).lookup("renewed").lookup("a").lookup("b")
+                .getattr(FATTR4_CHANGE).remove("f1").putfh(top).lookup("renewed").lookup("a").lookup("b")
+                .getattr(FATTR4_CHANGE, FATTR4_SIZE));
+        List<GETATTR4resok> seen = r.bodies(OP_GETATTR, GETATTR4resok.class);
+        REMOVE4resok removed = r.bodies(OP_REMOVE, REMOVE4resok.class).get(0);
+        assertThat(removed.cinfo.before).isEqualTo(Attrs.decode(seen.get(0).obj_attributes).change());
+        assertThat(Attrs.decode(seen.get(1).obj_attributes).change()).as("b looked up again after the REMOVE")
+                .isEqualTo(removed.cinfo.after).isNotEqualTo(removed.cinfo.before);
+    }
+
+    @Test
+    void aFileLookedUpByTwoNamesShowsOneLinkUnderTheOtherAfterTheRemoveOfOne() throws IOException {
+        byte[] dir = tree("two-names");
+        nfs.runOk(new CompoundBuilder().putfh(nfs.lookup(dir, "f7")).savefh().putfh(dir).link("g7"));
+        CompoundResult r = nfs.run(new CompoundBuilder().putfh(dir).lookup("g7").getattr(FATTR4_NUMLINKS)
+                .putfh(dir).lookup("f7").getattr(FATTR4_NUMLINKS).putfh(dir).remove("g7")
+                .putfh(dir).lookup("f7").getattr(FATTR4_NUMLINKS).putfh(dir).lookup("g7"));
+        assertThat(r.status()).as("LOOKUP of the removed name").isEqualTo(NfsStatus.NOENT);
+        List<GETATTR4resok> seen = r.bodies(OP_GETATTR, GETATTR4resok.class);
+        assertThat(Attrs.decode(seen.get(1).obj_attributes).numlinks()).isEqualTo(2);
+        assertThat(Attrs.decode(seen.get(2).obj_attributes).numlinks()).as("f7 looked up again after the REMOVE of g7")
+                .isEqualTo(1);
+    }
+
+    @Test
+    void namesRemovedRenamedAndCreatedBesideTheServerAreSeenByTheNextCompound() throws IOException {
+        byte[] dir = tree("beside");
+        CompoundBuilder looked = new CompoundBuilder();
+        for (String name : List.of("f0", "f1", "f2")) {
+            looked.putfh(top).lookup("beside").lookup("a").lookup("b").lookup(name).getattr(FATTR4_SIZE);
+        }
+        nfs.runOk(looked);
+        Path b = server.exportDir().resolve("resolution-work/beside/a/b");
+        Files.delete(b.resolve("f0"));
+        Files.move(b.resolve("f1"), b.resolve("moved"));
+        Files.writeString(b.resolve("f2"), "replaced, longer than before");
+        Files.writeString(b.resolve("new"), "new");
+        assertThat(nfs.run(new CompoundBuilder().putfh(dir).lookup("f2").putfh(dir).lookup("f0")).status())
+                .as("f0, removed beside the server").isEqualTo(NfsStatus.NOENT);
+        assertThat(nfs.run(new CompoundBuilder().putfh(dir).lookup("f2").putfh(dir).lookup("f1")).status())
+                .as("f1, renamed beside the server").isEqualTo(NfsStatus.NOENT);
+        CompoundResult r = nfs.runOk(new CompoundBuilder().putfh(dir).lookup("moved").getattr(FATTR4_SIZE)
+                .putfh(dir).lookup("new").getattr(FATTR4_SIZE).putfh(dir).lookup("f2").getattr(FATTR4_SIZE));
+        List<GETATTR4resok> seen = r.bodies(OP_GETATTR, GETATTR4resok.class);
+        assertThat(Attrs.decode(seen.get(0).obj_attributes).size()).isEqualTo("file 1".length());
+        assertThat(Attrs.decode(seen.get(1).obj_attributes).size()).isEqualTo("new".length());
+        assertThat(Attrs.decode(seen.get(2).obj_attributes).size()).isEqualTo("replaced, longer than before".length());
+    }
+
+    @Test
+    void anInvalidNameLookedUpAfterValidOnesInTheSameDirectoryStillFails() throws IOException {
+        byte[] dir = tree("invalid-after");
+        assertThat(nfs.run(new CompoundBuilder().putfh(dir).lookup("f0").putfh(dir).lookup("f0").putfh(dir)
+                .lookup("..")).status()).isEqualTo(NfsStatus.BADNAME);
+        assertThat(nfs.run(new CompoundBuilder().putfh(dir).lookup("f0").putfh(dir).lookup("f0/x")).status())
+                .isEqualTo(NfsStatus.BADCHAR);
+        assertThat(nfs.run(new CompoundBuilder().putfh(top).lookup("invalid-after").putfh(nfs.rootFh())
+                .lookup(".tcnfs")).status()).as("the reserved name").isEqualTo(NfsStatus.NOENT);
     }
 
     @Test

@@ -218,6 +218,9 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
     private final VerifiedDirectories verifiedDirectories = new VerifiedDirectories(VERIFIED_DIRECTORIES);
     private final StretchCache<Nfh, Resolved> resolvedInStretch =
             new StretchCache<>(RESOLVED_IN_STRETCH, verifiedDirectories::epoch);
+    /** What the LOOKUPs of the current stretch found, by directory and name ({@link #lookupWithAttributes}). */
+    private final StretchCache<NameIn, Named> namedInStretch =
+            new StretchCache<>(RESOLVED_IN_STRETCH, verifiedDirectories::epoch);
     private final DirectoryDescriptors descriptors =
             new DirectoryDescriptors(DIRECTORY_DESCRIPTORS, verifiedDirectories::epoch, this::closeDescriptor);
     private final LongAdder resolutions = new LongAdder();
@@ -379,7 +382,20 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         return lookupWithAttributes(parent, name, check).inode();
     }
 
-    /** The object found, with the attributes its {@code lstat} gave on the way (what {@link #getattr} answers). */
+    /**
+     * The object found, with the attributes its {@code lstat} gave on the way (what {@link #getattr} answers).
+     *
+     * <p>A name this stretch of the compound already looked up in the same directory ({@link StretchCache}) is
+     * answered as it was then, handle and attributes, with no {@code statx} and no table read: the LOOKUP chains of a
+     * compound's paths share their directories (an rm -rf's 62 paths per compound, an untar's, a listing's). The
+     * directory is resolved and its search permission and the name checked every time, so an invalid name or a
+     * directory that may not be searched fails as before. Such an answer lives as long as the stretch's resolved
+     * handles do and is revised with them: a change of the compound ends the stretch, except a plain compound's REMOVE
+     * ({@link #removeThenChange}), which drops the victim's answers (every name of its inode) and renews its
+     * directory's; a directory removed or renamed by any compound moves the epoch, which drops them all. The next
+     * compound looks every name up again, so a name removed, renamed or created beside the server is seen by it
+     * exactly as without this cache (see the class javadoc).
+     */
     @Override
     public Found lookupWithAttributes(Inode parent, String name, DirectoryCheck check) throws IOException {
         long epoch = verifiedDirectories.epoch();
@@ -389,13 +405,18 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         if (!dir.node().isDirectory()) {
             throw new NotDirException("not a directory: a " + dir.node().type());
         }
+        long stretch = CompoundScope.stretch();
+        NameIn key = stretch == 0 ? null : new NameIn(dir.handle(), checked);
+        Named named = key == null ? null : namedInStretch.get(stretch, key);
+        if (named != null) {
+            return new Found(inodeOf(named.handle()), toStat(named.stat()));
+        }
         Child child = visibleChild(dir, checked);
         Nfh found = null;
         if (child.stat().isDirectory()) {
             // a directory (not a link) in one reached without a symbolic link is reached without one too
             verifiedDirectories.verified(CompoundScope.current(), child.path(), epoch);
             // and is what the next operation of a LOOKUP chain (LOOKUP, REMOVE, ...) resolves
-            long stretch = CompoundScope.stretch();
             Resolved known = stretch == 0 ? null : knownDirectory(child);
             if (known != null) {
                 resolvedInStretch.put(stretch, known.handle(), known, epoch);
@@ -405,7 +426,18 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         if (found == null) {
             found = handleFor(child.dir().handle(), child.name(), child.path(), child.stat());
         }
+        if (key != null) {
+            namedInStretch.put(stretch, key, new Named(found, child.stat()), epoch);
+        }
         return new Found(inodeOf(found), toStat(child.stat()));
+    }
+
+    /** A name in a directory: a key of {@link #namedInStretch}. */
+    private record NameIn(Nfh dir, String name) {
+    }
+
+    /** What a LOOKUP found under a name: the object's handle and its {@code lstat}. */
+    private record Named(Nfh handle, PosixStat stat) {
     }
 
     @Override
@@ -534,9 +566,10 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
      *
      * <p>A removal that succeeded changed two objects: the directory and the victim (its link count, or its last name;
      * a removed directory moves the {@link VerifiedDirectories} epoch, which drops every answer). So it
-     * {@linkplain CompoundScope#suspend() suspends} the stretch: it drops the victim's answers (by inode, whatever
-     * handle or name) and keeps the directory as read after the removal; the rest of what the stretch read (the export
-     * root, the other directories of a LOOKUP chain) serves on where the engine resumes the stretch (a plain
+     * {@linkplain CompoundScope#suspend() suspends} the stretch: it drops the victim's answers, resolved handles and
+     * looked-up names alike (by inode, whatever handle or name), and keeps the directory as read after the removal
+     * (under its handle and under every name a LOOKUP found it by); the rest of what the stretch read (the export root,
+     * the other directories of a LOOKUP chain, the other names) serves on where the engine resumes the stretch (a plain
      * compound). A removal that failed ends the stretch.
      */
     @Override
@@ -552,13 +585,18 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         CompoundScope.suspend();
         Resolved dir = removed.dir();
         long victim = removed.victim().ino();
-        resolvedInStretch.forget(stretch, read -> read.stat().ino() == victim || read.handle().equals(dir.handle()));
         long epoch = verifiedDirectories.epoch();
         PosixStat now = statInside(dir.path(), null);
-        if (now != null && matches(dir.node(), now)) {
-            Resolved renewed = new Resolved(dir.handle(), dir.node(), dir.path(), now);
+        PosixStat after = now != null && matches(dir.node(), now) ? now : null;
+        resolvedInStretch.revise(stretch,
+                read -> read.stat().ino() == victim || read.handle().equals(dir.handle()) ? null : read);
+        namedInStretch.revise(stretch, named -> named.stat().ino() == victim ? null
+                : !named.handle().equals(dir.handle()) ? named
+                : after == null ? null : new Named(named.handle(), after));
+        if (after != null) {
+            Resolved renewed = new Resolved(dir.handle(), dir.node(), dir.path(), after);
             resolvedInStretch.put(stretch, dir.handle(), renewed, epoch);
-            return changes.change(now.ino(), now.ctimeNanos());
+            return changes.change(after.ino(), after.ctimeNanos());
         }
         return getattr(parent).change();
     }

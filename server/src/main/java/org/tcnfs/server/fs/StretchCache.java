@@ -1,9 +1,10 @@
 package org.tcnfs.server.fs;
 
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.Map;
 import java.util.function.LongSupplier;
-import java.util.function.Predicate;
+import java.util.function.UnaryOperator;
 
 /**
  * What the file system read about objects (a handle resolved on the disk: its table row, path and {@code lstat})
@@ -12,7 +13,7 @@ import java.util.function.Predicate;
  * directory or the directory a REMOVE's LOOKUP chain ends in is not resolved again for every operation. The
  * compound engine ends a stretch before and after every operation that may change something, except past a change
  * the file system confines to some objects (a plain compound's REMOVE: its directory and its victim), whose answers
- * it first drops ({@link #forget}) or reads again ({@link org.tcnfs.nfs4.vfs.CompoundScope#suspend()}): so an answer
+ * it first drops or reads again ({@link #revise}, {@link org.tcnfs.nfs4.vfs.CompoundScope#suspend()}): so an answer
  * never serves past a change the compound makes to its object. The next compound reads again, so a change made beside
  * the server is seen by the next compound exactly as without this cache.
  *
@@ -61,13 +62,24 @@ final class StretchCache<K, V> {
     }
 
     /**
-     * Drops what stretch {@code stretch} read that {@code changed} accepts: the objects a change confined to them
-     * touched ({@link org.tcnfs.nfs4.vfs.CompoundScope#suspend()}), so that the stretch may go on past the change.
+     * Revises what stretch {@code stretch} read past a change the file system confines to some objects
+     * ({@link org.tcnfs.nfs4.vfs.CompoundScope#suspend()}), so that the stretch may go on past the change: each answer
+     * becomes what {@code revision} makes of it, the same answer for an object the change did not touch, a renewed one
+     * for an object read again after it, {@code null} (dropped) for one it touched otherwise.
      */
-    void forget(long stretch, Predicate<V> changed) {
+    void revise(long stretch, UnaryOperator<V> revision) {
         Scope<K, V> scope = scopes.get();
-        if (scope.stretch == stretch) {
-            scope.read.values().removeIf(changed);
+        if (scope.stretch != stretch) {
+            return;
+        }
+        for (Iterator<Map.Entry<K, V>> answers = scope.read.entrySet().iterator(); answers.hasNext(); ) {
+            Map.Entry<K, V> answer = answers.next();
+            V revised = revision.apply(answer.getValue());
+            if (revised == null) {
+                answers.remove();
+            } else if (revised != answer.getValue()) {
+                answer.setValue(revised);
+            }
         }
     }
 
