@@ -150,6 +150,11 @@ import org.tcnfs.txn.handles.Node;
  * uses nor fills it. Only the table reads go: the object a row names is {@code statx}ed as before, so a change made
  * beside the server is found exactly as without the cache.
  *
+ * <p><b>Within a compound.</b> What a run of a compound's operations that change nothing read (a resolved handle, what
+ * a LOOKUP found under a name in a directory) answers the rest of that run ({@link StretchCache}), past a plain
+ * compound's REMOVE revised by what it changed; the next compound reads everything again, so a name removed, renamed
+ * or created beside the server between two compounds is seen by the second exactly as without these answers.
+ *
  * <p>Thread-safe. {@link #close()} releases open files; the handle table belongs to the caller.
  */
 public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
