@@ -432,7 +432,7 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
             found = handleFor(child.dir().handle(), child.name(), child.path(), child.stat());
         }
         if (key != null) {
-            namedInStretch.put(stretch, key, new Named(found, child.stat()), epoch);
+            namedInStretch.put(stretch, key, new Named(key, found, child.stat()), epoch);
         }
         return new Found(inodeOf(found), toStat(child.stat()));
     }
@@ -441,8 +441,8 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
     private record NameIn(Nfh dir, String name) {
     }
 
-    /** What a LOOKUP found under a name: the object's handle and its {@code lstat}. */
-    private record Named(Nfh handle, PosixStat stat) {
+    /** What a LOOKUP found under the name {@code at}: the object's handle and its {@code lstat}. */
+    private record Named(NameIn at, Nfh handle, PosixStat stat) {
     }
 
     @Override
@@ -572,10 +572,10 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
      * <p>A removal that succeeded changed two objects: the directory and the victim (its link count, or its last name;
      * a removed directory moves the {@link VerifiedDirectories} epoch, which drops every answer). So it
      * {@linkplain CompoundScope#suspend() suspends} the stretch: it drops the victim's answers, resolved handles and
-     * looked-up names alike (by inode, whatever handle or name), and keeps the directory as read after the removal
-     * (under its handle and under every name a LOOKUP found it by); the rest of what the stretch read (the export root,
-     * the other directories of a LOOKUP chain, the other names) serves on where the engine resumes the stretch (a plain
-     * compound). A removal that failed ends the stretch.
+     * looked-up names alike (by inode, whatever handle or name; and the removed name's, whatever it found), and keeps
+     * the directory as read after the removal (under its handle and under every name a LOOKUP found it by); the rest of
+     * what the stretch read (the export root, the other directories of a LOOKUP chain, the other names) serves on where
+     * the engine resumes the stretch (a plain compound). A removal that failed ends the stretch.
      */
     @Override
     public long removeThenChange(Inode parent, String name) throws IOException {
@@ -595,9 +595,10 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         PosixStat after = now != null && matches(dir.node(), now) ? now : null;
         resolvedInStretch.revise(stretch,
                 read -> read.stat().ino() == victim || read.handle().equals(dir.handle()) ? null : read);
-        namedInStretch.revise(stretch, named -> named.stat().ino() == victim ? null
+        NameIn removedName = new NameIn(dir.handle(), name);
+        namedInStretch.revise(stretch, named -> named.stat().ino() == victim || named.at().equals(removedName) ? null
                 : !named.handle().equals(dir.handle()) ? named
-                : after == null ? null : new Named(named.handle(), after));
+                : after == null ? null : new Named(named.at(), named.handle(), after));
         if (after != null) {
             Resolved renewed = new Resolved(dir.handle(), dir.node(), dir.path(), after);
             resolvedInStretch.put(stretch, dir.handle(), renewed, epoch);
