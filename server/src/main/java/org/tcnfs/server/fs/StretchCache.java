@@ -7,8 +7,8 @@ import java.util.function.LongSupplier;
 import java.util.function.UnaryOperator;
 
 /**
- * What the file system read about objects (a handle resolved on the disk: its table row, path and {@code lstat})
- * during the current stretch of a compound's operations that change nothing
+ * What the file system read about objects (a handle resolved on the disk: its table row, path and {@code lstat}; what
+ * a LOOKUP found under a name in a directory) during the current stretch of a compound's operations that change nothing
  * ({@link org.tcnfs.nfs4.vfs.CompoundScope#stretch()}), so that a LOOKUP chain, the LOOKUPs of 64 entries of one
  * directory or the directory a REMOVE's LOOKUP chain ends in is not resolved again for every operation. The
  * compound engine ends a stretch before and after every operation that may change something, except past a change
@@ -22,7 +22,7 @@ import java.util.function.UnaryOperator;
  * stretch only, at most {@code maxEntries} (emptied when full); outside a compound (stretch 0) nothing is kept.
  * Thread-safe.
  *
- * @param <K> the key (a handle)
+ * @param <K> the key (a handle, or a name in a directory)
  * @param <V> what was read
  */
 final class StretchCache<K, V> {
