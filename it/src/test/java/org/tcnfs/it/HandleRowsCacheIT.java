@@ -20,8 +20,8 @@ import org.tcnfs.nfs4.status.NfsStatus;
 /**
  * The file system answers its handle-table reads from a cache while the table does not change (issue 16), through
  * the wire with two clients: a walk repeated with no change reads no row ({@code tcnfs_handle_table_reads_total}),
- * nor does a transaction of REMOVEs the rows of the path it takes to each victim, and a RENAME or REMOVE by one client
- * is seen by the other's next LOOKUP and PUTFH.
+ * a read-only transaction repeated takes no snapshot, a transaction of REMOVEs reads the rows of the path it takes to
+ * each victim once, and a RENAME or REMOVE by one client is seen by the other's next LOOKUP and PUTFH.
  */
 class HandleRowsCacheIT extends SharedServerTest {
     private static final String READS = "tcnfs_handle_table_reads_total";
@@ -103,6 +103,30 @@ class HandleRowsCacheIT extends SharedServerTest {
         assertThat(snapshots).as("handle-table snapshots of 3 PUTFH SETATTRs with no change of the table between")
                 .isZero();
         assertThat(other.getattr(file, FATTR4_SIZE, FATTR4_MODE).mode() & 07777).isEqualTo(0644);
+    }
+
+    /**
+     * A transaction that only reads runs as a plain compound that only reads: finding the export of its PUTFH's handle,
+     * which decides that, is answered by the table's cache as the locker's look-up is.
+     */
+    @Test
+    void aReadOnlyTransactionRepeatedWithNoChangeOfTheTableTakesNoHandleTableSnapshot() throws Exception {
+        List<String> names = deepTree("read-only-txn");
+        byte[] file = other.runOk(walk(names)).fileHandle();
+        CompoundBuilder getattr = new CompoundBuilder().putfh(file).getattr(FATTR4_SIZE);
+        double snapshots = -1;
+        for (int round = 0; round < ROUNDS && snapshots != 0; round++) {
+            Thread.sleep(100);
+            assertThat(other.session().executeTransaction(getattr).status()).isEqualTo(NfsStatus.OK);
+            double before = server.metric(SNAPSHOTS);
+            for (int i = 0; i < 3; i++) {
+                assertThat(other.session().executeTransaction(getattr).status()).isEqualTo(NfsStatus.OK);
+            }
+            snapshots = server.metric(SNAPSHOTS) - before;
+        }
+        // the old server read the handle's row in a snapshot of its own for each, to find its export's policy
+        assertThat(snapshots).as("handle-table snapshots of 3 read-only transactions with no change of the table")
+                .isZero();
     }
 
     private void chmod(byte[] file, int mode) throws IOException {
