@@ -147,8 +147,8 @@ import org.tcnfs.txn.handles.Node;
  * find the export of a handle and to find the row of a name in a directory is kept across compounds ({@link
  * HandleTable#cachedRead}, a few thousand answers at most) for as long as the table does not change: any change of the
  * table, by any compound or export, empties it, and a thread whose transaction buffer holds rows of its own uses and
- * fills it only with answers read from rows its buffer did not change. Only the table reads go: the object a row names is {@code statx}ed as before, so a change made
- * beside the server is found exactly as without the cache.
+ * fills it only with answers read from rows its buffer did not change. Only the table reads go: the object a row
+ * names is {@code statx}ed as before, so a change made beside the server is found exactly as without the cache.
  *
  * <p>Thread-safe. {@link #close()} releases open files; the handle table belongs to the caller.
  */

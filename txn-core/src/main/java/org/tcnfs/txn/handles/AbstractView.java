@@ -17,7 +17,7 @@ abstract class AbstractView implements HandleView {
      * directory change committed while the view began).
      */
     private final long cacheEpoch;
-    /** Whether a {@link #path} of this view took a directory's path from the table's cache ({@link #usedCachedPaths}). */
+    /** Whether a {@link #path} of this view took a directory's path from the table's cache. */
     private boolean usedCachedPaths;
 
     AbstractView(HandleTable table, Store store) {

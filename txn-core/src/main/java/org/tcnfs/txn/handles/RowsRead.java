@@ -11,8 +11,8 @@ import org.lmdbjava.Dbi;
  * those rows ({@link TxnBuffer#changesNoneOf}); {@link HandleTable#cachedRead} keeps them beside the answer for that.
  * A read that scans a range is not recorded by its keys: {@link #scanned()} then says so and no buffer may use it.
  *
- * <p>Not thread-safe: one reader's, for one read; the keys are the reader's own arrays, never changed after a read
- * hands them over ({@link Store}).
+ * <p>Filled by one reader during one read, then only read (by any thread, once the cache published it); the keys are
+ * the reader's own arrays, never changed after a read hands them over ({@link Store}).
  */
 final class RowsRead {
     private Dbi<?>[] tables = new Dbi<?>[4];
