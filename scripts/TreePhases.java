@@ -38,7 +38,7 @@ public class TreePhases {
         s.append(String.format("%-8s n=%d %.0f/s cpu=%.1fus/entry sys=%.1fus/entry", phase, n, n * 1e9 / nanos, cpuMs * 1000.0 / n, sMs * 1000.0 / n));
         for (String k : b.keySet()) {
             if (k.startsWith("tcnfs_fsyncs_total") || k.startsWith("tcnfs_lmdb_durable_commits_total") || k.startsWith("tcnfs_handle_table_commits_total")
-                    || k.startsWith("tcnfs_txn_commits_total") || k.startsWith("tcnfs_handle_resolutions_total") || k.startsWith("tcnfs_symlink_checks_total") || k.startsWith("tcnfs_ops_total") || k.startsWith("tcnfs_compounds_total") || k.startsWith("tcnfs_fsync_pool_handoffs")) {
+                    || k.startsWith("tcnfs_txn_commits_total") || k.startsWith("tcnfs_handle_resolutions_total") || k.startsWith("tcnfs_symlink_checks_total") || k.startsWith("tcnfs_ops_total") || k.startsWith("tcnfs_compounds_total") || k.startsWith("tcnfs_fsync_pool_handoffs") || k.startsWith("tcnfs_handle_table_reads_total") || k.startsWith("tcnfs_handle_table_cached_reads_total") || k.startsWith("tcnfs_handle_table_snapshots_total")) {
                 double d = b.get(k) - a.getOrDefault(k, 0.0);
                 if (d != 0) s.append(' ').append(k.replace("tcnfs_", "")).append('=').append((long) d);
             } else if (k.startsWith("tcnfs_op_seconds_sum") || k.startsWith("tcnfs_compound_seconds_sum")) {

@@ -570,7 +570,7 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
                     || putfh.object.value == null || putfh.object.value.length != ObjectHandle.LENGTH) {
                 return false; // PUTROOTFH and the like: the locker finds the export (and refuses what it must)
             }
-            Optional<Area> area = handles.node(Nfh.of(putfh.object.value)).map(n -> areas.get(n.exportId()));
+            Optional<Area> area = handles.exportIdOf(Nfh.of(putfh.object.value)).map(areas::get);
             return area.isPresent()
                     && area.get().export().policy().forClient(context.clientAddress()) != TxnPolicy.NEVER;
         }

@@ -146,9 +146,9 @@ import org.tcnfs.txn.handles.Node;
  * <p><b>Handle-table reads.</b> What the table answers to resolve a handle (its node and the paths of its links), to
  * find the export of a handle and to find the row of a name in a directory is kept across compounds ({@link
  * HandleTable#cachedRead}, a few thousand answers at most) for as long as the table does not change: any change of the
- * table, by any compound or export, empties it, and a thread whose transaction buffer holds rows of its own neither
- * uses nor fills it. Only the table reads go: the object a row names is {@code statx}ed as before, so a change made
- * beside the server is found exactly as without the cache.
+ * table, by any compound or export, empties it, and a thread whose transaction buffer holds rows of its own uses and
+ * fills it only with answers read from rows its buffer did not change. Only the table reads go: the object a row
+ * names is {@code statx}ed as before, so a change made beside the server is found exactly as without the cache.
  *
  * <p><b>Within a compound.</b> What a run of a compound's operations that change nothing read (a resolved handle, what
  * a LOOKUP found under a name in a directory) answers the rest of that run ({@link StretchCache}), past a plain
@@ -1555,7 +1555,7 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
 
     /**
      * {@link HandleTable#cachedRead}, counted: {@link #rowReads} every time, {@link #tableReads} when the table was
-     * read (a thread whose reads see its own buffered rows always reads it).
+     * read (a thread whose buffer changed a row the answer was read from reads it again, through its buffer).
      */
     private <T> T cachedRead(Object key, Function<HandleSnapshot, T> read) {
         rowReads.increment();

@@ -17,6 +17,8 @@ abstract class AbstractView implements HandleView {
      * directory change committed while the view began).
      */
     private final long cacheEpoch;
+    /** Whether a {@link #path} of this view took a directory's path from the table's cache. */
+    private boolean usedCachedPaths;
 
     AbstractView(HandleTable table, Store store) {
         this(table, store, -1);
@@ -76,6 +78,7 @@ abstract class AbstractView implements HandleView {
             if (walkedDirectories != null) {
                 List<String> cached = table.cachedDirectoryPath(current, cacheEpoch);
                 if (cached != null) {
+                    usedCachedPaths = true;
                     return Optional.of(joined(cached, names, walkedDirectories, walkedDepths));
                 }
             }
@@ -136,6 +139,14 @@ abstract class AbstractView implements HandleView {
             }
         }
         return path;
+    }
+
+    /**
+     * Whether a path this view answered began with a directory's cached path, so that the rows of that directory and
+     * of its ancestors were not read here.
+     */
+    boolean usedCachedPaths() {
+        return usedCachedPaths;
     }
 
     @Override

@@ -28,6 +28,7 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import org.lmdbjava.ByteArrayProxy;
 import org.lmdbjava.Dbi;
 import org.lmdbjava.DbiFlags;
@@ -68,7 +69,9 @@ import org.slf4j.LoggerFactory;
  * <p><b>Cached reads.</b> {@link #cachedRead} keeps what reads of the committed table answered, across threads, for
  * as long as the change count stays where it was when they read ({@link RowCache}, at most {@link #MAX_CACHED_READS}
  * answers): the planner's and the file systems' reads of the rows a compound names, repeated compound after compound
- * while nothing changes. Any change moves the count and so drops every answer kept before it.
+ * while nothing changes. Any change moves the count and so drops every answer kept before it. Each answer keeps the
+ * rows it was read from ({@link RowsRead}), so a transaction whose buffer holds changes uses it too unless it changed
+ * one of those rows.
  *
  * <p><b>Durability.</b> Under {@link Durability#FULL} the environment is opened with {@code MDB_NOMETASYNC}: a
  * commit writes its pages, {@code fdatasync}s them and writes the meta page unsynced; a durable commit then
@@ -272,11 +275,15 @@ public final class HandleTable implements AutoCloseable {
      * buffer, the snapshot reads through the buffer (the transaction sees its own changes).
      */
     public HandleSnapshot read() {
-        TxnBuffer buffer = bound.get().buffer;
+        return read(bound.get().buffer, UnaryOperator.identity());
+    }
+
+    /** {@link #read()} for a thread bound to {@code buffer} (or to none: null), its store {@code outer}-wrapped. */
+    private HandleSnapshot read(TxnBuffer buffer, UnaryOperator<Store> outer) {
         if (buffer != null) {
-            return buffer.snapshot();
+            return buffer.snapshot(outer);
         }
-        return committedSnapshot(directoryEpoch.get(), store -> store);
+        return committedSnapshot(directoryEpoch.get(), outer);
     }
 
     /**
@@ -284,7 +291,7 @@ public final class HandleTable implements AutoCloseable {
      * {@code wrap}ped; it may use cached directory paths of the epoch {@code before} (read before it began; -1:
      * none) if {@link #cacheEpoch} allows.
      */
-    HandleSnapshot committedSnapshot(long before, java.util.function.UnaryOperator<Store> wrap) {
+    HandleSnapshot committedSnapshot(long before, UnaryOperator<Store> wrap) {
         snapshots.increment();
         long reader = pending.enter();
         Txn<byte[]> txn;
@@ -336,6 +343,11 @@ public final class HandleTable implements AutoCloseable {
         if (buffer != null && !buffer.isEmpty()) {
             return -1;
         }
+        return committedCount();
+    }
+
+    /** The committed table's change count, whatever the thread's buffer holds; -1 while a change is under way. */
+    private long committedCount() {
         long ended = changesEnded.get(); // first, as in changeCount()
         return changesStarted.get() == ended ? ended : -1;
     }
@@ -350,30 +362,47 @@ public final class HandleTable implements AutoCloseable {
 
     /**
      * What {@code read} answers in a snapshot of the table, kept under {@code key} ({@link RowCache}): answered from
-     * there while the {@link #committedChangeCount() change count} is the one it was read under, and kept only if no
-     * change started while it was read. A thread whose reads see its own buffered rows neither uses nor fills the
-     * cache (the count is -1 there), so every answer is what a read of the committed table would answer now.
+     * there while the committed table's {@link #committedChangeCount() change count} is the one it was read under, and
+     * kept only if no change started while it was read. Each answer is kept with the rows its read asked for ({@link
+     * RowsRead}). A thread whose buffer holds rows of its own (a transaction after its first change) uses a kept answer
+     * only if its buffer changed none of those rows ({@link TxnBuffer#changesNoneOf}), else it reads through its
+     * buffer; and what it reads is kept only if none of it came from its buffer. So every answer kept is what a read of
+     * the committed table answers at that count: no other thread sees a buffer's rows here before its commit, and a
+     * buffer discarded leaves nothing.
      *
      * @param key names the read and everything its answer depends on besides the table (by {@code equals}); each
      *     caller uses a key type of its own, so that keys of different readers never meet
-     * @param read the read: no side effect but on the caller's own meters; its answer immutable and not null
+     * @param read the read: no side effect but on the caller's own meters; its answer immutable and not null, a
+     *     function of the rows it reads
      * @return the answer, kept or read now
      */
     @SuppressWarnings("unchecked")
     public <T> T cachedRead(Object key, Function<HandleSnapshot, T> read) {
-        long count = committedChangeCount();
-        Object kept = cachedReads.get(count, key);
-        if (kept != null) {
-            return (T) kept;
+        TxnBuffer buffer = bound.get().buffer;
+        boolean ownRows = buffer != null && !buffer.isEmpty();
+        long count = committedCount();
+        if (cachedReads.get(count, key) instanceof Kept kept
+                && (!ownRows || buffer.changesNoneOf(kept.rows(), kept.complete()))) {
+            return (T) kept.answer();
         }
+        RowsRead rows = new RowsRead();
         T answer;
-        try (HandleSnapshot snapshot = read()) {
+        boolean complete;
+        try (HandleSnapshot snapshot = read(buffer, rows::over)) {
             answer = Objects.requireNonNull(read.apply(snapshot), "read answered null");
+            complete = !snapshot.usedCachedPaths();
         }
-        if (unchangedSince(count)) {
-            cachedReads.put(count, key, answer);
+        if (unchangedSince(count) && (!ownRows || buffer.changesNoneOf(rows, complete))) {
+            cachedReads.put(count, key, new Kept(answer, rows, complete));
         }
         return answer;
+    }
+
+    /**
+     * An answer of {@link #cachedRead} with the rows its read asked for; {@code complete} unless a path it read began
+     * with a directory's cached path ({@link AbstractView#usedCachedPaths}).
+     */
+    private record Kept(Object answer, RowsRead rows, boolean complete) {
     }
 
     /**
@@ -1338,12 +1367,20 @@ public final class HandleTable implements AutoCloseable {
             });
         }
 
-        /** {@code read} on a short read transaction with the pending rows over it. */
+        /**
+         * {@code read} on a short read transaction with the pending rows over it: an idle one renewed ({@link
+         * #readTransaction}), as a snapshot takes, not a new one per row.
+         */
         private <T> T reading(java.util.function.Function<Store, T> read) {
             long reader = pending.enter();
-            try (Txn<byte[]> txn = env.txnRead()) {
-                Store store = new LmdbStore(txn);
-                return read.apply(reader == PendingRows.NO_READER ? store : pending.over(store));
+            try {
+                Txn<byte[]> txn = readTransaction();
+                try {
+                    Store store = new LmdbStore(txn);
+                    return read.apply(reader == PendingRows.NO_READER ? store : pending.over(store));
+                } finally {
+                    endReadTransaction(txn);
+                }
             } catch (LmdbException e) {
                 throw translate("reading the handle table", e);
             } finally {

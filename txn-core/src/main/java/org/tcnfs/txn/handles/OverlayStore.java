@@ -97,6 +97,12 @@ final class OverlayStore implements Store {
         };
     }
 
+    /** Whether a change of the row under {@code key} (a new value or a deletion) is kept here. */
+    boolean holds(Dbi<?> dbi, byte[] key) {
+        TreeMap<byte[], byte[]> rows = changes.get(dbi);
+        return rows != null && rows.containsKey(key);
+    }
+
     /**
      * Whether no change is kept: whether no table has rows here, as a table comes in with its first row and no row
      * leaves one (a deletion is a tombstone; only {@link #clear} and {@link #mergeInto} empty the overlay, all

@@ -7,12 +7,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * What reads of the handle table's committed rows answered, across compounds and threads, for as long as the table
  * does not change ({@link HandleTable#cachedRead}): the whole cache belongs to one change count ({@link
  * HandleTable#committedChangeCount()}) and answers only a reader that finds the table at that same count. A reader
- * takes the count before it reads (none is given while a change is under way, nor to a thread whose reads see its own
- * buffered rows), reads, and keeps its answer only if no change started since ({@link HandleTable#unchangedSince}):
- * so every answer kept is what the table held at that count. Any change of the table (an LMDB commit, pending rows
- * kept, a row removal queued or done) moves the count, and the first answer kept under the new count drops every
- * older one. Nothing here replaces a look at the disk: a caller that serves a file system still {@code statx}es what a
- * row names, so a change made beside the server is found as before.
+ * takes the count before it reads (none is given while a change is under way; a thread whose buffer holds rows of its
+ * own reads the same count but keeps only what it read from the committed rows alone), reads, and keeps its answer
+ * only if no change started since ({@link HandleTable#unchangedSince}): so every answer kept is what the table held at
+ * that count. Any change of the table (an LMDB commit, pending rows kept, a row removal queued or done) moves the
+ * count, and the first answer kept under the new count drops every older one. Nothing here replaces a look at the
+ * disk: a caller that serves a file system still {@code statx}es what a row names, so a change made beside the server
+ * is found as before.
  *
  * <p>Bounded: at most {@code maxEntries} answers; when full it is emptied and fills again (a read-mostly phase, a
  * walk or a listing, touches a few thousand rows at a time). Values are immutable. Thread-safe.

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 
 /**
  * The TXN buffer of DESIGN.md step 6: the handle-table changes of one transactional compound, kept in
@@ -806,7 +807,29 @@ public final class TxnBuffer {
     }
 
     HandleSnapshot snapshot() {
+        return snapshot(UnaryOperator.identity());
+    }
+
+    /** A {@link #snapshot()} whose store, the buffer's rows over the committed ones, is {@code outer}-wrapped. */
+    HandleSnapshot snapshot(UnaryOperator<Store> outer) {
         long before = directoriesChanged ? -1 : table.directoryEpoch();
-        return table.committedSnapshot(before, overlay::readingThrough);
+        return table.committedSnapshot(before, committed -> outer.apply(overlay.readingThrough(committed)));
+    }
+
+    /**
+     * Whether a read of the committed table that read {@code rows} answers what a read through this buffer answers
+     * (see {@link RowsRead}): the buffer changed none of those rows and, where the read took a directory's path from
+     * the table's cache (not {@code complete}), no directory's row (a directory's path is made of directory rows).
+     */
+    boolean changesNoneOf(RowsRead rows, boolean complete) {
+        if (rows.scanned() || (!complete && directoriesChanged)) {
+            return false;
+        }
+        for (int i = 0; i < rows.size(); i++) {
+            if (overlay.holds(rows.table(i), rows.key(i))) {
+                return false;
+            }
+        }
+        return true;
     }
 }
