@@ -61,7 +61,7 @@ public final class CompoundEngine {
 
     /** Runs {@code args}; never throws. The file system sees it as one {@link CompoundScope}. */
     public COMPOUND4res process(CompoundContext context, COMPOUND4args args) {
-        long outer = CompoundScope.begin();
+        long outer = CompoundScope.begin(mayRepeatLookups(args.argarray));
         try {
             return processInScope(context, args);
         } finally {
@@ -186,6 +186,31 @@ public final class CompoundEngine {
             }
         }
         return result;
+    }
+
+    /**
+     * Whether a LOOKUP of {@code ops} may look up a name it or an earlier LOOKUP looked up in the same directory: only
+     * if a LOOKUP follows an operation that puts the current filehandle back somewhere (PUTFH, PUTROOTFH, PUTPUBFH,
+     * RESTOREFH, LOOKUPP) after an earlier LOOKUP. A chain of LOOKUPs from one handle (the compounds of kernel clients
+     * and libnfs) only goes deeper, and never meets a name twice (RFC 8881 forbids "." and ".." as components).
+     */
+    static boolean mayRepeatLookups(nfs_argop4[] ops) {
+        boolean lookedUp = false;
+        boolean movedBack = false;
+        for (nfs_argop4 op : ops) {
+            switch (op.argop) {
+                case OP_LOOKUP -> {
+                    if (movedBack) {
+                        return true;
+                    }
+                    lookedUp = true;
+                }
+                case OP_PUTFH, OP_PUTROOTFH, OP_PUTPUBFH, OP_RESTOREFH, OP_LOOKUPP -> movedBack = lookedUp;
+                default -> {
+                }
+            }
+        }
+        return false;
     }
 
     /** Whether every hook said its work before and after operation {@code index} changes no object. */

@@ -42,6 +42,8 @@ public final class CompoundScope {
         long compound;
         /** The stretch (0 outside one). */
         long stretch;
+        /** Whether the compound may look a name up twice in one directory ({@link #begin(boolean)}). */
+        boolean namesMayRepeat;
         /** The stretch the engine offers the operation about to run ({@link #offer}), else 0. */
         long offered;
         /** The stretch a change confined to what its maker dropped from its caches ended ({@link #suspend}), else 0. */
@@ -67,11 +69,35 @@ public final class CompoundScope {
         return CURRENT.get().stretch;
     }
 
-    /** Begins a compound on this thread; returns the previous scope, for {@link #end}. */
+    /**
+     * Whether the compound this thread runs may look the same name up in the same directory more than once (its
+     * operations say so, {@link #begin(boolean)}): only then is it worth keeping what a LOOKUP found by name for the
+     * rest of the stretch. False outside a compound.
+     */
+    public static boolean namesMayRepeat() {
+        Slot slot = CURRENT.get();
+        return slot.compound != 0 && slot.namesMayRepeat;
+    }
+
+    /**
+     * Begins a compound on this thread that may look a name up more than once ({@link #begin(boolean)} with
+     * {@code true}); returns the previous scope, for {@link #end}.
+     */
     public static long begin() {
+        return begin(true);
+    }
+
+    /**
+     * Begins a compound on this thread; returns the previous scope, for {@link #end}.
+     *
+     * @param namesMayRepeat whether the compound may look the same name up in the same directory twice (a file system
+     *     keeps what a LOOKUP found by name only then, {@link #namesMayRepeat()}); true is always correct
+     */
+    public static long begin(boolean namesMayRepeat) {
         Slot slot = CURRENT.get();
         long previous = slot.compound;
         slot.compound = NEXT.getAndIncrement();
+        slot.namesMayRepeat = namesMayRepeat;
         slot.stretch = 0;
         slot.offered = 0;
         slot.suspended = 0;
@@ -173,6 +199,8 @@ public final class CompoundScope {
     public static void end(long previous) {
         Slot slot = CURRENT.get();
         slot.compound = previous;
+        // an outer scope (tests nest them) may look names up again: the conservative answer
+        slot.namesMayRepeat = true;
         // a stretch never outlives its compound: an outer scope's cached reads may be stale by now
         slot.stretch = 0;
         slot.offered = 0;

@@ -354,4 +354,37 @@ class CompoundEngineTest {
         assertThat(second).isSameAs(first);
         assertThat(trace).containsExactly("REMOVE");
     }
+
+    /** Whether the file system was told, during {@code opcodes}, that a LOOKUP may meet a name again. */
+    private boolean namesMayRepeatDuring(int... opcodes) {
+        List<Boolean> seen = new ArrayList<>();
+        Map<Integer, NfsOperation> ops = new HashMap<>();
+        for (int op : List.of(OP_SEQUENCE, OP_PUTFH, OP_PUTROOTFH, OP_LOOKUP, OP_LOOKUPP, OP_SAVEFH, OP_RESTOREFH,
+                OP_GETATTR, OP_REMOVE)) {
+            ops.put(op, (ctx, args, res) -> seen.add(CompoundScope.namesMayRepeat()));
+        }
+        CompoundEngine engine = new CompoundEngine(OperationExecutor.of(ops), List.of(), Set.of(0, 1));
+        COMPOUND4res res = engine.process(context(0), compound(0, opcodes));
+        assertThat(NfsStatus.of(res.status)).isEqualTo(NfsStatus.OK);
+        assertThat(seen).hasSize(opcodes.length).containsOnly(seen.get(0));
+        assertThat(CompoundScope.namesMayRepeat()).as("outside a compound").isFalse();
+        return seen.get(0);
+    }
+
+    @Test
+    void aSingleLookupChainIsToldNoNameRepeats() {
+        assertThat(namesMayRepeatDuring(OP_PUTFH, OP_LOOKUP, OP_LOOKUP, OP_LOOKUP, OP_GETATTR)).isFalse();
+        assertThat(namesMayRepeatDuring(OP_PUTROOTFH, OP_GETATTR, OP_PUTFH, OP_LOOKUP, OP_GETATTR))
+                .as("handles set before the only chain").isFalse();
+        assertThat(namesMayRepeatDuring(OP_PUTFH, OP_LOOKUP, OP_REMOVE, OP_GETATTR)).isFalse();
+    }
+
+    @Test
+    void aLookupAfterGoingBackToAHandleIsToldNamesMayRepeat() {
+        assertThat(namesMayRepeatDuring(OP_PUTROOTFH, OP_LOOKUP, OP_REMOVE, OP_PUTROOTFH, OP_LOOKUP, OP_REMOVE))
+                .as("the driver's rm -rf: one chain from the root per path").isTrue();
+        assertThat(namesMayRepeatDuring(OP_PUTFH, OP_SAVEFH, OP_LOOKUP, OP_RESTOREFH, OP_LOOKUP)).isTrue();
+        assertThat(namesMayRepeatDuring(OP_PUTFH, OP_LOOKUP, OP_LOOKUPP, OP_LOOKUP)).isTrue();
+        assertThat(namesMayRepeatDuring(OP_PUTFH, OP_LOOKUP, OP_PUTFH, OP_GETATTR, OP_LOOKUP)).isTrue();
+    }
 }

@@ -392,7 +392,10 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
      *
      * <p>A name this stretch of the compound already looked up in the same directory ({@link StretchCache}) is
      * answered as it was then, handle and attributes, with no {@code statx} and no table read: the LOOKUP chains of a
-     * compound's paths share their directories (an rm -rf's 62 paths per compound, an untar's, a listing's). The
+     * compound's paths share their directories (an rm -rf's 62 paths per compound, an untar's, a listing's). Only a
+     * compound whose operations may repeat a LOOKUP ({@link CompoundScope#namesMayRepeat()}: one that goes back to a
+     * handle after a LOOKUP, then looks up again) keeps such answers; a single LOOKUP chain (a kernel client's,
+     * libnfs's) never meets a name twice and pays nothing for them. The
      * directory is resolved and its search permission and the name checked every time, so an invalid name or a
      * directory that may not be searched fails as before. Such an answer lives as long as the stretch's resolved
      * handles do and is revised with them: a change of the compound ends the stretch, except a plain compound's REMOVE
@@ -411,7 +414,7 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
             throw new NotDirException("not a directory: a " + dir.node().type());
         }
         long stretch = CompoundScope.stretch();
-        NameIn key = stretch == 0 ? null : new NameIn(dir.handle(), checked);
+        NameIn key = stretch == 0 || !CompoundScope.namesMayRepeat() ? null : new NameIn(dir.handle(), checked);
         Named named = key == null ? null : namedInStretch.get(stretch, key);
         if (named != null) {
             return new Found(inodeOf(named.handle()), toStat(named.stat()));
@@ -443,6 +446,21 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
 
     /** What a LOOKUP found under the name {@code at}: the object's handle and its {@code lstat}. */
     private record Named(NameIn at, Nfh handle, PosixStat stat) {
+        /**
+         * This answer past the removal of {@code removed} (whose object was inode {@code victim}) from its directory:
+         * dropped ({@code null}) for the removed name and for any name of the victim; renewed with {@code dirAfter},
+         * the directory's {@code lstat} after the removal, where it found the directory (dropped when there is none);
+         * else unchanged.
+         */
+        Named afterRemove(NameIn removed, long victim, PosixStat dirAfter) {
+            if (stat.ino() == victim || at.equals(removed)) {
+                return null;
+            }
+            if (!handle.equals(removed.dir())) {
+                return this;
+            }
+            return dirAfter == null ? null : new Named(at, handle, dirAfter);
+        }
     }
 
     @Override
@@ -596,9 +614,7 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         resolvedInStretch.revise(stretch,
                 read -> read.stat().ino() == victim || read.handle().equals(dir.handle()) ? null : read);
         NameIn removedName = new NameIn(dir.handle(), name);
-        namedInStretch.revise(stretch, named -> named.stat().ino() == victim || named.at().equals(removedName) ? null
-                : !named.handle().equals(dir.handle()) ? named
-                : after == null ? null : new Named(named.at(), named.handle(), after));
+        namedInStretch.revise(stretch, named -> named.afterRemove(removedName, victim, after));
         if (after != null) {
             Resolved renewed = new Resolved(dir.handle(), dir.node(), dir.path(), after);
             resolvedInStretch.put(stretch, dir.handle(), renewed, epoch);
