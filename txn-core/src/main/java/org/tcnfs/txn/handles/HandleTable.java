@@ -69,9 +69,10 @@ import org.slf4j.LoggerFactory;
  * <p><b>Cached reads.</b> {@link #cachedRead} keeps what reads of the committed table answered, across threads, for
  * as long as the change count stays where it was when they read ({@link RowCache}, at most {@link #MAX_CACHED_READS}
  * answers): the planner's and the file systems' reads of the rows a compound names, repeated compound after compound
- * while nothing changes. Any change moves the count and so drops every answer kept before it. Each answer keeps the
- * rows it was read from ({@link RowsRead}), so a transaction whose buffer holds changes uses it too unless it changed
- * one of those rows.
+ * while nothing changes. Any change moves the count and so drops every answer kept before it. Once a transaction
+ * whose buffer holds changes has asked, each answer keeps the rows it was read from ({@link RowsRead}), so such a
+ * transaction uses it too unless it changed one of those rows; until then (a server of plain exports) answers are
+ * kept bare, with nothing recorded per read.
  *
  * <p><b>Durability.</b> Under {@link Durability#FULL} the environment is opened with {@code MDB_NOMETASYNC}: a
  * commit writes its pages, {@code fdatasync}s them and writes the meta page unsynced; a durable commit then
@@ -231,6 +232,11 @@ public final class HandleTable implements AutoCloseable {
     private final AtomicLong changesStarted = new AtomicLong();
     private final AtomicLong changesEnded = new AtomicLong();
     private final RowCache cachedReads = new RowCache(MAX_CACHED_READS);
+    /**
+     * Whether a thread whose buffer holds rows of its own has asked {@link #cachedRead} (from then on every read
+     * records its rows, so such threads can use its answer); never reset.
+     */
+    private volatile boolean bufferedReaders;
     /** Ended (reset) read transactions for reuse, at most {@link #MAX_IDLE_READ_TRANSACTIONS}. */
     private final ArrayBlockingQueue<Txn<byte[]>> idleReads = new ArrayBlockingQueue<>(MAX_IDLE_READ_TRANSACTIONS);
 
@@ -334,20 +340,10 @@ public final class HandleTable implements AutoCloseable {
     }
 
     /**
-     * {@link #changeCount()} for a cache of what reads of the committed table answered: also on a thread bound to a
-     * buffer that holds no change of its own (its reads then see exactly the committed rows, as other threads' do);
-     * -1 while a change is under way or where the thread's reads see rows others do not (a buffer with changes).
+     * The committed table's change count for a cache of what reads of it answered ({@link #cachedRead}), whatever the
+     * thread's buffer holds (a buffer's rows are not a change of the committed table); -1 while a change is under way.
      */
-    public long committedChangeCount() {
-        TxnBuffer buffer = bound.get().buffer;
-        if (buffer != null && !buffer.isEmpty()) {
-            return -1;
-        }
-        return committedCount();
-    }
-
-    /** The committed table's change count, whatever the thread's buffer holds; -1 while a change is under way. */
-    private long committedCount() {
+    long committedChangeCount() {
         long ended = changesEnded.get(); // first, as in changeCount()
         return changesStarted.get() == ended ? ended : -1;
     }
@@ -364,9 +360,11 @@ public final class HandleTable implements AutoCloseable {
      * What {@code read} answers in a snapshot of the table, kept under {@code key} ({@link RowCache}): answered from
      * there while the committed table's {@link #committedChangeCount() change count} is the one it was read under, and
      * kept only if no change started while it was read. Each answer is kept with the rows its read asked for ({@link
-     * RowsRead}). A thread whose buffer holds rows of its own (a transaction after its first change) uses a kept answer
-     * only if its buffer changed none of those rows ({@link TxnBuffer#changesNoneOf}), else it reads through its
-     * buffer; and what it reads is kept only if none of it came from its buffer. So every answer kept is what a read of
+     * RowsRead}), once any such thread has asked (until then an answer is kept bare, and only threads without rows of
+     * their own use it). A thread whose buffer holds rows of its own (a transaction after its first change) uses a kept
+     * answer only if it has its rows and its buffer changed none of them ({@link TxnBuffer#changesNoneOf}), else it
+     * reads through its buffer; and what it reads is kept only if none of it came from its buffer. So every answer
+     * kept is what a read of
      * the committed table answers at that count: no other thread sees a buffer's rows here before its commit, and a
      * buffer discarded leaves nothing.
      *
@@ -380,27 +378,40 @@ public final class HandleTable implements AutoCloseable {
     public <T> T cachedRead(Object key, Function<HandleSnapshot, T> read) {
         TxnBuffer buffer = bound.get().buffer;
         boolean ownRows = buffer != null && !buffer.isEmpty();
-        long count = committedCount();
-        if (cachedReads.get(count, key) instanceof Kept kept
-                && (!ownRows || buffer.changesNoneOf(kept.rows(), kept.complete()))) {
-            return (T) kept.answer();
+        if (ownRows && !bufferedReaders) {
+            bufferedReaders = true;
         }
-        RowsRead rows = new RowsRead();
+        long count = committedChangeCount();
+        Object kept = cachedReads.get(count, key);
+        if (kept != null && !ownRows) {
+            return (T) (kept instanceof Kept withRows ? withRows.answer() : kept);
+        }
+        if (kept instanceof Kept withRows && buffer.changesNoneOf(withRows.rows(), withRows.complete())) {
+            return (T) withRows.answer();
+        }
+        RowsRead rows = bufferedReaders ? new RowsRead() : null;
         T answer;
         boolean complete;
-        try (HandleSnapshot snapshot = read(buffer, rows::over)) {
+        try (HandleSnapshot snapshot = read(buffer, rows == null ? UnaryOperator.identity() : rows::over)) {
             answer = Objects.requireNonNull(read.apply(snapshot), "read answered null");
             complete = !snapshot.usedCachedPaths();
         }
         if (unchangedSince(count) && (!ownRows || buffer.changesNoneOf(rows, complete))) {
-            cachedReads.put(count, key, new Kept(answer, rows, complete));
+            Object keeping = rows == null ? answer : new Kept(answer, rows, complete);
+            if (kept == null) {
+                cachedReads.put(count, key, keeping);
+            } else if (rows != null && !(kept instanceof Kept)) {
+                // kept bare before any buffered thread asked: now with its rows, so such threads can use it too
+                cachedReads.replace(count, key, kept, keeping);
+            }
         }
         return answer;
     }
 
     /**
      * An answer of {@link #cachedRead} with the rows its read asked for; {@code complete} unless a path it read began
-     * with a directory's cached path ({@link AbstractView#usedCachedPaths}).
+     * with a directory's cached path ({@link AbstractView#usedCachedPaths}). An answer kept without its rows is kept
+     * bare (never a {@code Kept}, a type no reader's answer can be).
      */
     private record Kept(Object answer, RowsRead rows, boolean complete) {
     }

@@ -68,6 +68,17 @@ final class RowCache {
         }
     }
 
+    /**
+     * Replaces {@code old}, the answer kept for {@code key} under change count {@code count}, by {@code answer} (the
+     * same answer with more known about it); nothing if another is kept by now or the count moved.
+     */
+    void replace(long count, Object key, Object old, Object answer) {
+        Generation generation = current;
+        if (count >= 0 && generation.count == count) {
+            generation.answers.replace(key, old, answer);
+        }
+    }
+
     /** How many answers are kept (tests). */
     int size() {
         return current.size.get();

@@ -99,15 +99,28 @@ class CachedReadTest extends HandleTableTestBase {
     void aThreadWhoseBufferHoldsAChangeReadsARowItDidNotChangeFromTheCache() {
         Nfh root = root();
         Nfh file = add(root, "f", FileType.REGULAR, 10);
-        assertThat(child(root, "f")).contains(file);
+        assertThat(child(root, "f")).as("kept bare: no buffered thread asked yet").contains(file);
         TxnBuffer buffer = table.buffer();
         try (HandleTable.Binding binding = table.bind(buffer)) {
             addInBuffer(root, "mine", FileType.REGULAR, 20);
             long snapshots = table.snapshotCount();
             assertThat(child(root, "f")).contains(file);
-            assertThat(table.snapshotCount()).isEqualTo(snapshots);
+            assertThat(table.snapshotCount()).as("an answer kept without its rows is read again")
+                    .isEqualTo(snapshots + 1);
+            assertThat(child(root, "f")).contains(file);
+            assertThat(table.snapshotCount()).as("then kept with its rows, and used").isEqualTo(snapshots + 1);
         }
         buffer.discard();
+        Nfh other = add(root, "g", FileType.REGULAR, 30);
+        assertThat(child(root, "g")).as("read by a plain thread, now with its rows").contains(other);
+        TxnBuffer next = table.buffer();
+        try (HandleTable.Binding binding = table.bind(next)) {
+            addInBuffer(root, "mine", FileType.REGULAR, 20);
+            long snapshots = table.snapshotCount();
+            assertThat(child(root, "g")).contains(other);
+            assertThat(table.snapshotCount()).as("what a plain thread kept serves it").isEqualTo(snapshots);
+        }
+        next.discard();
     }
 
     @Test
