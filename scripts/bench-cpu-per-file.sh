@@ -38,7 +38,7 @@ else
   [ "${TCNFS_TXN:-0}" = 1 ] && URL="$URL?txn"
   NAME=tcnfs
 fi
-cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$PID/stat"; }
+cpu_ticks() { bench_cpu_ticks "$PID"; }
 # per thread kind (digits of the name dropped): utime and stime ticks, one "name utime stime" line each
 thread_ticks() {
   for t in /proc/"$PID"/task/*; do

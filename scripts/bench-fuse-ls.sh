@@ -32,7 +32,7 @@ done
 # cpu_ms TARGET: the tcnfs server's user + system CPU time so far in ms (0 for Ganesha)
 cpu_ms() {
   [ -n "${PID[$1]:-}" ] || { echo 0; return; }
-  sed 's/.*) //' /proc/${PID[$1]}/stat | awk -v hz="$(getconf CLK_TCK)" '{ print int(($12 + $13) * 1000 / hz) }'
+  echo $(( $(bench_cpu_ticks "${PID[$1]}") * 1000 / $(getconf CLK_TCK) ))
 }
 for r in $(seq 1 $ROUNDS); do
   for t in ganesha old new; do

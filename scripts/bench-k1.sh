@@ -27,7 +27,7 @@ drive() { # out
 metrics() { curl -s "http://127.0.0.1:$TCNFS_MPORT/metrics"; }
 drive "$OUT/warm"
 metrics >"$OUT/metrics-before.txt"
-cpu() { awk '{print $14 + $15}' "/proc/$TCNFS_PID/stat"; }
+cpu() { bench_cpu_ticks "$TCNFS_PID"; }
 threads() { # per thread: name, CPU ticks, voluntary and involuntary context switches
   for t in /proc/$TCNFS_PID/task/*; do
     echo "$(cat $t/comm 2>/dev/null | tr ' ' _) $(awk '{print $14 + $15}' $t/stat 2>/dev/null)" \

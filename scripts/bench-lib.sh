@@ -176,6 +176,12 @@ CONF
   exit 1
 }
 
+# bench_cpu_ticks PID: the process's user + system CPU so far, in clock ticks (getconf CLK_TCK a second): fields
+# 14 and 15 of /proc/PID/stat, counted after the command name (which may hold spaces and parentheses).
+bench_cpu_ticks() {
+  sed 's/.*) //' "/proc/$1/stat" | awk '{ print $12 + $13 }'
+}
+
 # bench_step CSV ROUND TARGET STEP COMMAND...: runs COMMAND (standard output dropped, standard error to
 # $OUT/err-TARGET-STEP-ROUND.txt) and appends ROUND,TARGET,STEP,SECONDS,rc=STATUS to CSV (and prints it).
 bench_step() {

@@ -27,5 +27,5 @@ curl -s "http://127.0.0.1:$TCNFS_MPORT/metrics" >"$OUT/metrics.txt"
 grep -E '^tcnfs_txn_lock_(wait_seconds|blocked|early|commit_dep)|^tcnfs_shared_fsync|^tcnfs_lmdb_durable' "$OUT/metrics.txt" \
   | grep -v ' 0.0$' | tee "$OUT/lock-waits.txt"
 # the server's CPU time (user + system, warm-up included): work done, less dependent on the load than timings
-awk -v t="$(getconf CLK_TCK)" '{printf "server_cpu_seconds %.2f\n", ($14 + $15) / t}' "/proc/$TCNFS_PID/stat" \
+awk -v t="$(getconf CLK_TCK)" -v n="$(bench_cpu_ticks "$TCNFS_PID")" 'BEGIN { printf "server_cpu_seconds %.2f\n", n / t }' \
   | tee -a "$OUT/lock-waits.txt"

@@ -19,7 +19,7 @@ meters() {
   curl -s "http://127.0.0.1:$TCNFS_MPORT/metrics" \
     | grep -E '^tcnfs_(handle_table_(snapshots|reads|cached_reads)_total|compounds_total)' | awk '{print $1, $2}' | sort
 }
-ticks() { awk '{print $14 + $15}' "/proc/$TCNFS_PID/stat"; }
+ticks() { bench_cpu_ticks "$TCNFS_PID"; }
 macro() { # out directory
   "$JAVA" -cp "$BENCH_JAR" org.tcnfs.jmh.workload.Workloads --no-progress \
     --target "tcnfs=nfs://127.0.0.1:$TCNFS_PORT/$QUERY" --baseline tcnfs --reference tcnfs --out "$1" \

@@ -73,7 +73,7 @@ URL=nfs://127.0.0.1:$PORT/bench
 LIBNFS="?version=4&nfsport=$PORT"
 
 TICKS=$(getconf CLK_TCK)
-server_cpu() { awk -v t="$TICKS" '{printf "%.2f", ($14 + $15) / t}' "/proc/$SERVER_PID/stat"; }
+server_cpu() { awk -v t="$TICKS" -v n="$(bench_cpu_ticks "$SERVER_PID")" 'BEGIN { printf "%.2f", n / t }'; }
 
 # run NAME DIRECTION CHECK-FILE COMMAND...: one timed sample into transfer.csv: wall seconds, peak RSS KiB, the
 # client's CPU seconds (user + system), the server's CPU seconds meanwhile, ok|failed|corrupt

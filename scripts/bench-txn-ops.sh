@@ -36,7 +36,7 @@ M=$W/mnt; mkdir -p "$M"
 "$FUSE" -n "nfs://127.0.0.1/?version=4&nfsport=$TCNFS_PORT" -m "$M" >"$OUT/fuse.log" 2>&1 &
 for _ in $(seq 1 50); do mountpoint -q "$M" && break; sleep 0.1; done
 metrics() { curl -s "http://127.0.0.1:$TCNFS_MPORT/metrics" | grep -E '^tcnfs_(txn_commits|txn_light|ops)_total' >"$OUT/metrics-$1.txt"; }
-cpu() { awk '{print $14 + $15}' "/proc/$TCNFS_PID/stat"; }   # the server's user + system CPU, in clock ticks
+cpu() { bench_cpu_ticks "$TCNFS_PID"; }   # the server's user + system CPU, in clock ticks
 step() { # name command...
   local name=$1; shift
   strace -f -c -e trace=fsync,fdatasync -o "$OUT/strace-$name.txt" -p "$TCNFS_PID" 2>/dev/null & SPID=$!
