@@ -7,6 +7,8 @@
 #        TCNFS_ASYNC=1 adds target new-async: the new build with an async export, docs/durability.md (and old-async,
 #        the old build's, when OLD_SERVER_JAR is given);
 #        OLD_ALWAYS=1 adds target old-always: the old build with a txn=always export, for A/B of the transaction paths;
+#        FUSE_ROTATE=1 rotates the order of the targets from round to round (a target's CPU and time depend on its
+#        place in the round by 10-30 %, docs/benchmarks.md, sixteenth round; scripts/bench-fuse-cpu.py reads the pairs);
 #        FUSE_WARMUP=1 first runs one untimed round (round 0) on every target, so the timed rounds meet warm servers
 #        (JIT done, caches filled); TCNFS_JVM_OPTS: extra JVM options of every tcnfs server, e.g. -XX:TieredStopAtLevel=1)
 # Also appends round,target,step,cpu,jit,gc,other to OUTDIR/cpu.csv: the server's CPU seconds in each step from
@@ -47,8 +49,11 @@ step() { # round target step command...: timed (round 0, the warm-up, to OUTDIR/
 }
 uptime >> $OUT/uptime.txt
 FIRST=1; [ "${FUSE_WARMUP:-0}" = 1 ] && FIRST=0
+# rotate TARGETS LIST: LIST shifted left by TARGETS places (FUSE_ROTATE=1: round r starts with its r-th target)
+rotate() { local n=$1; shift; local a=("$@"); n=$(( n % ${#a[@]} )); echo "${a[@]:n} ${a[@]:0:n}"; }
 for r in $(seq $FIRST $ROUNDS); do
-  for t in $TARGETS; do
+  ORDER=$TARGETS; [ "${FUSE_ROTATE:-0}" = 1 ] && ORDER=$(rotate $r $TARGETS)
+  for t in $ORDER; do
     M=$W/mnt-$t; mkdir -p $M
     $FUSE -n "$(url $t)" -m $M > $OUT/fuse-$t.log 2>&1 &
     FPID=$!
