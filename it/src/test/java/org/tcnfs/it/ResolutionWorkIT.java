@@ -200,6 +200,25 @@ class ResolutionWorkIT extends SharedServerTest {
         assertThat(made).as("handles resolved on the disk by one compound").isLessThanOrEqualTo(2);
     }
 
+    @Test
+    void anOpenThatCreatesAfterALookupChainUsesTheDirectoryTheChainResolved() throws IOException {
+        tree("open-create");
+        CompoundBuilder b = new CompoundBuilder().putfh(top).lookup("open-create").lookup("a").lookup("b")
+                .openCreate(nfs.session().clientId(), nfs.openOwner(), "new", OPEN4args.OPEN4_SHARE_ACCESS_WRITE,
+                        Attrs.builder().mode(0644).build())
+                .getfh().close(CompoundBuilder.currentStateid());
+        double before = server.metric(RESOLUTIONS);
+        CompoundResult r = nfs.runOk(b);
+        double made = server.metric(RESOLUTIONS) - before;
+        assertThat(r.body(OP_OPEN, OPEN4resok.class).cinfo.before)
+                .as("the directory's change attribute before the create").isNotZero();
+        // the LOOKUP chain resolves top on the disk (b's LOOKUP keeps what it found, the table knowing b under its
+        // name); the OPEN used to begin a stretch of its own and resolve b again before the create (2 here: the
+        // driver's one-file-per-compound row), now it continues the chain's where nothing changed in between (a
+        // plain compound); CLOSE resolves nothing
+        assertThat(made).as("handles resolved by a LOOKUP chain, an OPEN that creates and a CLOSE").isEqualTo(1);
+    }
+
     /** Opens the existing file {@code name} of {@code dir} for writing; the stateid, and the handle into {@code fh}. */
     private stateid4 openForWrite(byte[] dir, String name, byte[][] fh) throws IOException {
         CompoundResult opened = nfs.runOk(new CompoundBuilder().putfh(dir)

@@ -227,9 +227,10 @@ public final class OperationOPEN implements NfsOperation {
         VirtualFileSystem.Created created = null;
         // nothing changes until the create itself, under the compound's locks: its reads share one stretch of the
         // compound's scope, in which the file system resolves the directory once for the type, the name's lookup, the
-        // change attribute before and the create (it used to resolve it for each); the file system ends the stretch
-        // at the create and reads the change attribute after it again
-        CompoundScope.endChange();
+        // change attribute before and the create (it used to resolve it for each); the one before this operation
+        // when the engine offers it (a plain compound: the directory its LOOKUP chain found, as for REMOVE); the file
+        // system ends the stretch at the create and reads the change attribute after it again
+        CompoundScope.continueOffered();
         try {
             Directories.requireDirectory(fs, dir);
             attrs = createAttributes(context, how);
