@@ -108,8 +108,10 @@ class TransactionOfNewFilesWorkIT {
                 FILES)));
         long moreStats = txn.getOrDefault("statx", 0L) - plain.getOrDefault("statx", 0L);
         long moreOpens = txn.getOrDefault("openat", 0L) - plain.getOrDefault("openat", 0L);
+        // up to two per file for the transaction's own work, and one more since a plain compound's OPEN uses the
+        // directory its PUTFH resolved (CompoundScope.continueOffered), which a transaction's OPEN resolves again
         assertThat(moreStats).as("statx of the transaction beyond the plain compound's (plain %s, transaction %s)",
-                plain, txn).isLessThanOrEqualTo(2L * FILES);
+                plain, txn).isLessThanOrEqualTo(3L * FILES);
         assertThat(moreOpens).as("openat of the transaction beyond the plain compound's (plain %s, transaction %s)",
                 plain, txn).isLessThanOrEqualTo(FILES / 2);
         assertThat(nfs.readdirNames(dir)).hasSize(4 * FILES);
