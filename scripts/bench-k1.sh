@@ -30,7 +30,7 @@ metrics >"$OUT/metrics-before.txt"
 cpu() { bench_cpu_ticks "$TCNFS_PID"; }
 threads() { # per thread: name, CPU ticks, voluntary and involuntary context switches
   for t in /proc/$TCNFS_PID/task/*; do
-    echo "$(cat $t/comm 2>/dev/null | tr ' ' _) $(awk '{print $14 + $15}' $t/stat 2>/dev/null)" \
+    echo "$(cat $t/comm 2>/dev/null | tr ' ' _) $(bench_cpu_ticks "$TCNFS_PID/task/${t##*/}" 2>/dev/null)" \
       "$(awk '/^voluntary_ctxt/ {v=$2} /^nonvoluntary_ctxt/ {n=$2} END {print v + 0, n + 0}' $t/status 2>/dev/null)"
   done
 }

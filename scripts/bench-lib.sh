@@ -176,8 +176,9 @@ CONF
   exit 1
 }
 
-# bench_cpu_ticks PID: the process's user + system CPU so far, in clock ticks (getconf CLK_TCK a second): fields
-# 14 and 15 of /proc/PID/stat, counted after the command name (which may hold spaces and parentheses).
+# bench_cpu_ticks PID (or PID/task/TID, one thread): the process's (thread's) user + system CPU so far, in clock
+# ticks (getconf CLK_TCK a second): fields 14 and 15 of /proc/PID/stat, counted after the command name (which may
+# hold spaces and parentheses: JVM threads are named "C2 CompilerThre", "GC Thread#0", ...).
 bench_cpu_ticks() {
   sed 's/.*) //' "/proc/$1/stat" | awk '{ print $12 + $13 }'
 }

@@ -364,9 +364,8 @@ public final class HandleTable implements AutoCloseable {
      * their own use it). A thread whose buffer holds rows of its own (a transaction after its first change) uses a kept
      * answer only if it has its rows and its buffer changed none of them ({@link TxnBuffer#changesNoneOf}), else it
      * reads through its buffer; and what it reads is kept only if none of it came from its buffer. So every answer
-     * kept is what a read of
-     * the committed table answers at that count: no other thread sees a buffer's rows here before its commit, and a
-     * buffer discarded leaves nothing.
+     * kept is what a read of the committed table answers at that count: no other thread sees a buffer's rows here
+     * before its commit, and a buffer discarded leaves nothing.
      *
      * @param key names the read and everything its answer depends on besides the table (by {@code equals}); each
      *     caller uses a key type of its own, so that keys of different readers never meet
