@@ -12,6 +12,7 @@
 # the default (4160 KiB) makes the client refuse the transactional cp -R. Results as with scripts/bench.sh.
 # TCNFS_ASYNC=1 also starts the new build with an async export (rw,no_root_squash,async: plain compounds reply
 # before their name changes are durable, docs/durability.md) as target tcnfs-async.
+# Every tcnfs server gets the README's JIT options (scripts/jit-options.sh; TCNFS_JIT_OPTS overrides them).
 # OLD_JAVA_OPTS / NEW_JAVA_OPTS add JVM options to the old / new server (e.g. the same jar with a feature off).
 # AB_DATA_OPTIONS sets the export options of both the old and the new target (default rw,no_root_squash), e.g.
 # rw,no_root_squash,async to compare two builds' async exports side by side.
@@ -20,6 +21,7 @@
 set -euo pipefail
 OLD_JAR=$1; NEW_JAR=$2; OUT=$3; shift 3
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$ROOT/scripts/jit-options.sh"
 BENCH_JAR=${BENCH_JAR:-$ROOT/jmh/target${TCNFS_BUILD_SUFFIX:-}/benchmarks.jar}
 DIR=${BENCH_DIR:-/mnt/tcnfs-xfs/bench}
 mkdir -p "$DIR" "$OUT"
@@ -39,7 +41,8 @@ trap stop EXIT
 start_tcnfs() { # name jar [data options]
   local opts=${OLD_JAVA_OPTS:-}
   [ "$1" = old ] || opts=${NEW_JAVA_OPTS:-}
-  java $opts -Xmx512m -jar "$2" --port 0 --port-file "$W/$1.port" --data "$W/$1-data" --data-options "${3:-rw,no_root_squash}" \
+  # shellcheck disable=SC2046 # several options, split on spaces
+  java $(bench_jit_options) $opts -Xmx512m -jar "$2" --port 0 --port-file "$W/$1.port" --data "$W/$1-data" --data-options "${3:-rw,no_root_squash}" \
     --state "$W/$1-state" --grace 0 --max-ops 8192 --max-request 17MiB --max-cached-reply 17MiB \
     --reply-cache-memory 200MiB --metrics-port 0 >"$OUT/$1.log" 2>&1 &
   PIDS+=($!)

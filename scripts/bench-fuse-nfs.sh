@@ -10,7 +10,9 @@
 #        FUSE_ROTATE=1 rotates the order of the targets from round to round (a target's CPU and time depend on its
 #        place in the round by 10-30 %, docs/benchmarks.md, sixteenth round; scripts/bench-fuse-cpu.py reads the pairs);
 #        FUSE_WARMUP=1 first runs one untimed round (round 0) on every target, so the timed rounds meet warm servers
-#        (JIT done, caches filled); TCNFS_JVM_OPTS: extra JVM options of every tcnfs server, e.g. -XX:TieredStopAtLevel=1)
+#        (JIT done, caches filled); TCNFS_JVM_OPTS: extra JVM options of every tcnfs server, e.g. -XX:TieredStopAtLevel=1;
+#        OLD_JVM_OPTS: extra JVM options of the old targets only, after TCNFS_JVM_OPTS (the same jar twice, a JVM option
+#        in one of them, compares the option side by side))
 # Also appends round,target,step,cpu,jit,gc,other to OUTDIR/cpu.csv: the server's CPU seconds in each step from
 # /proc (scripts/proc-cpu.py; jit = the JVM's compiler threads, gc = its GC threads; Ganesha's all in cpu and other).
 OUT=$1; ROUNDS=$2; NEWJAR=$3; OLDJAR=$4
@@ -23,7 +25,9 @@ mkdir -p $OUT; bench_workdir fuse-bench; W=$WORK
 BENCH_CLEANUP_HOOKS+=('for m in "$W"/mnt-*; do mountpoint -q "$m" && { umount "$m" 2>/dev/null || umount -l "$m"; }; done')
 declare -A PORT SPID
 start_tcnfs() { # name jar options
-  SERVER_JAR=$2 BENCH_DATA_OPTIONS=$3 bench_start_tcnfs $W/$1 $OUT/$1.log -Xmx512m ${TCNFS_JVM_OPTS:-}
+  local extra=; case $1 in old*) extra=${OLD_JVM_OPTS:-} ;; esac
+  # shellcheck disable=SC2086 # several options, split on spaces
+  SERVER_JAR=$2 BENCH_DATA_OPTIONS=$3 bench_start_tcnfs $W/$1 $OUT/$1.log -Xmx512m ${TCNFS_JVM_OPTS:-} $extra
   PORT[$1]=$TCNFS_PORT; SPID[$1]=$TCNFS_PID
 }
 start_tcnfs new $NEWJAR rw,no_root_squash

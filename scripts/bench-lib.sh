@@ -24,6 +24,7 @@
 # bench_start_ganesha. Extra cleanup: put commands in BENCH_CLEANUP_HOOKS (an array), run first on exit.
 
 BENCH_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+. "$BENCH_ROOT/scripts/jit-options.sh"
 JAVA=${JAVA:-java}
 BUILD=${BUILD:-1}
 SERVER_JAR=$BENCH_ROOT/server/target/tcnfs-server.jar
@@ -128,10 +129,9 @@ bench_start_tcnfs() {
   rm -f "$work/port" "$work/mport"
   local metrics=(--metrics-port 0 --metrics-port-file "$work/mport")
   case " ${server[*]} " in *" --metrics-port "*) metrics=() ;; esac
-  # the JVM option the README's run command and the docker image use (README, "Running the server");
-  # TCNFS_JIT_OPTS= (empty) leaves it out
-  # shellcheck disable=SC2206 # several options, split on spaces
-  local jit=(${TCNFS_JIT_OPTS--XX:PerMethodTrapLimit=0})
+  # the JIT options of the README's run command and the docker image (jit-options.sh)
+  # shellcheck disable=SC2207 # several options, split on spaces
+  local jit=($(bench_jit_options))
   "$JAVA" "${jit[@]}" "${jvm[@]}" -jar "$SERVER_JAR" --bind 127.0.0.1 --port 0 --port-file "$work/port" --data "$work/data" \
     --state "$work/state" --grace 0 "${metrics[@]}" --data-options "$BENCH_DATA_OPTIONS" "${server[@]}" >"$log" 2>&1 &
   TCNFS_PID=$!

@@ -23,10 +23,12 @@
 #   --server-heap SIZE the tcnfs server's -Xmx (default 512m; 8 clients x 16 MiB compounds need >= 320m)
 #   --no-build         use the jars that are there
 #   after --            passed to org.tcnfs.jmh.workload.Workloads (e.g. -- --workloads writefiles --files 200)
-# Environment: TCNFS_BUILD_SUFFIX builds into target$SUFFIX (as -Dtcnfs.buildSuffix); JAVA (default java).
+# Environment: TCNFS_BUILD_SUFFIX builds into target$SUFFIX (as -Dtcnfs.buildSuffix); JAVA (default java);
+# TCNFS_JIT_OPTS replaces the server's JIT options (scripts/jit-options.sh: those of the README's run command).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$ROOT/scripts/jit-options.sh"
 DIR=/mnt/tcnfs-xfs/bench
 OUT=$ROOT/target/bench-results
 BUILD=1
@@ -95,7 +97,8 @@ wait_port() { # port pid name
   echo "bench.sh: $3 did not listen on $1" >&2; return 1
 }
 
-"$JAVA" -Xmx"$HEAP" -Xlog:gc:file="$OUT/tcnfs-gc.log" -jar "$SERVER_JAR" --port 0 --port-file "$WORK/tcnfs.port" \
+# shellcheck disable=SC2046 # several options, split on spaces
+"$JAVA" $(bench_jit_options) -Xmx"$HEAP" -Xlog:gc:file="$OUT/tcnfs-gc.log" -jar "$SERVER_JAR" --port 0 --port-file "$WORK/tcnfs.port" \
   --exports "$WORK/tcnfs.exports" --state "$WORK/tcnfs-state" --grace 0 \
   --max-ops 8192 --max-request 17MiB \
   --metrics-port 0 --metrics-port-file "$WORK/tcnfs.metrics-port" >"$OUT/tcnfs.log" 2>&1 &
