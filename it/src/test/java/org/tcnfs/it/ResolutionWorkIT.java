@@ -2,9 +2,12 @@ package org.tcnfs.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.tcnfs.nfs4.xdr.nfs4_attr.FATTR4_CHANGE;
+import static org.tcnfs.nfs4.xdr.nfs4_attr.FATTR4_MODE;
 import static org.tcnfs.nfs4.xdr.nfs4_attr.FATTR4_NUMLINKS;
 import static org.tcnfs.nfs4.xdr.nfs4_attr.FATTR4_SIZE;
+import static org.tcnfs.nfs4.xdr.nfs4_attr.FATTR4_TIME_MODIFY;
 import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_GETATTR;
+import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_GETFH;
 import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_LOOKUP;
 import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_OPEN;
 import static org.tcnfs.nfs4.xdr.nfs_opnum4.OP_REMOVE;
@@ -24,6 +27,7 @@ import org.tcnfs.client.Nfs41Session;
 import org.tcnfs.client.rpc.AuthSys;
 import org.tcnfs.nfs4.status.NfsStatus;
 import org.tcnfs.nfs4.xdr.GETATTR4resok;
+import org.tcnfs.nfs4.xdr.GETFH4resok;
 import org.tcnfs.nfs4.xdr.OPEN4args;
 import org.tcnfs.nfs4.xdr.OPEN4resok;
 import org.tcnfs.nfs4.xdr.REMOVE4resok;
@@ -217,6 +221,70 @@ class ResolutionWorkIT extends SharedServerTest {
         // driver's one-file-per-compound row), now it continues the chain's where nothing changed in between (a
         // plain compound); CLOSE resolves nothing
         assertThat(made).as("handles resolved by a LOOKUP chain, an OPEN that creates and a CLOSE").isEqualTo(1);
+    }
+
+    @Test
+    void theOperationsAfterAnOpenThatCreatedAFileFindItWithoutResolvingItsHandle() throws IOException {
+        tree("open-write");
+        byte[] data = "written right after the create".getBytes(StandardCharsets.UTF_8);
+        CompoundBuilder b = new CompoundBuilder().putfh(top).lookup("open-write").lookup("a").lookup("b")
+                .openCreate(nfs.session().clientId(), nfs.openOwner(), "new", OPEN4args.OPEN4_SHARE_ACCESS_WRITE,
+                        Attrs.builder().mode(0640).build())
+                .getfh().getattr(FATTR4_SIZE, FATTR4_MODE)
+                .write(CompoundBuilder.currentStateid(), 0, stable_how4.FILE_SYNC4, data)
+                .getattr(FATTR4_SIZE).close(CompoundBuilder.currentStateid());
+        double before = server.metric(RESOLUTIONS);
+        CompoundResult r = nfs.runOk(b);
+        double made = server.metric(RESOLUTIONS) - before;
+        List<GETATTR4resok> attrs = r.bodies(OP_GETATTR, GETATTR4resok.class);
+        Attrs created = Attrs.decode(attrs.get(0).obj_attributes);
+        assertThat(created.size()).as("the new file's size right after the create").isZero();
+        assertThat(created.mode()).as("its mode").isEqualTo(0640);
+        assertThat(Attrs.decode(attrs.get(1).obj_attributes).size()).as("its size after the WRITE")
+                .isEqualTo(data.length);
+        assertThat(nfs.read(r.fileHandle())).isEqualTo(data);
+        // the LOOKUP chain resolves top (as in the case above); the create leaves the new file in the stretch, so
+        // the GETATTR and the WRITE after it find it there (the jar before resolved it for each: 4 in all); the WRITE
+        // changes it, so the GETATTR after the WRITE resolves it again
+        assertThat(made).as("handles resolved by a LOOKUP chain, OPEN, GETATTR, WRITE, GETATTR, CLOSE").isEqualTo(2);
+    }
+
+    @Test
+    void afterAnOpenThatCreatedAFileItsDirectoryAndTheNewNameAreReadAsTheCreateLeftThem() throws IOException {
+        byte[] dir = tree("open-then-dir");
+        long changeBefore = nfs.getattr(dir, FATTR4_CHANGE).change();
+        sleepPastTheClockTick();
+        CompoundBuilder b = new CompoundBuilder().putfh(dir).savefh().getattr(FATTR4_CHANGE, FATTR4_TIME_MODIFY)
+                .openCreate(nfs.session().clientId(), nfs.openOwner(), "late", OPEN4args.OPEN4_SHARE_ACCESS_WRITE,
+                        Attrs.builder().mode(0644).build())
+                .getfh().restorefh().getattr(FATTR4_CHANGE, FATTR4_TIME_MODIFY).lookup("late").getfh();
+        CompoundResult r = nfs.runOk(b);
+        nfs.runOk(new CompoundBuilder().putfh(r.fileHandle()).close(r.body(OP_OPEN, OPEN4resok.class).stateid));
+        List<GETATTR4resok> attrs = r.bodies(OP_GETATTR, GETATTR4resok.class);
+        Attrs before = Attrs.decode(attrs.get(0).obj_attributes);
+        Attrs after = Attrs.decode(attrs.get(1).obj_attributes);
+        Attrs now = nfs.getattr(dir, FATTR4_CHANGE, FATTR4_TIME_MODIFY);
+        // the directory's GETATTR after the create, in the stretch the engine resumed after the OPEN, is the
+        // directory as the create left it (its lstat after the create), not as the GETATTR before it read it
+        assertThat(before.change()).isEqualTo(changeBefore);
+        assertThat(after.change()).as("the directory's change attribute after the create").isNotEqualTo(changeBefore)
+                .isEqualTo(r.body(OP_OPEN, OPEN4resok.class).cinfo.after).isEqualTo(now.change());
+        assertThat(after.timeModify().seconds * 1_000_000_000L + after.timeModify().nseconds)
+                .as("the directory's mtime after the create")
+                .isNotEqualTo(before.timeModify().seconds * 1_000_000_000L + before.timeModify().nseconds)
+                .isEqualTo(now.timeModify().seconds * 1_000_000_000L + now.timeModify().nseconds);
+        List<GETFH4resok> handles = r.bodies(OP_GETFH, GETFH4resok.class);
+        assertThat(handles.get(1).object.value).as("the handle LOOKUP finds under the new name")
+                .isEqualTo(handles.get(0).object.value);
+    }
+
+    /** Waits long enough for the kernel's coarse clock (file times) to move past the last change's time. */
+    private static void sleepPastTheClockTick() {
+        try {
+            Thread.sleep(20);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** Opens the existing file {@code name} of {@code dir} for writing; the stateid, and the handle into {@code fh}. */

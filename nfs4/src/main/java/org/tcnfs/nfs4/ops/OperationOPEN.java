@@ -247,7 +247,11 @@ public final class OperationOPEN implements NfsOperation {
             CompoundScope.beginChange();
             return openExisting(context, fs.lookup(dir, name), how, share, unchanged(fs, dir));
         } finally {
-            CompoundScope.beginChange();
+            if (created == null) {
+                // a create ended (or, confined to what it revised, suspended) the stretch itself (createThenChange):
+                // the engine may resume it after this operation
+                CompoundScope.beginChange();
+            }
         }
         if (created != null) {
             return new Opened(created.inode(), new change_info4(false, before, created.change()), createdAttrs(how),

@@ -51,9 +51,10 @@ public final class OperationWRITE implements NfsOperation {
         // the file system refuses directories (ISDIR) and other non-regular files (INVAL) itself; nothing changes until
         // the bytes go out, under the compound's locks: the reads before (the pseudo file system's permission check,
         // the file's resolution) share one stretch of the compound's scope, which a file system that caches ends
-        // before it writes, and which ends here at the latest
+        // before it writes, and which ends here at the latest; the one before this operation when the engine offers
+        // it (a plain compound: where an OPEN just created the file, the file as the create left it)
         WriteResult written;
-        CompoundScope.endChange();
+        CompoundScope.continueOffered();
         try {
             written = context.fs().write(inode, offset, data, stability);
         } finally {

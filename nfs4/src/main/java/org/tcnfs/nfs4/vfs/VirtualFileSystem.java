@@ -190,7 +190,10 @@ public interface VirtualFileSystem {
      * may be served from the current stretch; the attribute after is read after the creation, never from what was
      * cached before it. The default creates, ends the stretch and asks {@link #getattr}; a file system that can read
      * the directory again more cheaply than it resolves a handle (it resolved {@code parent} for the creation)
-     * overrides it.
+     * overrides it. Either way the stretch ends here: by {@link CompoundScope#beginChange()}, or, by a file system
+     * that revises what it keeps of the stretch (the directory, the new name, the new file), by
+     * {@link CompoundScope#suspend()}, which lets the engine resume it after the operation; the caller does not end it
+     * again.
      *
      * @throws org.tcnfs.nfs4.status.ExistException if the name is taken
      */

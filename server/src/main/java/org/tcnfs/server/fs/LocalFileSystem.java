@@ -453,10 +453,19 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
          * else unchanged.
          */
         Named afterRemove(NameIn removed, long victim, PosixStat dirAfter) {
-            if (stat.ino() == victim || at.equals(removed)) {
+            return stat.ino() == victim ? null : afterEntryChange(removed, dirAfter);
+        }
+
+        /**
+         * This answer past a change of the entry {@code changed} of its directory (a removal, a creation): dropped
+         * ({@code null}) for that name; renewed with {@code dirAfter}, the directory's {@code lstat} after the change,
+         * where it found the directory (dropped when there is none); else unchanged.
+         */
+        Named afterEntryChange(NameIn changed, PosixStat dirAfter) {
+            if (at.equals(changed)) {
                 return null;
             }
-            if (!handle.equals(removed.dir())) {
+            if (!handle.equals(changed.dir())) {
                 return this;
             }
             return dirAfter == null ? null : new Named(at, handle, dirAfter);
@@ -496,6 +505,14 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
      * from one stat of the directory resolved for the creation ({@link #statInside}; under the compound's lock),
      * instead of resolving its handle again (a handle-table read, the path, the {@code lstat}); as
      * {@link #removeThenChange}.
+     *
+     * <p>The creation changed two objects: the directory, and the new file, which nothing else has seen yet. So it
+     * {@linkplain CompoundScope#suspend() suspends} the stretch rather than ending it: it drops what the stretch found
+     * under the new name, keeps the directory as read after the creation (under its handle and under every name a
+     * LOOKUP found it by; dropped if that read fails), and adds the new file as the creation left it (its handle, its
+     * path, the {@code statx} of its descriptor). Where the engine resumes the stretch (a plain compound), the WRITE,
+     * GETATTR or SETATTR after the OPEN find the file without resolving its handle. A creation that failed ends the
+     * stretch.
      */
     @Override
     public Created createThenChange(Inode parent, String name, Credential owner, int mode, TimeChange atime,
@@ -503,16 +520,27 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         if (!linkedCreates) {
             return VirtualFileSystem.super.createThenChange(parent, name, owner, mode, atime, mtime);
         }
-        Resolved[] dir = new Resolved[1];
+        long stretch = CompoundScope.stretch();
+        Creation creation = new Creation(true);
         Inode created;
         try {
-            created = createObject(parent, name, owner, mode, FileType.REGULAR, null, atime, mtime, dir);
-        } finally {
+            created = createObject(parent, name, owner, mode, FileType.REGULAR, null, atime, mtime, creation);
+        } catch (IOException | RuntimeException | Error e) {
             CompoundScope.beginChange();
+            throw e;
         }
-        PosixStat now = statInside(dir[0].path(), null);
-        if (now != null && matches(dir[0].node(), now)) {
-            return new Created(created, changes.change(now.ino(), now.ctimeNanos()));
+        Resolved dir = creation.dir;
+        long epoch = verifiedDirectories.epoch();
+        PosixStat now = statInside(dir.path(), null);
+        PosixStat after = now != null && matches(dir.node(), now) ? now : null;
+        resolvedInStretch.revise(stretch, read -> read.handle().equals(dir.handle()) ? null : read);
+        NameIn createdName = new NameIn(dir.handle(), name);
+        namedInStretch.revise(stretch, named -> named.afterEntryChange(createdName, after));
+        resolvedInStretch.put(stretch, creation.made.handle(), creation.made, epoch);
+        if (after != null) {
+            resolvedInStretch.put(stretch, dir.handle(), new Resolved(dir.handle(), dir.node(), dir.path(), after),
+                    epoch);
+            return new Created(created, changes.change(after.ino(), after.ctimeNanos()));
         }
         return new Created(created, getattr(parent).change());
     }
@@ -1717,29 +1745,51 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
      */
     private Inode createObject(Inode parent, String name, Credential owner, int mode, FileType type,
             Creator creator, TimeChange atime, TimeChange mtime) throws IOException {
-        return createObject(parent, name, owner, mode, type, creator, atime, mtime, new Resolved[1]);
+        return createObject(parent, name, owner, mode, type, creator, atime, mtime, new Creation(false));
     }
 
-    /** {@link #createObject}, leaving the directory as resolved for the creation in {@code dirOut[0]}. */
+    /**
+     * What {@link #createObject} tells its caller: the directory as resolved for the creation, and the object made as
+     * the creation left it (set once it is registered). With {@code suspends}, the creation
+     * {@linkplain CompoundScope#suspend() suspends} the caller's stretch instead of ending it: the caller revises
+     * what the stretch read ({@link #createThenChange}).
+     */
+    private static final class Creation {
+        final boolean suspends;
+        Resolved dir;
+        Resolved made;
+
+        Creation(boolean suspends) {
+            this.suspends = suspends;
+        }
+    }
+
+    /** {@link #createObject}, leaving the directory and the object made in {@code creation}. */
     private Inode createObject(Inode parent, String name, Credential owner, int mode, FileType type,
-            Creator creator, TimeChange atime, TimeChange mtime, Resolved[] dirOut) throws IOException {
+            Creator creator, TimeChange atime, TimeChange mtime, Creation creation) throws IOException {
         Objects.requireNonNull(owner, "owner");
         String checked = checkName(name);
         if ((mode & ~07777) != 0) {
             throw new InvalException("mode has bits beyond 07777: " + Integer.toOctalString(mode));
         }
         Resolved dir = resolveDirectory(parent);
-        dirOut[0] = dir;
+        creation.dir = dir;
         if (isReserved(dir, checked)) {
             throw new AccessException(RESERVED_NAME + " is reserved");
         }
         // the reads before it may have come from the caller's stretch (OPEN's and CREATE's): from here on things change
-        CompoundScope.beginChange();
+        if (creation.suspends) {
+            CompoundScope.suspend();
+        } else {
+            CompoundScope.beginChange();
+        }
         Path path = child(dir, checked);
         boolean setGid = (dir.stat().mode() & PosixStat.S_ISGID) != 0;
-        // a regular file made unnamed with its owner and mode, then linked in (createsAtomically), needs no more
-        boolean finished = creator == null && posix.createLinked(path, mode, runsAsRoot ? owner.uid() : -1,
-                setGid ? dir.stat().gid() : owner.gid(), atime, mtime);
+        // a regular file made unnamed with its owner and mode, then linked in (createsAtomically), needs no more; its
+        // stat is read from its own descriptor: the handle goes to the file made, whatever holds the name by then
+        PosixStat linked = creator == null ? posix.createLinked(path, mode, runsAsRoot ? owner.uid() : -1,
+                setGid ? dir.stat().gid() : owner.gid(), atime, mtime) : null;
+        boolean finished = linked != null;
         if (creator == null && !finished) {
             linkedCreates = false;
             LOG.warn("export {}: the file system refused O_TMPFILE; files are created, then given their mode, from "
@@ -1767,7 +1817,7 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
             if (!finished && (atime != null || mtime != null)) {
                 posix.setTimes(path, atime, mtime);
             }
-            stat = posix.lstat(path);
+            stat = finished ? linked : posix.lstat(path);
         } catch (IOException e) {
             undoCreate(path, type);
             throw e;
@@ -1777,6 +1827,10 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
         // xfs_create, xfs_symlink and xfs_link (O_TMPFILE) log the new object with its entry: its fsync covers both
         handles.loggedWithLastDirectoryChange(dir.handle(), handle);
         changes.modified(dir.stat().ino(), dir.stat().ctimeNanos());
+        // the row registerCreated wrote, as the table answers it
+        Node node = new Node(handle, exportId, stat.type(), stat.dev(), stat.ino(), stat.generation(),
+                List.of(new Link(dir.handle(), checked)));
+        creation.made = new Resolved(handle, node, path, stat);
         return inodeOf(handle);
     }
 

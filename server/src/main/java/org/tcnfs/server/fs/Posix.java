@@ -529,10 +529,11 @@ final class Posix {
      * Creates a regular file at {@code path} that appears under its name with its final owner and mode at once: an
      * unnamed file in the directory ({@code O_TMPFILE}), {@code fchown} (if {@code uid >= 0}), {@code fchmod},
      * then {@code linkat} to the name (failing with EEXIST if the name is taken). A crash at any point leaves
-     * either no file or the finished one. Returns false, having changed nothing, where the file system has no
-     * {@code O_TMPFILE} (FUSE, NFS, older kernels).
+     * either no file or the finished one. Returns what {@code statx} says of the file made, read from its own
+     * descriptor after the link (so it is that file, whatever holds the name by then), or null, having changed
+     * nothing, where the file system has no {@code O_TMPFILE} (FUSE, NFS, older kernels).
      */
-    boolean createLinked(Path path, int mode, int uid, int gid) throws NfsException {
+    PosixStat createLinked(Path path, int mode, int uid, int gid) throws NfsException {
         return createLinked(path, mode, uid, gid, null, null);
     }
 
@@ -540,7 +541,7 @@ final class Posix {
      * {@link #createLinked(Path, int, int, int)} that also sets the access and modification times ({@code futimens})
      * before the file gets its name; a null time is the time of creation.
      */
-    boolean createLinked(Path path, int mode, int uid, int gid, TimeChange atime, TimeChange mtime)
+    PosixStat createLinked(Path path, int mode, int uid, int gid, TimeChange atime, TimeChange mtime)
             throws NfsException {
         Path dir = path.getParent();
         int fd = posix.open(dir.toString(), O_TMPFILE_RDWR_CLOEXEC, 0600);
@@ -548,7 +549,7 @@ final class Posix {
             int errno = posix.errno();
             if (errno == Errno.EOPNOTSUPP.intValue() || errno == Errno.EISDIR.intValue()
                     || errno == Errno.EINVAL.intValue() || errno == Errno.ENOTSUP.intValue()) {
-                return false;
+                return null;
             }
             throw FsErrors.of(errno, "open(O_TMPFILE)", dir);
         }
@@ -565,10 +566,28 @@ final class Posix {
             if (extra.linkat(AT_FDCWD, "/proc/self/fd/" + fd, AT_FDCWD, path.toString(), AT_SYMLINK_FOLLOW) < 0) {
                 throw FsErrors.of(LastError.getLastError(extraRuntime), "linkat", path);
             }
-            return true;
+            return statOfOpen(fd, path);
         } finally {
             extra.close(fd);
         }
+    }
+
+    /**
+     * What {@code statx} says of the open file {@code fd} ({@code AT_EMPTY_PATH}), which is at {@code path}; where
+     * the kernel has no {@code statx} (or forbids it), {@code lstat} of {@code path}.
+     */
+    private PosixStat statOfOpen(int fd, Path path) throws NfsException {
+        if (statx) {
+            byte[] buffer = new byte[STATX_SIZE];
+            if (extra.statx(fd, EMPTY_PATH, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW, STATX_MASK, buffer) == 0) {
+                return fromStatx(buffer);
+            }
+            int errno = LastError.getLastError(extraRuntime);
+            if (errno != Errno.ENOSYS.intValue() && errno != Errno.EPERM.intValue()) {
+                throw FsErrors.of(errno, "statx", path);
+            }
+        }
+        return lstat(path);
     }
 
     /**

@@ -44,8 +44,12 @@ class PosixTest {
         org.junit.jupiter.api.Assumptions.assumeTrue(posix.unnamedFilesWork(dir), "O_TMPFILE on " + dir);
         Path f = dir.resolve("f");
 
-        assertThat(posix.createLinked(f, 0640, -1, -1)).isTrue();
+        PosixStat made = posix.createLinked(f, 0640, -1, -1);
 
+        assertThat(made).as("the stat of the file made").isNotNull();
+        assertThat(made.ino()).isEqualTo(posix.lstat(f).ino());
+        assertThat(made.nlink()).as("read after the link").isEqualTo(1);
+        assertThat(made.permissions()).isEqualTo(0640);
         assertThat(Files.isRegularFile(f)).isTrue();
         assertThat(Files.size(f)).isZero();
         assertThat(((Number) Files.getAttribute(f, "unix:mode")).intValue() & 07777).isEqualTo(0640);
@@ -75,7 +79,7 @@ class PosixTest {
         Instant atime = Instant.ofEpochSecond(1_000_000_000L, 123_456_789);
         Instant mtime = Instant.ofEpochSecond(1_500_000_000L, 987_654_321);
 
-        assertThat(posix.createLinked(f, 0600, -1, -1, TimeChange.at(atime), TimeChange.at(mtime))).isTrue();
+        assertThat(posix.createLinked(f, 0600, -1, -1, TimeChange.at(atime), TimeChange.at(mtime))).isNotNull();
 
         assertThat(Files.getAttribute(f, "lastAccessTime", LinkOption.NOFOLLOW_LINKS))
                 .isEqualTo(FileTime.from(atime));
