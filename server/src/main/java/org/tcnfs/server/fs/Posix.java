@@ -530,8 +530,9 @@ final class Posix {
      * unnamed file in the directory ({@code O_TMPFILE}), {@code fchown} (if {@code uid >= 0}), {@code fchmod},
      * then {@code linkat} to the name (failing with EEXIST if the name is taken). A crash at any point leaves
      * either no file or the finished one. Returns what {@code statx} says of the file made, read from its own
-     * descriptor after the link (so it is that file, whatever holds the name by then), or null, having changed
-     * nothing, where the file system has no {@code O_TMPFILE} (FUSE, NFS, older kernels).
+     * descriptor after the link (so it is that file, whatever holds the name by then; should that read fail, the name
+     * is removed again and the failure thrown), or null, having changed nothing, where the file system has no
+     * {@code O_TMPFILE} (FUSE, NFS, older kernels).
      */
     PosixStat createLinked(Path path, int mode, int uid, int gid) throws NfsException {
         return createLinked(path, mode, uid, gid, null, null);
@@ -566,7 +567,13 @@ final class Posix {
             if (extra.linkat(AT_FDCWD, "/proc/self/fd/" + fd, AT_FDCWD, path.toString(), AT_SYMLINK_FOLLOW) < 0) {
                 throw FsErrors.of(LastError.getLastError(extraRuntime), "linkat", path);
             }
-            return statOfOpen(fd, path);
+            try {
+                return statOfOpen(fd, path);
+            } catch (NfsException e) {
+                // a create that fails leaves no file: the name goes again (the caller registers nothing)
+                posix.unlink(path.toString());
+                throw e;
+            }
         } finally {
             extra.close(fd);
         }
