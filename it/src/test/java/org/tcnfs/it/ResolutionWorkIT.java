@@ -16,6 +16,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import java.util.function.BiConsumer;
 import org.junit.jupiter.api.BeforeAll;
@@ -269,13 +270,15 @@ class ResolutionWorkIT extends SharedServerTest {
         assertThat(before.change()).isEqualTo(changeBefore);
         assertThat(after.change()).as("the directory's change attribute after the create").isNotEqualTo(changeBefore)
                 .isEqualTo(r.body(OP_OPEN, OPEN4resok.class).cinfo.after).isEqualTo(now.change());
-        assertThat(after.timeModify().seconds * 1_000_000_000L + after.timeModify().nseconds)
-                .as("the directory's mtime after the create")
-                .isNotEqualTo(before.timeModify().seconds * 1_000_000_000L + before.timeModify().nseconds)
-                .isEqualTo(now.timeModify().seconds * 1_000_000_000L + now.timeModify().nseconds);
+        assertThat(mtime(after)).as("the directory's mtime after the create").isNotEqualTo(mtime(before))
+                .isEqualTo(mtime(now));
         List<GETFH4resok> handles = r.bodies(OP_GETFH, GETFH4resok.class);
         assertThat(handles.get(1).object.value).as("the handle LOOKUP finds under the new name")
                 .isEqualTo(handles.get(0).object.value);
+    }
+
+    private static Instant mtime(Attrs attrs) {
+        return Instant.ofEpochSecond(attrs.timeModify().seconds, attrs.timeModify().nseconds);
     }
 
     /** Waits long enough for the kernel's coarse clock (file times) to move past the last change's time. */

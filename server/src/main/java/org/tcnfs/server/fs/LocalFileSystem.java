@@ -30,6 +30,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
+import java.util.function.LongPredicate;
 import jnr.constants.platform.Errno;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -447,16 +448,6 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
     /** What a LOOKUP found under the name {@code at}: the object's handle and its {@code lstat}. */
     private record Named(NameIn at, Nfh handle, PosixStat stat) {
         /**
-         * This answer past the removal of {@code removed} (whose object was inode {@code victim}) from its directory:
-         * dropped ({@code null}) for the removed name and for any name of the victim; renewed with {@code dirAfter},
-         * the directory's {@code lstat} after the removal, where it found the directory (dropped when there is none);
-         * else unchanged.
-         */
-        Named afterRemove(NameIn removed, long victim, PosixStat dirAfter) {
-            return stat.ino() == victim ? null : afterEntryChange(removed, dirAfter);
-        }
-
-        /**
          * This answer past a change of the entry {@code changed} of its directory (a removal, a creation): dropped
          * ({@code null}) for that name; renewed with {@code dirAfter}, the directory's {@code lstat} after the change,
          * where it found the directory (dropped when there is none); else unchanged.
@@ -529,20 +520,38 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
             CompoundScope.beginChange();
             throw e;
         }
-        Resolved dir = creation.dir;
         long epoch = verifiedDirectories.epoch();
-        PosixStat now = statInside(dir.path(), null);
-        PosixStat after = now != null && matches(dir.node(), now) ? now : null;
-        resolvedInStretch.revise(stretch, read -> read.handle().equals(dir.handle()) ? null : read);
-        NameIn createdName = new NameIn(dir.handle(), name);
-        namedInStretch.revise(stretch, named -> named.afterEntryChange(createdName, after));
+        PosixStat after = reviseAfterEntryChange(stretch, creation.dir, name, ino -> false);
         resolvedInStretch.put(stretch, creation.made.handle(), creation.made, epoch);
         if (after != null) {
-            resolvedInStretch.put(stretch, dir.handle(), new Resolved(dir.handle(), dir.node(), dir.path(), after),
-                    epoch);
             return new Created(created, changes.change(after.ino(), after.ctimeNanos()));
         }
         return new Created(created, getattr(parent).change());
+    }
+
+    /**
+     * Revises what stretch {@code stretch} read past a change of the entry {@code name} of {@code dir} (a removal, a
+     * creation) that touched only the directory and the objects whose inode numbers {@code gone} accepts: drops those
+     * objects' answers and what was found under {@code name}, and keeps the directory as one {@code lstat} of its path
+     * ({@link #statInside}) finds it after the change, under its handle and under every name a LOOKUP found it by.
+     * Returns that {@code lstat}, or null (the directory's answers dropped) where the path no longer holds the
+     * directory (changed beside the server).
+     */
+    private PosixStat reviseAfterEntryChange(long stretch, Resolved dir, String name, LongPredicate gone)
+            throws IOException {
+        long epoch = verifiedDirectories.epoch();
+        PosixStat now = statInside(dir.path(), null);
+        PosixStat after = now != null && matches(dir.node(), now) ? now : null;
+        resolvedInStretch.revise(stretch,
+                read -> gone.test(read.stat().ino()) || read.handle().equals(dir.handle()) ? null : read);
+        NameIn changed = new NameIn(dir.handle(), name);
+        namedInStretch.revise(stretch,
+                named -> gone.test(named.stat().ino()) ? null : named.afterEntryChange(changed, after));
+        if (after != null) {
+            resolvedInStretch.put(stretch, dir.handle(), new Resolved(dir.handle(), dir.node(), dir.path(), after),
+                    epoch);
+        }
+        return after;
     }
 
     @Override
@@ -634,18 +643,9 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
             throw e;
         }
         CompoundScope.suspend();
-        Resolved dir = removed.dir();
         long victim = removed.victim().ino();
-        long epoch = verifiedDirectories.epoch();
-        PosixStat now = statInside(dir.path(), null);
-        PosixStat after = now != null && matches(dir.node(), now) ? now : null;
-        resolvedInStretch.revise(stretch,
-                read -> read.stat().ino() == victim || read.handle().equals(dir.handle()) ? null : read);
-        NameIn removedName = new NameIn(dir.handle(), name);
-        namedInStretch.revise(stretch, named -> named.afterRemove(removedName, victim, after));
+        PosixStat after = reviseAfterEntryChange(stretch, removed.dir(), name, ino -> ino == victim);
         if (after != null) {
-            Resolved renewed = new Resolved(dir.handle(), dir.node(), dir.path(), after);
-            resolvedInStretch.put(stretch, dir.handle(), renewed, epoch);
             return changes.change(after.ino(), after.ctimeNanos());
         }
         return getattr(parent).change();

@@ -228,7 +228,7 @@ final class Posix {
      * {@code statx} of {@code relative} (names joined by '/') below the directory {@code dirfd}, not following a
      * symbolic link at its last name (the kernel looks up only these names: the caller vouches for the directories on
      * the way), or of {@code dirfd}'s own object when {@code relative} is null; {@code null} if nothing is there. Only
-     * while {@link #usesDescriptors()}.
+     * while {@link #usesDescriptors()}; of {@code dirfd}'s own object, wherever {@code statx} works.
      */
     PosixStat statAt(int dirfd, String relative, Path what) throws NfsException {
         byte[] buffer = new byte[STATX_SIZE];
@@ -580,21 +580,12 @@ final class Posix {
     }
 
     /**
-     * What {@code statx} says of the open file {@code fd} ({@code AT_EMPTY_PATH}), which is at {@code path}; where
-     * the kernel has no {@code statx} (or forbids it), {@code lstat} of {@code path}.
+     * What {@code statx} says of the open file {@code fd} ({@link #statAt}), which is at {@code path}; where the kernel
+     * has no {@code statx} (or forbids it), {@code lstat} of {@code path}.
      */
     private PosixStat statOfOpen(int fd, Path path) throws NfsException {
-        if (statx) {
-            byte[] buffer = new byte[STATX_SIZE];
-            if (extra.statx(fd, EMPTY_PATH, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW, STATX_MASK, buffer) == 0) {
-                return fromStatx(buffer);
-            }
-            int errno = LastError.getLastError(extraRuntime);
-            if (errno != Errno.ENOSYS.intValue() && errno != Errno.EPERM.intValue()) {
-                throw FsErrors.of(errno, "statx", path);
-            }
-        }
-        return lstat(path);
+        PosixStat stat = statx ? statAt(fd, null, path) : null;
+        return stat != null ? stat : lstat(path);
     }
 
     /**
