@@ -183,6 +183,12 @@ bench_cpu_ticks() {
   sed 's/.*) //' "/proc/$1/stat" | awk '{ print $12 + $13 }'
 }
 
+# bench_driver_rate FILE: the ops/s of the last row of the table the workload driver (Workloads) printed to FILE,
+# for a run with one target; empty if there is none.
+bench_driver_rate() {
+  grep -h '^| [a-z]' "$1" | grep -v '^| workload' | tail -1 | awk -F'|' '{gsub(/ /, "", $4); print $4}'
+}
+
 # bench_step CSV ROUND TARGET STEP COMMAND...: runs COMMAND (standard output dropped, standard error to
 # $OUT/err-TARGET-STEP-ROUND.txt) and appends ROUND,TARGET,STEP,SECONDS,rc=STATUS to CSV (and prints it).
 bench_step() {

@@ -47,7 +47,7 @@ for r in $(seq 1 "$ROUNDS"); do
       --reference x --out "$OUT/$n-$r" --workloads degree --degrees 1 --degree-sizes "$SIZE" --degree-files "$FILES" \
       --warmup-files 0 >"$OUT/$n-$r.txt" 2>&1 || echo "driver failed: $OUT/$n-$r.txt" >&2
     cpu1=$(bench_cpu_ticks "$pid"); c21=$(c2_ticks "$pid")
-    rate=$(grep -h '^| degree' "$OUT/$n-$r.txt" | tail -1 | awk -F'|' '{gsub(/ /, "", $4); print $4}')
+    rate=$(bench_driver_rate "$OUT/$n-$r.txt")
     line="$line | $n ${rate:-?}/s cpu $((cpu1 - cpu0)) c2 $((c21 - c20))"
   done
   echo "$line" | tee -a "$OUT/curve.txt"

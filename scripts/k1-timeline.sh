@@ -45,7 +45,7 @@ drive() { # target-url out [extra options]
   "$JAVA" -cp "$BENCH_JAR" org.tcnfs.jmh.workload.Workloads --no-progress --target "x=$url" --baseline x \
     --reference x --out "$out" "${ROW[@]}" "$@" >"$out.txt" 2>&1 || echo "driver failed: $out.txt" >&2
 }
-rate() { grep -h '^| [a-z]' "$1.txt" | grep -v '^| workload' | tail -1 | awk -F'|' '{gsub(/ /, "", $4); print $4}'; }
+rate() { bench_driver_rate "$1.txt"; }
 for k in "${!NAMES[@]}"; do
   drive "${URLS[$k]}" "$OUT/warm1-${NAMES[$k]}"; drive "${URLS[$k]}" "$OUT/warm2-${NAMES[$k]}"
 done
