@@ -367,14 +367,21 @@ public final class TransactionHook implements CompoundHook, AutoCloseable {
     /**
      * Around the operations of a locked plain compound after the one it was planned and locked before, this hook only
      * binds and unbinds the compound's handle buffer: it changes no object, and what the compound read before was read
-     * under its locks. Around a transaction's (backups, undo records), a transaction spanning compounds' and an
-     * unlocked compound's, it says nothing.
+     * under its locks. Around a transaction's it does the same where its steps say their work changes no object
+     * either ({@link TransactionSteps#keepsObjectsAround}: a REMOVE prepared up front whose victim the file system
+     * moves into its place). Around the other operations of a transaction (backups, undo records), a transaction
+     * spanning compounds' and an unlocked compound's, it says nothing.
      */
     @Override
     public boolean keepsObjectsAround(CompoundContext context, int index, nfs_argop4 op) {
-        return context.extension() instanceof Txn txn && txn.begun && index > txn.begunAt && txn.lockSet != null
-                && !txn.transactional && txn.transaction == null && txn.steps == null && txn.multi == null
-                && txn.call == null;
+        if (!(context.extension() instanceof Txn txn) || !txn.begun || index <= txn.begunAt || txn.lockSet == null
+                || txn.multi != null || txn.call != null) {
+            return false;
+        }
+        if (txn.transaction != null) {
+            return txn.steps != null && txn.steps.keepsObjectsAround(index);
+        }
+        return !txn.transactional && txn.steps == null;
     }
 
     @Override

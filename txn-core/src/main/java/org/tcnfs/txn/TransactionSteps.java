@@ -360,6 +360,18 @@ final class TransactionSteps implements Transaction.Steps {
         services.crashPoints.reach("before-op-", index);
     }
 
+    /**
+     * Whether {@link #beforeOp} and {@link #afterOp} of operation {@code index} change no object, so that what the
+     * compound read before it may still serve after it where the file system revises it ({@code
+     * CompoundScope.offer}, as around a plain compound's operations): a REMOVE of a compound prepared up front, on a
+     * file system that removes into a given place. Its undo was prepared (and its backup directory made) before the
+     * first operation; before it runs only hands the REMOVE the place to move its victim to (memory), and the rename
+     * into that place is the removal itself, which the file system accounts for like any other.
+     */
+    boolean keepsObjectsAround(int index) {
+        return preparer != null && upFront && removesIntoPlace(index);
+    }
+
     /** Whether operation {@code index} is a REMOVE and the file system removes a directory into a given place. */
     private boolean removesIntoPlace(int index) {
         nfs_argop4[] ops = args.argarray;

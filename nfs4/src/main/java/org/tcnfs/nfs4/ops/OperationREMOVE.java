@@ -25,7 +25,8 @@ public final class OperationREMOVE implements NfsOperation {
         Inode dir = context.currentInode();
         // nothing changes until the removal itself: its reads of the directory share one stretch (the file system
         // resolves the directory once for the change attribute before and the removal), the one before this
-        // operation when the engine offers it (a plain compound: the directory its LOOKUP chain found)
+        // operation when the engine offers it (a plain compound, or a transaction prepared up front: the directory its
+        // LOOKUP chain found)
         CompoundScope.continueOffered();
         // one look at the directory for its type and its change attribute before
         long before = Directories.requireDirectory(context.getattr(dir)).change();

@@ -20,7 +20,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * otherwise made the next LOOKUP chain resolve the export root again, and the REMOVE its directory). Two promises
  * make it so, each by the one who can keep it: the engine {@linkplain #offer offers} the stretch that ended before an
  * operation's hooks when every hook said its work around that operation changes nothing (a plain compound, whose
- * locks are held from its start); an operation that does nothing before its own change takes it up
+ * locks are held from its start; a transaction's REMOVE, whose undo was prepared before its first operation and
+ * whose victim the removal itself moves into the backup directory); an operation that does nothing before its own change takes it up
  * ({@link #continueOffered()}). A file system whose change drops from its caches what the change touched
  * {@linkplain #suspend() suspends} the stretch instead of ending it, and the engine {@linkplain #resume() resumes} it
  * after the operation when it offered one. Every {@link #beginChange()} and {@link #endChange()} cancels both, so a
