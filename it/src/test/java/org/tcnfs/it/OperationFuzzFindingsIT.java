@@ -20,6 +20,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.tcnfs.client.Attrs;
 import org.tcnfs.client.CompoundBuilder;
@@ -176,6 +177,46 @@ class OperationFuzzFindingsIT extends SharedServerTest {
 
             assertThat(r.status()).isEqualTo(NfsStatus.NOENT);
             assertThat(Files.readAllBytes(f)).as("the file under its second name after the rollback").isEqualTo(before);
+        }
+    }
+
+    /**
+     * A plain REMOVE's row leaves the handle table up to a second after the name (docs/durability.md, "Plain REMOVE:
+     * the row goes later"). Before, in that second the planner took the handle of a file a client held open for the
+     * object at its removed path: a transaction through it was planned and ran (its WRITE changed the open file)
+     * where, a second later, the same compound is refused with NFS4ERR_NOTSUPP (the test above). Now the planner
+     * treats a handle whose every name waits for removal as one with no name. The server's background flush waits
+     * 4 s, so that the compounds run inside that window.
+     */
+    @Test
+    void aTransactionThroughTheHandleOfAnOpenFileAPlainRemoveJustRemovedIsRefusedAsOnceItsRowIsGone()
+            throws Exception {
+        try (ServerProcess late = ServerProcess.start(List.of("-Dtcnfs.test.late-delay-ms=4000"));
+                ItSession s = ItSession.open(late, "removed-open-window")) {
+            NfsOps nfs = s.nfs();
+            byte[] dir = nfs.mkdir(nfs.rootFh(), "removed-open-window");
+            CompoundResult opened = nfs.runOk(new CompoundBuilder().putfh(dir).openCreate(s.session().clientId(),
+                    nfs.openOwner(), "d", OPEN4args.OPEN4_SHARE_ACCESS_BOTH, Attrs.builder().build()).getfh());
+            byte[] d = opened.fileHandle();
+            stateid4 stateid = opened.body(OP_OPEN, OPEN4resok.class).stateid;
+            nfs.runOk(new CompoundBuilder().putfh(d).write(stateid, 0, "0123456789".getBytes(UTF_8)));
+            late.awaitNoLateWork();
+            nfs.runOk(new CompoundBuilder().putfh(dir).remove("d"));
+            assertThat(late.metric("tcnfs_late_pending")).as("d's row waits for the background flush").isEqualTo(1);
+
+            CompoundResult failing = s.session().executeTransaction(new CompoundBuilder().putfh(dir).putfh(d)
+                    .write(stateid, 0, "zz".getBytes(UTF_8)).putfh(dir).lookup("missing"));
+            CompoundResult txn = s.session().executeTransaction(new CompoundBuilder().putfh(dir).putfh(d)
+                    .write(stateid, 4, "yy".getBytes(UTF_8)));
+            CompoundResult read = nfs.run(new CompoundBuilder().putfh(d).read(stateid, 0, 100));
+
+            assertThat(late.metric("tcnfs_late_pending")).as("still inside the window").isEqualTo(1);
+            assertThat(failing.status()).as("%s", failing).isEqualTo(NfsStatus.NOTSUPP);
+            assertThat(txn.status()).as("%s", txn).isEqualTo(NfsStatus.NOTSUPP);
+            assertThat(read.status()).as("%s", read).isEqualTo(NfsStatus.OK);
+            assertThat(UTF_8.decode(read.body(OP_READ, READ4resok.class).data.duplicate()).toString())
+                    .as("what the open file holds").isEqualTo("0123456789");
+            nfs.runOk(new CompoundBuilder().putfh(d).close(stateid));
         }
     }
 

@@ -69,7 +69,8 @@ import org.tcnfs.txn.plan.Unplannable;
  *       table, logged at WARN, not a DELAY that would be answered every time). A plain compound the planner cannot plan locks every export whole; a transactional one is
  *       refused with NFS4ERR_NOTSUPP. Keys fenced after a failed undo answer NFS4ERR_DELAY, and so does a
  *       lock that is not free in time.</li>
- *   <li><b>Files with no name.</b> A plan that stops at a PUTFH because its handle does not resolve expects that
+ *   <li><b>Files with no name.</b> A plan that stops at a PUTFH because its handle does not resolve (also while
+ *       the rows of its every name wait for removal after a plain REMOVE: {@link HandleTableResolver}) expects that
  *       PUTFH to fail; it does not when the handle is of a file that lost its last name while a client holds it
  *       open (PUTFH accepts it, RFC 8881 18.26.4), and the operations after it would run past the plan. Such a
  *       plain compound locks every export whole instead (it is rare, and gets its operations' own results); a

@@ -8,6 +8,7 @@ import org.tcnfs.nfs4.vfs.Inode;
 import org.tcnfs.txn.handles.HandleSnapshot;
 import org.tcnfs.txn.handles.HandleTable;
 import org.tcnfs.txn.handles.HandleTableException;
+import org.tcnfs.txn.handles.Link;
 import org.tcnfs.txn.handles.Nfh;
 import org.tcnfs.txn.handles.Node;
 import org.tcnfs.txn.plan.ObjectPath;
@@ -67,9 +68,32 @@ public final class HandleTableResolver implements PathResolver {
         if (node.get().isRoot()) {
             return ObjectPath.root(exportId);
         }
+        if (lostEveryName(node.get())) {
+            // as once the background flush has removed its rows: the object has no name (a file a client holds
+            // open: the plan stops at its PUTFH, CompoundLocker refuses a transaction and locks a plain compound's
+            // exports whole)
+            return new ResolvedPath.Unresolvable("handle " + nfh + " lost its last name (its row waits for the "
+                    + "background flush)");
+        }
         Optional<List<String>> names = snapshot.path(node.get());
         return names.<ResolvedPath>map(n -> ObjectPath.of(exportId, n))
                 .orElseGet(() -> new ResolvedPath.Unresolvable("no path for handle " + nfh));
+    }
+
+    /**
+     * Whether every name the table has for {@code node} was removed by a plain REMOVE whose row removal waits in the
+     * table's {@link org.tcnfs.txn.handles.LateDurability} queue (up to a second): the names are gone on disk. A path
+     * through one of them would plan the compound on a name that holds nothing (or another object), where a
+     * transaction's undo would back nothing up. An object with a name left is reached through it ({@code
+     * AbstractView.firstStandingLink}).
+     */
+    private boolean lostEveryName(Node node) {
+        for (Link link : node.links()) {
+            if (!handles.late().removes(link.parent(), link.name(), node.handle())) {
+                return false;
+            }
+        }
+        return true;
     }
 
     @Override

@@ -104,4 +104,17 @@ class HandleTableResolverTest {
         assertThat(resolver.removalPending(ObjectPath.of("/", "a", "b"))).as("row removed").isFalse();
         assertThat(resolver.identify(ObjectPath.of("/", "a", "b"))).isEmpty();
     }
+
+    @Test
+    void aHandleWhoseEveryNameWaitsForRemovalIsUnresolvableAsOnceItsRowIsGone() throws IOException {
+        HandleTableResolver resolver = new HandleTableResolver(table, "/");
+        assertThat(resolver.resolve(inode(file))).isEqualTo(ObjectPath.of("/", "a", "b"));
+
+        assertThat(table.late().unlinkLater(dir, "b", file)).isTrue();
+        assertThat(resolver.resolve(inode(file))).as("b's row queued for removal, still in the table")
+                .isInstanceOf(ResolvedPath.Unresolvable.class);
+        assertThat(resolver.resolve(inode(dir))).isEqualTo(ObjectPath.of("/", "a"));
+        table.late().flush();
+        assertThat(resolver.resolve(inode(file))).as("row removed").isInstanceOf(ResolvedPath.Unresolvable.class);
+    }
 }
