@@ -356,45 +356,51 @@ class ResolutionWorkIT extends SharedServerTest {
         }
     }
 
-    @Test
-    void aCompoundOfLookupChainsEachEndingInARemoveResolvesTheirCommonDirectoryOnceNotOncePerPath() throws IOException {
-        directoriesWithAFile("chains", FILES);
-        // the driver's rm -rf (and a vectorized client's): per path PUTFH of a directory, its LOOKUP chain, REMOVE
+    /**
+     * The driver's rm -rf (and a vectorized client's) over {@link #directoriesWithAFile}: per path PUTFH of the test's
+     * directory, the LOOKUP chain, REMOVE, as one compound ({@code send} runs it plain or as a transaction and checks
+     * its status); returns the handles it resolved on the disk, having checked every file is gone.
+     */
+    private double resolutionsOfLookupChainsEachEndingInARemove(String name, CompoundSender send) throws IOException {
+        directoriesWithAFile(name, FILES);
         CompoundBuilder b = new CompoundBuilder();
         for (int i = 0; i < FILES; i++) {
-            b.putfh(top).lookup("chains").lookup("d" + i).remove("f");
+            b.putfh(top).lookup(name).lookup("d" + i).remove("f");
         }
         double before = server.metric(RESOLUTIONS);
-        CompoundResult r = nfs.runOk(b);
+        CompoundResult r = send.send(b);
         double made = server.metric(RESOLUTIONS) - before;
+        assertThat(r.status()).as("%s", r).isEqualTo(NfsStatus.OK);
         assertThat(r.bodies(OP_REMOVE, REMOVE4resok.class)).hasSize(FILES);
+        for (int i = 0; i < FILES; i++) {
+            assertThat(nfs.readdirNames(nfs.lookup(nfs.lookup(top, name), "d" + i))).isEmpty();
+        }
+        return made;
+    }
+
+    /** Sends one compound, plain or as a transaction. */
+    @FunctionalInterface
+    private interface CompoundSender {
+        CompoundResult send(CompoundBuilder compound) throws IOException;
+    }
+
+    @Test
+    void aCompoundOfLookupChainsEachEndingInARemoveResolvesTheirCommonDirectoryOnceNotOncePerPath() throws IOException {
+        double made = resolutionsOfLookupChainsEachEndingInARemove("chains", nfs::run);
         // the old server began a new stretch after every REMOVE and before its hooks: it resolved the test's directory
         // again for each chain and each REMOVE's directory again for the REMOVE (2 per path, 32 here); now a plain
         // compound's stretch goes on past a REMOVE, which renews its directory and drops its victim
         assertThat(made).as("handles resolved on the disk for " + FILES + " removed paths").isLessThanOrEqualTo(2);
-        for (int i = 0; i < FILES; i++) {
-            assertThat(nfs.readdirNames(nfs.lookup(nfs.lookup(top, "chains"), "d" + i))).isEmpty();
-        }
     }
 
     @Test
     void aTransactionOfLookupChainsEachEndingInARemoveResolvesTheirCommonDirectoryOnceNotOncePerPath()
             throws IOException {
-        directoriesWithAFile("txn-chains", FILES);
-        CompoundBuilder b = new CompoundBuilder();
-        for (int i = 0; i < FILES; i++) {
-            b.putfh(top).lookup("txn-chains").lookup("d" + i).remove("f");
-        }
-        double before = server.metric(RESOLUTIONS);
-        CompoundResult r = nfs.session().executeTransaction(b);
-        double made = server.metric(RESOLUTIONS) - before;
-        assertThat(r.status()).as("%s", r).isEqualTo(NfsStatus.OK);
+        double made = resolutionsOfLookupChainsEachEndingInARemove("txn-chains",
+                compound -> nfs.session().executeTransaction(compound));
         // a transaction's REMOVE (prepared up front, its victim renamed into the backup directory) goes on in the
         // stretch before it as a plain one does; the jar before began a new stretch after each (32 here)
         assertThat(made).as("handles resolved on the disk for " + FILES + " removed paths").isLessThanOrEqualTo(2);
-        for (int i = 0; i < FILES; i++) {
-            assertThat(nfs.readdirNames(nfs.lookup(nfs.lookup(top, "txn-chains"), "d" + i))).isEmpty();
-        }
     }
 
     @Test
