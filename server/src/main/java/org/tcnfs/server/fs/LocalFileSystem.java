@@ -512,6 +512,8 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
             return VirtualFileSystem.super.createThenChange(parent, name, owner, mode, atime, mtime);
         }
         long stretch = CompoundScope.stretch();
+        // before the creation resolves the directory and reads the new file's stat (StretchCache.put)
+        long epoch = verifiedDirectories.epoch();
         Creation creation = new Creation(true);
         Inode created;
         try {
@@ -520,7 +522,6 @@ public final class LocalFileSystem implements VirtualFileSystem, AutoCloseable {
             CompoundScope.beginChange();
             throw e;
         }
-        long epoch = verifiedDirectories.epoch();
         PosixStat after = reviseAfterEntryChange(stretch, creation.dir, name, ino -> false);
         resolvedInStretch.put(stretch, creation.made.handle(), creation.made, epoch);
         if (after != null) {
